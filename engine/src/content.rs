@@ -1,0 +1,138 @@
+//! The checked content of one game: the model as authored plus what the checker derived from
+//! it (the map graph and id indexes).
+//!
+//! Invariant: a `Content` comes only from [`crate::load`]; when loading reported no error, every
+//! reference in it resolves and the graph has no stray edge, so later stages may index without
+//! checking again. With errors it is still as complete as the checker could make it (the editor
+//! shows it), but rules must not run on it.
+
+use std::collections::BTreeMap;
+
+use crate::diag::FileId;
+use crate::model::{Card, CardsFile, Counter, GameFile, MapFile, Pos, ScenarioFile, Space, Table};
+use crate::schema::FileKind;
+
+/// One file of the content folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContentFile {
+    pub kind: FileKind,
+    /// Path relative to the game folder, with `/` separators.
+    pub relative: String,
+    pub id: FileId,
+}
+
+/// A game's content after loading and checking.
+#[derive(Debug, Clone, Default)]
+pub struct Content {
+    pub game: Option<GameFile>,
+    pub map: MapFile,
+    pub counters: Vec<Counter>,
+    pub tables: Vec<Table>,
+    pub decks: Vec<CardsFile>,
+    pub scenarios: Vec<ScenarioFile>,
+    pub graph: MapGraph,
+    pub files: Vec<ContentFile>,
+}
+
+impl Content {
+    pub fn counter(&self, id: &str) -> Option<&Counter> {
+        self.counters.iter().find(|c| c.id == id)
+    }
+
+    pub fn table(&self, id: &str) -> Option<&Table> {
+        self.tables.iter().find(|t| t.id == id)
+    }
+
+    pub fn scenario(&self, id: &str) -> Option<&ScenarioFile> {
+        self.scenarios.iter().find(|s| s.id == id)
+    }
+
+    /// Every card of every deck, in file order.
+    pub fn cards(&self) -> impl Iterator<Item = (&str, &Card)> {
+        self.decks
+            .iter()
+            .flat_map(|d| d.cards.iter().map(move |c| (d.deck.as_str(), c)))
+    }
+}
+
+/// The map as one graph, whichever way it was authored.
+#[derive(Debug, Clone, Default)]
+pub struct MapGraph {
+    /// Every space, area, zone and hex, with defaults filled in (a hex's terrain and position).
+    pub spaces: Vec<Space>,
+    pub edges: Vec<Edge>,
+    index: BTreeMap<String, usize>,
+    /// For each space, its neighbours and the edge that joins them.
+    neighbours: Vec<Vec<(usize, usize)>>,
+}
+
+/// An edge of the map graph, with its kinds (never empty: the default kind is filled in).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Edge {
+    pub a: usize,
+    pub b: usize,
+    pub kinds: Vec<String>,
+}
+
+impl MapGraph {
+    pub(crate) fn add_space(&mut self, space: Space) -> Option<usize> {
+        if self.index.contains_key(&space.id) {
+            return None;
+        }
+        let i = self.spaces.len();
+        self.index.insert(space.id.clone(), i);
+        self.spaces.push(space);
+        self.neighbours.push(Vec::new());
+        Some(i)
+    }
+
+    pub(crate) fn add_edge(&mut self, a: usize, b: usize, kinds: Vec<String>) -> usize {
+        let e = self.edges.len();
+        self.edges.push(Edge { a, b, kinds });
+        self.neighbours[a].push((b, e));
+        self.neighbours[b].push((a, e));
+        e
+    }
+
+    /// The edge between two spaces, if any.
+    pub fn edge_between(&self, a: usize, b: usize) -> Option<usize> {
+        self.neighbours
+            .get(a)?
+            .iter()
+            .find(|&&(n, _)| n == b)
+            .map(|&(_, e)| e)
+    }
+
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        self.index.get(id).copied()
+    }
+
+    pub fn space(&self, id: &str) -> Option<&Space> {
+        self.index_of(id).map(|i| &self.spaces[i])
+    }
+
+    /// Neighbours of a space with the joining edge, in the order the edges were authored.
+    pub fn neighbours(&self, space: usize) -> &[(usize, usize)] {
+        self.neighbours.get(space).map_or(&[], Vec::as_slice)
+    }
+
+    /// Ids of the neighbours of a space, sorted.
+    pub fn neighbour_ids(&self, id: &str) -> Vec<&str> {
+        let mut ids: Vec<&str> = self
+            .index_of(id)
+            .map(|i| {
+                self.neighbours(i)
+                    .iter()
+                    .map(|&(n, _)| self.spaces[n].id.as_str())
+                    .collect()
+            })
+            .unwrap_or_default();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// The drawing position of a space (origin when it has none).
+    pub fn pos(&self, space: usize) -> Pos {
+        self.spaces[space].pos.unwrap_or_default()
+    }
+}

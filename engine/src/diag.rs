@@ -1,0 +1,324 @@
+//! Diagnostics: the one type every stage reports problems with, and the one place they are
+//! rendered.
+//!
+//! A [`Span`] is a small `Copy` value (file and byte range) stored wherever a problem may be
+//! found; line and column are computed only when a diagnostic is rendered, from the
+//! [`Sources`] that own the text. Rendering is the caller's business (the CLI prints, the
+//! editor lists); the engine never prints.
+
+use std::fmt::Write as _;
+
+/// Index of a file in [`Sources`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FileId(pub u32);
+
+/// A byte range in one source file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(file: FileId, start: usize, end: usize) -> Span {
+        Span {
+            file,
+            start: start as u32,
+            end: end.max(start) as u32,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// Where a diagnostic points: a span in a loaded file, or a whole path that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    Span(Span),
+    Path(String),
+}
+
+/// One problem: what, where, and how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// A short stable code, such as `E0201`; see `docs/diagnostics.md`.
+    pub code: &'static str,
+    pub message: String,
+    pub place: Place,
+    pub hints: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            place: Place::Span(span),
+            hints: Vec::new(),
+        }
+    }
+
+    pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, span, message)
+        }
+    }
+
+    pub fn at_path(
+        code: &'static str,
+        path: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            place: Place::Path(path.into()),
+            hints: Vec::new(),
+        }
+    }
+
+    pub fn warn(mut self) -> Diagnostic {
+        self.severity = Severity::Warning;
+        self
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
+        self.hints.push(hint.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// A loaded source file: its path as shown to the designer, and its text.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub path: String,
+    pub text: String,
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    pub fn new(path: String, text: String) -> SourceFile {
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        SourceFile {
+            path,
+            text,
+            line_starts,
+        }
+    }
+
+    /// One-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
+        let start = self.line_starts[line];
+        let col = self
+            .text
+            .get(start..offset)
+            .map(|s| s.chars().count())
+            .unwrap_or(offset - start);
+        (line + 1, col + 1)
+    }
+
+    /// The text of a one-based line, without its line break.
+    pub fn line_text(&self, line: usize) -> &str {
+        let start = self
+            .line_starts
+            .get(line - 1)
+            .copied()
+            .unwrap_or(self.text.len());
+        let end = self
+            .line_starts
+            .get(line)
+            .map(|e| e - 1)
+            .unwrap_or(self.text.len());
+        self.text
+            .get(start..end.max(start))
+            .unwrap_or("")
+            .trim_end_matches('\r')
+    }
+}
+
+/// All the files of one load, addressed by [`FileId`].
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    files: Vec<SourceFile>,
+}
+
+impl Sources {
+    pub fn add(&mut self, path: String, text: String) -> FileId {
+        self.files.push(SourceFile::new(path, text));
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    pub fn get(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FileId(i as u32), f))
+    }
+
+    /// Path, line and column where a diagnostic points.
+    pub fn locate(&self, place: &Place) -> (String, usize, usize) {
+        match place {
+            Place::Span(span) => {
+                let file = self.get(span.file);
+                let (line, col) = file.line_col(span.start as usize);
+                (file.path.clone(), line, col)
+            }
+            Place::Path(path) => (path.clone(), 1, 1),
+        }
+    }
+
+    /// The one-line form `path:line:col: error[CODE]: message`.
+    pub fn render_line(&self, diag: &Diagnostic) -> String {
+        let (path, line, col) = self.locate(&diag.place);
+        format!(
+            "{path}:{line}:{col}: {}[{}]: {}",
+            diag.severity.as_str(),
+            diag.code,
+            diag.message
+        )
+    }
+
+    /// The one-line form followed by the source line with a caret under the place, and hints.
+    pub fn render(&self, diag: &Diagnostic) -> String {
+        let mut out = self.render_line(diag);
+        if let Place::Span(span) = &diag.place {
+            let file = self.get(span.file);
+            let (line, col) = file.line_col(span.start as usize);
+            let (end_line, end_col) = file.line_col(span.end as usize);
+            let text = file.line_text(line);
+            let width = if end_line == line && end_col > col {
+                end_col - col
+            } else {
+                1
+            };
+            let gutter = line.to_string().len();
+            let _ = write!(
+                out,
+                "\n{:gutter$} |\n{line} | {text}\n{:gutter$} | {}{}",
+                "",
+                "",
+                " ".repeat(col - 1),
+                "^".repeat(width.min(80))
+            );
+        }
+        for hint in &diag.hints {
+            let _ = write!(out, "\n  = hint: {hint}");
+        }
+        out
+    }
+
+    /// Diagnostics as JSON objects, for tools.
+    pub fn to_json(&self, diags: &[Diagnostic]) -> serde_json::Value {
+        serde_json::Value::Array(
+            diags
+                .iter()
+                .map(|d| {
+                    let (path, line, col) = self.locate(&d.place);
+                    serde_json::json!({
+                        "severity": d.severity.as_str(),
+                        "code": d.code,
+                        "message": d.message,
+                        "path": path,
+                        "line": line,
+                        "column": col,
+                        "hints": d.hints,
+                    })
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Sorts diagnostics by file, position and code, so output is stable.
+pub fn sort(diags: &mut [Diagnostic]) {
+    fn key(d: &Diagnostic) -> (u8, String, u32, u32, &'static str) {
+        match &d.place {
+            Place::Path(p) => (0, p.clone(), 0, 0, d.code),
+            Place::Span(s) => (1, String::new(), s.file.0, s.start, d.code),
+        }
+    }
+    diags.sort_by_key(key);
+}
+
+/// The closest of `candidates` to `name`, if close enough to be a likely typo.
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let mut best: Option<(usize, &str)> = None;
+    for candidate in candidates {
+        let distance = edit_distance(name, candidate);
+        if distance <= (name.len().max(3) / 3).max(1) && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, candidate));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let current = row[j + 1];
+            row[j + 1] = (previous + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(current + 1);
+            previous = current;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_count_characters_not_bytes() {
+        let file = SourceFile::new("f".into(), "ab\nÄö x\n".into());
+        assert_eq!(file.line_col(0), (1, 1));
+        assert_eq!(file.line_col(3), (2, 1));
+        let x = file.text.find('x').unwrap();
+        assert_eq!(file.line_col(x), (2, 4));
+        assert_eq!(file.line_text(2), "Äö x");
+    }
+
+    #[test]
+    fn did_you_mean_finds_a_near_miss_only() {
+        let names = ["moscow", "minsk", "kiev"];
+        assert_eq!(did_you_mean("moskow", names), Some("moscow"));
+        assert_eq!(did_you_mean("berlin", names), None);
+    }
+}

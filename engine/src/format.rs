@@ -1,0 +1,74 @@
+//! The canonical layout of content files, shared by `sandtable fmt` and the editor's saves.
+//!
+//! Canonical text is a function of the typed model alone: a file is read into its type, written
+//! by serde into RON, read back as a tree and laid out by [`ron_syntax::write_canonical`]. So
+//! field order follows the types, defaults are omitted, and two designers' saves of the same
+//! content are byte-identical. Comments do not survive (notes live in `notes` fields).
+
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::diag::{Diagnostic, FileId};
+use crate::load::parse_file;
+use crate::model::{CardsFile, CountersFile, GameFile, MapFile, ScenarioFile, TablesFile};
+use crate::ron_syntax;
+use crate::schema::FileKind;
+
+/// The canonical text of a value of any content type.
+pub fn canonical<T: Serialize>(value: &T) -> Result<String, String> {
+    let compact = ron::to_string(value).map_err(|e| e.to_string())?;
+    let node = ron_syntax::parse(&compact).map_err(|e| e.message)?;
+    Ok(ron_syntax::write_canonical(&node))
+}
+
+fn reformat<T: DeserializeOwned + Serialize>(
+    kind: FileKind,
+    file: FileId,
+    text: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    let parsed = parse_file::<T>(kind, file, text, diags)?;
+    match canonical(&parsed.data) {
+        Ok(text) => Some(text),
+        Err(e) => {
+            diags.push(Diagnostic::error(
+                "E0100",
+                crate::diag::Span::new(file, 0, 0),
+                format!("cannot write the file back: {e}"),
+            ));
+            None
+        }
+    }
+}
+
+/// The canonical text of one content file, or the problems that stop it being formatted
+/// (a file must at least parse and match its schema).
+pub fn format_text(kind: FileKind, file: FileId, text: &str) -> Result<String, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let out = match kind {
+        FileKind::Game => reformat::<GameFile>(kind, file, text, &mut diags),
+        FileKind::Map => reformat::<MapFile>(kind, file, text, &mut diags),
+        FileKind::Counters => reformat::<CountersFile>(kind, file, text, &mut diags),
+        FileKind::Tables => reformat::<TablesFile>(kind, file, text, &mut diags),
+        FileKind::Cards => reformat::<CardsFile>(kind, file, text, &mut diags),
+        FileKind::Scenario => reformat::<ScenarioFile>(kind, file, text, &mut diags),
+    };
+    out.ok_or(diags)
+}
+
+/// Writes a file atomically: a temporary file beside it, then a rename, so a crash or a full
+/// disk never leaves a half-written content file.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.sandtable-tmp"));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}

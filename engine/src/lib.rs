@@ -1,0 +1,19 @@
+//! Sandtable's engine: the content model, loading and checking, and (in later stages) the
+//! effect language, the rules and the session.
+//!
+//! The pipeline: content files → [`load`] (text → [`ron_syntax`] tree → JSON checked against
+//! [`schema`] → typed [`model`]) → [`check`] → [`content::Content`]. Every stage reports
+//! problems as [`diag::Diagnostic`]s and keeps going.
+//!
+//! Invariants: the engine never panics on input, never prints, never reads the clock; its only
+//! I/O is reading and writing content through [`load::ContentSource`] and [`format`].
+
+pub mod check;
+pub mod content;
+pub mod diag;
+pub mod format;
+pub mod hex;
+pub mod load;
+pub mod model;
+pub mod ron_syntax;
+pub mod schema;

@@ -1,0 +1,859 @@
+//! The content model: the Rust types of every content file kind.
+//!
+//! These types are the single source of truth for the content format. The JSON Schemas in
+//! `schemas/` are generated from them (see [`crate::schema`]), the loader deserialises into them,
+//! and `sandtable fmt` and the editor write them back in one canonical layout.
+//!
+//! Invariant: these are *plain data* as authored. References between them are strings (ids) and
+//! are not guaranteed to resolve; [`crate::check`] verifies meaning and builds the checked
+//! [`crate::content::Content`], which is what the rest of the engine uses.
+//!
+//! Every struct denies unknown fields, so a misspelt field name is a schema error with a place,
+//! not a silently ignored line. Fields with a default are omitted by the canonical writer when
+//! they hold it, which keeps files short and diffs small.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+
+fn is_one(value: &u32) -> bool {
+    *value == 1
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Where a piece of data comes from. Data the rulebook does not print (a map drawn only on the
+/// board, a chart lost from the text) is reconstructed and says so, with the reasoning.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum Provenance {
+    /// Printed in the rulebook (the default).
+    #[default]
+    Printed,
+    /// Not printed; reconstructed as plausibly as the rules and geography allow.
+    Reconstructed(String),
+}
+
+/// A name declared once in `game.ron` and referred to by id elsewhere.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Named {
+    pub id: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+}
+
+/// A drawing position on the map, in map units (the editor's canvas coordinates).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Pos {
+    pub x: f32,
+    pub y: f32,
+}
+
+// ---------------------------------------------------------------------------------------------
+// game.ron
+// ---------------------------------------------------------------------------------------------
+
+/// `game.ron`: everything that is true of the game whatever the scenario.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GameFile {
+    pub id: String,
+    pub title: String,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+    /// The players (Axis and Allied; Koniev and Zhukov).
+    pub sides: Vec<Named>,
+    /// Nationalities of pieces. Who commands a piece is its nation's side unless the counter
+    /// or the scenario says otherwise.
+    pub nations: Vec<Nation>,
+    /// Countries and other named areas (Greater Germany, Wehrkreis, Caucasus ...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub regions: Vec<Region>,
+    pub terrains: Vec<Terrain>,
+    /// Symbols a space may carry besides its terrain: fort, urban, capital, oil, beach ...
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<Named>,
+    pub connection_kinds: Vec<ConnectionKind>,
+    /// The kind of a connection that names none.
+    pub default_connection_kind: String,
+    /// Typed properties a space may carry beyond the built-in ones (zone index, garrison ...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub properties: Vec<PropertyDecl>,
+    /// Names of the numbers printed on a counter, in order (CS, LF, MA).
+    pub stats: Vec<Named>,
+    pub unit_types: Vec<UnitType>,
+    /// Unit sizes (LCU, SCU; army, division).
+    pub sizes: Vec<Named>,
+    /// Flags a counter may carry (for example a non-replaceable dot).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counter_flags: Vec<Named>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<MarkerKind>,
+    /// Game-state switches that events set and rules test ("US entered the war").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<Named>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tracks: Vec<Track>,
+    /// Off-map holding boxes: reserve boxes, eliminated units, turn record track.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub boxes: Vec<HoldingBox>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decks: Vec<Deck>,
+    /// Kinds of card (event, combat card, dual action ...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub card_kinds: Vec<Named>,
+    /// Numbers a card may print (OPS value, replacement points per nation ...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub card_values: Vec<Named>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub dice: Dice,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seasons: Vec<Named>,
+    /// The turn record track, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub turns: Vec<Turn>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub stacking: Stacking,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Nation {
+    pub id: String,
+    pub name: String,
+    /// The side that commands this nation's pieces at the start; none for a neutral.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    /// Nations in one group count as one nationality where the rules say so (activation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// The regions that are this nation's home country.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub home: Vec<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Region {
+    pub id: String,
+    pub name: String,
+    /// Larger regions this one lies in (Algeria lies in French North Africa).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub within: Vec<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Terrain {
+    pub id: String,
+    pub name: String,
+    /// Fill colour in the editor, as `#rrggbb`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum LineStyle {
+    #[default]
+    Solid,
+    Dotted,
+    Dashed,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConnectionKind {
+    pub id: String,
+    pub name: String,
+    /// Line colour in the editor, as `#rrggbb`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub line: LineStyle,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum PropertyType {
+    Int,
+    Bool,
+    Text,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PropertyDecl {
+    pub id: String,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: PropertyType,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+}
+
+/// A value of a declared space property.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum PropertyValue {
+    Bool(bool),
+    Int(i64),
+    Text(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnitType {
+    pub id: String,
+    pub name: String,
+    /// The pieces of this type do not count for stacking (leaders, markers on legs).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub no_stacking: bool,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MarkerKind {
+    pub id: String,
+    pub name: String,
+    /// How many of this marker the countersheet provides (a design limit), if limited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+    /// Markers with levels (trench level 1 and 2) carry a level from 1 to this.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub levels: u32,
+    /// The side that owns markers of this kind, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Track {
+    pub id: String,
+    pub name: String,
+    pub min: i32,
+    pub max: i32,
+    /// The side this track belongs to, if any (a hand size, a side's replacement points).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HoldingBox {
+    pub id: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Deck {
+    pub id: String,
+    pub name: String,
+    /// The side that draws from this deck; none for a shared deck or cup of chits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    /// Parts of the deck that enter play at different times (Blitzkrieg, Total War).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<Named>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Dice {
+    /// Faces of the game's die.
+    pub faces: u32,
+}
+
+impl Default for Dice {
+    fn default() -> Self {
+        Dice { faces: 6 }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Turn {
+    pub number: u32,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub season: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub year: Option<i32>,
+}
+
+/// The declared stacking rules, checked against every setup.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Stacking {
+    /// Most pieces (that count for stacking) in one space, if limited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+    /// Pieces of these nations may never share a space with pieces of the `from` nations.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub apart: Vec<Apart>,
+    /// Counters that may not stack with any other piece.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alone: Vec<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Apart {
+    pub nations: Vec<String>,
+    /// The nations they may not stack with; empty means every other nation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub from: Vec<String>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// map.ron
+// ---------------------------------------------------------------------------------------------
+
+/// `map.ron`: the map, authored in any mix of three ways that load into one graph: explicit
+/// spaces and connections (point to point), spaces that list their own adjacency (zones), and a
+/// hex grid whose adjacency the loader derives.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MapFile {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spaces: Vec<Space>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub connections: Vec<Connection>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hex_grid: Option<HexGrid>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+}
+
+/// A supply source printed on a space.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SupplySource {
+    /// The nations that may trace supply here.
+    pub nations: Vec<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub level: SupplyLevel,
+    /// The source counts only while this flag is set (Antwerp once the Scheldt is cleared).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flag: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum SupplyLevel {
+    #[default]
+    Full,
+    Limited,
+}
+
+/// A space, area, zone or hex: a node of the map graph.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Space {
+    pub id: String,
+    pub name: String,
+    /// For a hex: its column and row on the grid. Hexes not listed as spaces are made from the
+    /// grid's defaults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hex: Option<(i32, i32)>,
+    /// Terrain; for a hex, the grid's default terrain when omitted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terrain: Option<String>,
+    /// The country the space lies in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    /// Further regions the space belongs to (Greater Germany, Wehrkreis, Caucasus ...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub regions: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<String>,
+    /// Victory points for controlling the space.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub vp: i32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub supply: Vec<SupplySource>,
+    /// Values of the game's declared properties.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub props: BTreeMap<String, PropertyValue>,
+    /// Zone-style adjacency: connections listed on the space itself.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub adjacent: Vec<Adjacent>,
+    /// Where the editor draws it. A hex's position comes from the grid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pos: Option<Pos>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub provenance: Provenance,
+}
+
+/// One neighbour of a zone, with the kinds of the edge between them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Adjacent {
+    pub to: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<String>,
+}
+
+/// A point-to-point connection between two spaces.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Connection {
+    pub a: String,
+    pub b: String,
+    /// Its kinds; the game's default connection kind when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub provenance: Provenance,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum HexOrientation {
+    /// Flat-topped hexes in vertical columns (most wargame maps).
+    #[default]
+    FlatTop,
+    /// Pointy-topped hexes in horizontal rows.
+    PointyTop,
+}
+
+/// A hex grid. Columns and rows are numbered from `first`; with flat tops, odd or even columns
+/// are shifted half a hex down as `shifted` says (with pointy tops, rows shifted right).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HexGrid {
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub orientation: HexOrientation,
+    pub columns: i32,
+    pub rows: i32,
+    /// The number of the first column and row (1 on most printed maps).
+    #[serde(default = "first_hex", skip_serializing_if = "is_first_hex")]
+    pub first: (i32, i32),
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub shifted: HexShift,
+    /// Distance from a hex's centre to a corner, in map units.
+    pub size: f32,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub origin: Pos,
+    /// Terrain of every hex not listed among the spaces.
+    pub terrain: String,
+    /// Cells of the rectangle that are not part of the map (open sea, off the board).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holes: Vec<(i32, i32)>,
+    /// Features printed on hexsides (rivers, escarpments), as kinds of the edge they lie on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hexsides: Vec<Hexside>,
+}
+
+fn first_hex() -> (i32, i32) {
+    (1, 1)
+}
+
+fn is_first_hex(value: &(i32, i32)) -> bool {
+    *value == (1, 1)
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum HexShift {
+    /// Odd-numbered columns (rows) sit half a hex lower (further right).
+    #[default]
+    Odd,
+    Even,
+}
+
+/// The six directions from a hex. Flat-topped grids use N, NE, SE, S, SW, NW; pointy-topped
+/// grids use NE, E, SE, SW, W, NW.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+pub enum HexDir {
+    N,
+    NE,
+    E,
+    SE,
+    S,
+    SW,
+    W,
+    NW,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Hexside {
+    /// Column and row of one of the two hexes.
+    pub hex: (i32, i32),
+    pub side: HexDir,
+    pub kinds: Vec<String>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// counters.ron
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CountersFile {
+    pub counters: Vec<Counter>,
+}
+
+/// A counter of the countersheet. Identical generic counters (twelve German infantry corps)
+/// are one entry with a `count`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Counter {
+    pub id: String,
+    pub name: String,
+    pub nation: String,
+    /// The side that commands it when that is not its nation's side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    pub unit_type: String,
+    pub size: String,
+    /// The full-strength step: one number per stat of the game, in order.
+    pub front: Vec<i32>,
+    /// The reduced step, if the counter has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub back: Option<Vec<i32>>,
+    /// The unit type of the reduced step when it differs (a mechanized front that becomes
+    /// infantry).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub back_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
+    /// How many identical counters there are.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub count: u32,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub provenance: Provenance,
+}
+
+// ---------------------------------------------------------------------------------------------
+// scenarios/*.ron
+// ---------------------------------------------------------------------------------------------
+
+/// A scenario: the setup and the variant switches. Variants are data, not forks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    pub id: String,
+    pub title: String,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+    pub first_turn: u32,
+    pub last_turn: u32,
+    /// Who controls what at the start, applied in order (a later line overrides an earlier).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub control: Vec<ControlSetting>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub setup: Vec<Placement>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<MarkerPlacement>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tracks: Vec<TrackValue>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decks: Vec<DeckSetup>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hands: Vec<HandSetup>,
+    /// Optional rules the players may switch on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<OptionalRule>,
+    /// Rules that hold only in this scenario, by rule number.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub special_rules: Vec<SpecialRule>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ControlSetting {
+    /// The controlling side; none for neutral.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub regions: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spaces: Vec<String>,
+}
+
+/// Where a piece or marker is put.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum Location {
+    /// On a space of the map.
+    Space(String),
+    /// In an off-map holding box.
+    Box(String),
+    /// Anywhere in a region, the owning player's choice at setup.
+    Region(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Placement {
+    pub counter: String,
+    pub at: Location,
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub count: u32,
+    /// Set up on the reduced step.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub reduced: bool,
+    /// Placed only when this flag is first set (a neutral's forces when it enters the war).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MarkerPlacement {
+    pub marker: String,
+    pub at: Location,
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub level: u32,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TrackValue {
+    pub track: String,
+    pub value: i32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeckSetup {
+    pub deck: String,
+    /// The groups shuffled into the draw pile at the start; the others are set aside.
+    pub groups: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HandSetup {
+    pub side: String,
+    pub deck: String,
+    /// The player picks one of these for his hand; the others go into the draw pile.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choose_one_of: Vec<String>,
+    /// Then draws this many.
+    pub draw: u32,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OptionalRule {
+    pub id: String,
+    pub name: String,
+    /// The rule number it amends.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub rule: String,
+    pub text: String,
+    /// Whether the option is on unless the players switch it off.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub default: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SpecialRule {
+    pub id: String,
+    pub rule: String,
+    pub text: String,
+}
+
+// ---------------------------------------------------------------------------------------------
+// cards/*.ron
+// ---------------------------------------------------------------------------------------------
+
+/// One deck's cards (or one cup's chits).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CardsFile {
+    pub deck: String,
+    pub cards: Vec<Card>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Card {
+    pub id: String,
+    /// The number printed on the card.
+    pub number: u32,
+    pub title: String,
+    /// The deck group it belongs to (Blitzkrieg, Total War).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    pub kind: String,
+    /// Printed numbers: OPS value, replacement points per nation ...
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub values: BTreeMap<String, i32>,
+    /// Removed from the game when played as an event or combat card (the asterisk).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub remove: bool,
+    /// The text as printed.
+    pub text: String,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub provenance: Provenance,
+}
+
+// ---------------------------------------------------------------------------------------------
+// tables.ron
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TablesFile {
+    pub tables: Vec<Table>,
+}
+
+/// A lookup table: rows by die roll, number or name; columns by strength band, odds ratio or
+/// name (or a single column). Results are typed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Table {
+    pub id: String,
+    pub name: String,
+    /// What selects the row.
+    pub rows_by: RowsBy,
+    pub columns: Columns,
+    /// The type every cell holds.
+    pub result: ResultType,
+    pub rows: Vec<Row>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub provenance: Provenance,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum RowsBy {
+    /// A roll of `count` dice, modified by DRMs and then clamped to `clamp` (min, max): the
+    /// rows must cover that range exactly.
+    Dice {
+        count: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clamp: Option<(i32, i32)>,
+    },
+    /// A number (spaces controlled, a turn): the rows must cover `from` to `to` exactly;
+    /// numbers outside are clamped to it.
+    Number { from: i32, to: i32 },
+    /// A name (a terrain, a season): one row per name.
+    Name,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum Columns {
+    /// A one-dimensional table.
+    Single,
+    /// Strength bands, in ascending order; each band starts at `min`, the last is open.
+    /// Column shifts move along them and stop at either end.
+    Bands(Vec<i32>),
+    /// Odds ratios (attacker, defender), ascending, such as (1, 2), (1, 1), (2, 1). The odds
+    /// are rounded in the defender's favour to the highest column not above them.
+    Odds(Vec<(u32, u32)>),
+    /// Named columns.
+    Named(Vec<String>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum ResultType {
+    Int,
+    /// One of these symbols.
+    Symbol(Vec<String>),
+    /// A record of named fields.
+    Record(Vec<FieldDecl>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FieldDecl {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: FieldType,
+    /// Value of the field in a cell that omits it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Scalar>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum FieldType {
+    Int,
+    Bool,
+    Symbol(Vec<String>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Scalar {
+    Bool(bool),
+    Int(i64),
+    Symbol(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RowKey {
+    /// One die roll or number.
+    One(i32),
+    /// A range of rolls or numbers, both ends included.
+    Range(i32, i32),
+    /// A name.
+    Name(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Row {
+    pub key: RowKey,
+    pub cells: Vec<Cell>,
+}
+
+/// A table cell, checked against the table's result type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Cell {
+    Scalar(Scalar),
+    Record(BTreeMap<String, Scalar>),
+}

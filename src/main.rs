@@ -1,0 +1,200 @@
+//! The `sandtable` command line: check, format and describe game content.
+//!
+//! A thin shell over the engine: it parses arguments, calls the engine, renders diagnostics and
+//! chooses the exit code (0 success, 1 the content has problems, 2 a usage or I/O error).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use sandtable_engine::diag::{Diagnostic, Sources};
+use sandtable_engine::format::{format_text, write_atomic};
+use sandtable_engine::load::{load_dir, ContentSource, DirSource};
+use sandtable_engine::schema::{self, FileKind};
+
+#[derive(Parser)]
+#[command(
+    name = "sandtable",
+    version,
+    about = "A workbench for designing and playtesting board wargames"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check a game folder: syntax, schema, references, map graph, tables, setups.
+    ///
+    /// Prints each problem as `path:line:col: error[CODE]: message` on stderr, with the source
+    /// line and hints; exits 0 when the content checks, 1 when it has errors.
+    Validate {
+        /// The game folder (for example content/barbarossa-to-berlin).
+        dir: PathBuf,
+        /// Print the diagnostics as a JSON array on stdout instead.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Rewrite a game folder's files in the canonical layout.
+    ///
+    /// With --check, rewrite nothing: list the files that are not canonical and exit 1 if any.
+    Fmt {
+        dir: PathBuf,
+        #[arg(long)]
+        check: bool,
+    },
+    /// Regenerate the JSON Schemas of the content file kinds from the Rust types.
+    ///
+    /// With --check, write nothing: exit 1 if a committed schema differs from the generated one.
+    Schema {
+        #[arg(long)]
+        check: bool,
+        /// Where the schemas live.
+        #[arg(long, default_value = "schemas")]
+        dir: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Validate { dir, json } => validate(&dir, json),
+        Command::Fmt { dir, check } => fmt(&dir, check),
+        Command::Schema { check, dir } => schema_cmd(&dir, check),
+    }
+}
+
+fn print_diagnostics(sources: &Sources, diags: &[Diagnostic]) {
+    for d in diags {
+        eprintln!("{}\n", sources.render(d));
+    }
+}
+
+fn validate(dir: &Path, json: bool) -> ExitCode {
+    if !dir.is_dir() {
+        eprintln!("error: `{}` is not a folder", dir.display());
+        return ExitCode::from(2);
+    }
+    let loaded = load_dir(dir);
+    let errors = loaded.errors().count();
+    let warnings = loaded.diagnostics.len() - errors;
+    if json {
+        let out = loaded.sources.to_json(&loaded.diagnostics);
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    } else {
+        print_diagnostics(&loaded.sources, &loaded.diagnostics);
+        let c = &loaded.content;
+        if errors == 0 {
+            eprintln!(
+                "{}: ok ({} spaces, {} connections, {} counters, {} cards, {} tables, {} scenarios{})",
+                dir.display(),
+                c.graph.spaces.len(),
+                c.graph.edges.len(),
+                c.counters.len(),
+                c.cards().count(),
+                c.tables.len(),
+                c.scenarios.len(),
+                if warnings > 0 { format!("; {warnings} warnings") } else { String::new() }
+            );
+        } else {
+            eprintln!("{}: {errors} errors, {warnings} warnings", dir.display());
+        }
+    }
+    if errors == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn fmt(dir: &Path, check: bool) -> ExitCode {
+    let source = DirSource::new(dir);
+    let files = match source.list() {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("error: cannot read `{}`: {e}", dir.display());
+            return ExitCode::from(2);
+        }
+    };
+    let mut sources = Sources::default();
+    let mut failed = false;
+    let mut changed = Vec::new();
+    for relative in files {
+        let Some(kind) = FileKind::of_path(&relative) else {
+            continue;
+        };
+        let path = dir.join(&relative);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("error: cannot read `{}`: {e}", path.display());
+                failed = true;
+                continue;
+            }
+        };
+        let id = sources.add(path.display().to_string(), text.clone());
+        match format_text(kind, id, &text) {
+            Err(diags) => {
+                print_diagnostics(&sources, &diags);
+                failed = true;
+            }
+            Ok(canonical) if canonical != text => {
+                if check {
+                    println!("{}", path.display());
+                } else if let Err(e) = write_atomic(&path, &canonical) {
+                    eprintln!("error: cannot write `{}`: {e}", path.display());
+                    failed = true;
+                    continue;
+                }
+                changed.push(path);
+            }
+            Ok(_) => {}
+        }
+    }
+    if check && !changed.is_empty() {
+        eprintln!(
+            "{} files are not in the canonical layout; run `sandtable fmt {}`",
+            changed.len(),
+            dir.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    if !check {
+        eprintln!("formatted {} files", changed.len());
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn schema_cmd(dir: &Path, check: bool) -> ExitCode {
+    let mut stale = Vec::new();
+    for kind in FileKind::ALL {
+        let path = dir.join(kind.file_name());
+        let text = schema::generate_text(kind);
+        let current = std::fs::read_to_string(&path).unwrap_or_default();
+        if current == text {
+            continue;
+        }
+        if check {
+            stale.push(path);
+        } else {
+            if let Err(e) = std::fs::create_dir_all(dir).and_then(|_| write_atomic(&path, &text)) {
+                eprintln!("error: cannot write `{}`: {e}", path.display());
+                return ExitCode::from(2);
+            }
+            eprintln!("wrote {}", path.display());
+        }
+    }
+    if !stale.is_empty() {
+        for path in &stale {
+            eprintln!("{}: stale or missing", path.display());
+        }
+        eprintln!("run `sandtable schema` to regenerate the schemas");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
