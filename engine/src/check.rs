@@ -12,6 +12,7 @@ use crate::content::{Content, MapGraph};
 use crate::diag::{did_you_mean, Diagnostic, Span};
 use crate::load::{Files, Parsed};
 use crate::model::*;
+use crate::schema::FileKind;
 
 /// Ids declared in `game.ron` (and the counters file), by namespace.
 #[derive(Default)]
@@ -44,6 +45,19 @@ struct Ids {
 struct Checker<'a> {
     diags: &'a mut Vec<Diagnostic>,
     ids: Ids,
+    /// Kinds of file that exist but did not load: references into them are not checked, so
+    /// one broken file does not bury its own error under a cascade of unknown ids.
+    broken: BTreeSet<FileKind>,
+}
+
+/// The file kind that declares the ids a reference of this kind names.
+fn declared_in(what: &str) -> FileKind {
+    match what {
+        "counter" => FileKind::Counters,
+        "card" => FileKind::Cards,
+        "space" => FileKind::Map,
+        _ => FileKind::Game,
+    }
 }
 
 /// Where a value sits: a file and a JSON pointer into it.
@@ -100,7 +114,7 @@ impl Checker<'_> {
         id: &str,
         set: &BTreeSet<String>,
     ) {
-        if !set.contains(id) {
+        if !set.contains(id) && !self.broken.contains(&declared_in(what)) {
             let span = file.at(pointer);
             let suggestion = did_you_mean(id, set.iter().map(String::as_str)).map(str::to_string);
             let d = self.error(span, "E0201", format!("unknown {what} `{id}`"));
@@ -139,9 +153,22 @@ fn ids<'a, T: 'a>(
 
 /// Checks the meaning of all files and fills `content`.
 pub(crate) fn check(files: &Files, content: &mut Content, diags: &mut Vec<Diagnostic>) {
+    let loaded = |kind: FileKind| match kind {
+        FileKind::Game => usize::from(files.game.is_some()),
+        FileKind::Map => usize::from(files.map.is_some()),
+        FileKind::Counters => usize::from(files.counters.is_some()),
+        FileKind::Tables => usize::from(files.tables.is_some()),
+        FileKind::Cards => files.cards.len(),
+        FileKind::Scenario => files.scenarios.len(),
+    };
+    let broken = FileKind::ALL
+        .into_iter()
+        .filter(|&kind| content.files.iter().filter(|f| f.kind == kind).count() > loaded(kind))
+        .collect();
     let mut c = Checker {
         diags,
         ids: Ids::default(),
+        broken,
     };
     if let Some(game) = &files.game {
         c.game(game);
@@ -780,7 +807,7 @@ impl Checker<'_> {
         graph: &MapGraph,
     ) -> Option<usize> {
         let found = graph.index_of(id);
-        if found.is_none() {
+        if found.is_none() && !self.broken.contains(&FileKind::Map) {
             let suggestion =
                 did_you_mean(id, graph.spaces.iter().map(|s| s.id.as_str())).map(str::to_string);
             let d = self.error(f.at(pointer), "E0201", format!("unknown space `{id}`"));
@@ -829,6 +856,7 @@ impl Checker<'_> {
         for (key, value) in &s.props {
             let q = format!("{p}/props/{}", crate::ron_syntax::pointer_segment(key));
             match ids.properties.get(key) {
+                None if self.broken.contains(&FileKind::Game) => {}
                 None => {
                     let known: BTreeSet<String> = ids.properties.keys().cloned().collect();
                     let span = f.at_key(&q);

@@ -740,8 +740,13 @@ fn write_node(node: &Node, indent: usize, column: usize, force_break: bool, out:
         }
         Value::Map(entries) => {
             for (key, value) in entries {
-                let key = flat(key).unwrap_or_default();
-                item(out, Some(format!("{key}: ")), value);
+                let mut label = String::new();
+                match &key.value {
+                    Value::Str(s) => write_string(&s.value, &mut label),
+                    _ => label = flat(key).unwrap_or_default(),
+                }
+                label.push_str(": ");
+                item(out, Some(label), value);
             }
         }
         _ => {}

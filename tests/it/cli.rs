@@ -1,0 +1,206 @@
+//! The command-line contract of DESIGN.md, from outside: exit codes and the
+//! `path:line:col: error[CODE]: message` form at the exact place of each problem.
+
+use std::process::{Command, Output};
+
+use crate::{b2b, copy_tree, root};
+
+fn sandtable(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sandtable"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the sandtable binary runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn bundled_barbarossa_to_berlin_validates() {
+    let out = sandtable(&["validate", "content/barbarossa-to-berlin"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains(": ok ("), "{}", stderr(&out));
+}
+
+#[test]
+fn bundled_content_and_fixtures_are_in_canonical_layout() {
+    for dir in [
+        "content/barbarossa-to-berlin",
+        "tests/fixtures/hex-mini",
+        "tests/fixtures/zone-mini",
+    ] {
+        let out = sandtable(&["fmt", "--check", dir]);
+        assert!(
+            out.status.success(),
+            "{dir}: {}{}",
+            stderr(&out),
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}
+
+#[test]
+fn committed_schemas_match_the_rust_types() {
+    let out = sandtable(&["schema", "--check"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+/// Copies the bundled content, replaces the first `find` in `file` by `replace`, validates,
+/// and returns the output with the path, line and column where `point` (a part of `replace`)
+/// now stands.
+fn mutate(file: &str, find: &str, replace: &str, point: &str) -> (Output, String, usize, usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("b2b");
+    copy_tree(&b2b(), &copy);
+    let path = copy.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let at = text
+        .find(find)
+        .unwrap_or_else(|| panic!("`{find}` not in {file}"));
+    let mutated = text.replacen(find, replace, 1);
+    std::fs::write(&path, &mutated).unwrap();
+    let before = &mutated[..at + replace.find(point).expect("point lies in replace")];
+    let line = before.matches('\n').count() + 1;
+    let col = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+        .chars()
+        .count()
+        + 1;
+    let out = Command::new(env!("CARGO_BIN_EXE_sandtable"))
+        .args(["validate", copy.to_str().unwrap()])
+        .output()
+        .unwrap();
+    (out, format!("{}/{file}", copy.display()), line, col)
+}
+
+fn assert_reported(out: &Output, path: &str, line: usize, col: usize, code: &str) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let expected = format!("{path}:{line}:{col}: error[{code}]:");
+    assert!(
+        err.lines().any(|l| l.starts_with(&expected)),
+        "expected `{expected}` in:\n{err}"
+    );
+}
+
+#[test]
+fn dangling_reference_is_reported_at_its_value() {
+    let (out, path, line, col) =
+        mutate("map.ron", "a: \"kaunas\"", "a: \"kaunass\"", "\"kaunass\"");
+    assert_reported(&out, &path, line, col, "E0201");
+    assert!(
+        stderr(&out).contains("did you mean `kaunas`?"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn duplicate_id_is_reported_at_the_second_one() {
+    let (out, path, line, col) = mutate(
+        "cards/axis.ron",
+        "id: \"taifun\"",
+        "id: \"barbarossa\"",
+        "\"barbarossa\"",
+    );
+    assert_reported(&out, &path, line, col, "E0200");
+}
+
+#[test]
+fn schema_violation_is_reported_at_its_value() {
+    let (out, path, line, col) = mutate(
+        "game.ron",
+        "min: 0, max: 50",
+        "min: \"zero\", max: 50",
+        "\"zero\"",
+    );
+    assert_reported(&out, &path, line, col, "E0100");
+}
+
+#[test]
+fn misspelt_field_is_reported_at_its_name() {
+    let (out, path, line, col) = mutate("tables.ron", "rows_by:", "rows_bye:", "rows_bye");
+    assert_reported(&out, &path, line, col, "E0100");
+    assert!(stderr(&out).contains("unknown field `rows_bye`"));
+}
+
+#[test]
+fn ron_syntax_error_is_reported_where_the_comma_is_missing() {
+    let (out, path, line, col) = mutate(
+        "map.ron",
+        ",\n            name: ",
+        "\n            name: ",
+        "name",
+    );
+    assert_reported(&out, &path, line, col, "E0001");
+}
+
+#[test]
+fn problems_in_several_files_are_all_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("b2b");
+    copy_tree(&b2b(), &copy);
+    for (file, find, replace) in [
+        (
+            "map.ron",
+            "terrain: Some(\"clear\")",
+            "terrain: Some(\"claer\")",
+        ),
+        ("tables.ron", "rows_by:", "rows_bye:"),
+        ("cards/allied.ron", "kind: \"combat\"", "kind: \"combta\""),
+    ] {
+        let path = copy.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replacen(find, replace, 1)).unwrap();
+    }
+    let out = sandtable(&["validate", copy.to_str().unwrap()]);
+    let err = stderr(&out);
+    for file in ["map.ron", "tables.ron", "cards/allied.ron"] {
+        assert!(
+            err.contains(&format!("{file}:")),
+            "no problem reported in {file}:\n{err}"
+        );
+    }
+}
+
+#[test]
+fn validate_json_lists_diagnostics_for_tools() {
+    let out = sandtable(&[
+        "validate",
+        "--json",
+        "tests/golden/diagnostics/unknown-reference",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let first = &json[0];
+    assert_eq!(first["code"], "E0201");
+    assert!(first["line"].as_u64().unwrap() > 0 && first["column"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn fmt_rewrites_a_file_into_the_canonical_layout_and_keeps_its_meaning() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("zone");
+    copy_tree(&root().join("tests/fixtures/zone-mini"), &copy);
+    let path = copy.join("counters.ron");
+    let canonical = std::fs::read_to_string(&path).unwrap();
+    let messy = canonical
+        .replace("\n", "\n\n  ")
+        .replace("count: 4", "count: /* four */ 4 // a comment\n");
+    std::fs::write(&path, &messy).unwrap();
+    assert!(!sandtable(&["fmt", "--check", copy.to_str().unwrap()])
+        .status
+        .success());
+    assert!(sandtable(&["fmt", copy.to_str().unwrap()]).status.success());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), canonical);
+}
+
+#[test]
+fn each_command_has_help() {
+    for command in ["validate", "fmt", "schema"] {
+        let out = sandtable(&[command, "--help"]);
+        assert!(out.status.success());
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
+    }
+}
