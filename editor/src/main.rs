@@ -1,1 +1,119 @@
-fn main() {}
+//! `sandtable-editor`: opens a game folder (the bundled Barbarossa to Berlin when none is given).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use sandtable_editor::{bundled_content, EditorApp};
+
+#[derive(Parser)]
+#[command(
+    name = "sandtable-editor",
+    version,
+    about = "Sandtable's editor: open a game folder, see what it holds and what is wrong with it"
+)]
+struct Args {
+    /// The game folder to open; the bundled Barbarossa to Berlin when omitted.
+    dir: Option<PathBuf>,
+    /// Save a screenshot of the window to this PNG file after the first frames, then quit.
+    #[arg(long, value_name = "PNG")]
+    screenshot: Option<PathBuf>,
+}
+
+/// The eframe shell around the app: window and screenshot handling.
+struct Shell {
+    app: EditorApp,
+    screenshot: Option<PathBuf>,
+    frames: u32,
+    result: std::sync::Arc<std::sync::Mutex<Option<String>>>,
+}
+
+impl eframe::App for Shell {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.app.show(ui);
+        let Some(path) = self.screenshot.clone() else {
+            return;
+        };
+        self.frames += 1;
+        if self.frames == 5 {
+            ui.ctx()
+                .send_viewport_cmd(egui::ViewportCommand::Screenshot(Default::default()));
+        }
+        let image = ui.ctx().input(|i| {
+            i.events.iter().find_map(|e| match e {
+                egui::Event::Screenshot { image, .. } => Some(image.clone()),
+                _ => None,
+            })
+        });
+        if let Some(image) = image {
+            let [w, h] = image.size;
+            let outcome =
+                match image::RgbaImage::from_raw(w as u32, h as u32, image.as_raw().to_vec()) {
+                    Some(buffer) => buffer.save(&path).map_err(|e| e.to_string()).err(),
+                    None => Some("the screenshot had the wrong size".to_string()),
+                };
+            *self.result.lock().unwrap_or_else(|e| e.into_inner()) =
+                Some(outcome.unwrap_or_default());
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+        ui.ctx().request_repaint();
+    }
+}
+
+fn has_display() -> bool {
+    if !cfg!(target_os = "linux") {
+        return true;
+    }
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let dir = args.dir.unwrap_or_else(bundled_content);
+    if !dir.is_dir() {
+        eprintln!("sandtable-editor: `{}` is not a folder", dir.display());
+        return ExitCode::from(2);
+    }
+    if !has_display() {
+        eprintln!(
+            "sandtable-editor: no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is set).\n\
+             Run it in a desktop session, or under a virtual display: xvfb-run sandtable-editor.\n\
+             To check content without a window, use: sandtable validate {}",
+            dir.display()
+        );
+        return ExitCode::from(1);
+    }
+    let result = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let shell = Shell {
+        app: EditorApp::open(&dir),
+        screenshot: args.screenshot.clone(),
+        frames: 0,
+        result: result.clone(),
+    };
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_inner_size([1280.0, 800.0])
+            .with_title("Sandtable"),
+        ..Default::default()
+    };
+    if let Err(e) = eframe::run_native("Sandtable", options, Box::new(|_| Ok(Box::new(shell)))) {
+        eprintln!("sandtable-editor: could not open a window: {e}");
+        return ExitCode::from(1);
+    }
+    if let Some(path) = args.screenshot {
+        match result.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            Some(e) if e.is_empty() => eprintln!("saved {}", path.display()),
+            Some(e) => {
+                eprintln!("sandtable-editor: could not save the screenshot: {e}");
+                return ExitCode::from(1);
+            }
+            None => {
+                eprintln!("sandtable-editor: the window closed before a screenshot was taken");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,67 @@
+//! GUI tests: the editor driven through egui_kittest, widgets found by label.
+
+use egui_kittest::kittest::Queryable as _;
+use egui_kittest::Harness;
+use sandtable_editor::{bundled_content, EditorApp, Section};
+
+fn harness(folder: std::path::PathBuf) -> Harness<'static, EditorApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1200.0, 800.0))
+        .build_ui_state(
+            |ui, app: &mut EditorApp| app.show(ui),
+            EditorApp::open(folder),
+        )
+}
+
+/// A section of the left panel: a selectable button with that label.
+fn section_button<'h>(
+    h: &'h Harness<'static, EditorApp>,
+    label: &'h str,
+) -> egui_kittest::Node<'h> {
+    h.get_by_role_and_label(egui::accesskit::Role::Button, label)
+}
+
+#[test]
+fn editor_opens_the_bundled_game_and_shows_what_it_holds() {
+    let mut h = harness(bundled_content());
+    h.run();
+    h.get_by_label("WWII: Barbarossa to Berlin");
+    h.get_by_label("The content checks.");
+    section_button(&h, "Spaces");
+    h.get_by_label("map.ron  (map)");
+    assert!(h.state().loaded.content.graph.spaces.len() > 300);
+}
+
+#[test]
+fn choosing_a_section_lists_its_items_and_the_filter_narrows_them() {
+    let mut h = harness(bundled_content());
+    h.run();
+    section_button(&h, "Cards").click();
+    h.run();
+    assert_eq!(h.state().section, Section::Cards);
+    h.get_by_label("allied 1: Torch  (event)");
+    h.state_mut().filter = "taifun".into();
+    h.run();
+    h.get_by_label("axis 4: Taifun  (event)");
+    assert_eq!(h.state().lines(Section::Cards), ["axis 4: Taifun  (event)"]);
+}
+
+#[test]
+fn problems_of_broken_content_are_listed_with_their_place() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/golden/diagnostics/unknown-reference");
+    let mut h = harness(dir);
+    h.run();
+    section_button(&h, "Problems (3)").click();
+    h.run();
+    let line = h
+        .state()
+        .loaded
+        .sources
+        .render_line(&h.state().loaded.diagnostics[0]);
+    assert!(
+        line.contains("map.ron:38:27: error[E0201]: unknown terrain `urbn`"),
+        "{line}"
+    );
+    h.get_by_label(&line);
+}
