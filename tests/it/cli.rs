@@ -111,9 +111,9 @@ fn duplicate_id_is_reported_at_the_second_one() {
 fn schema_violation_is_reported_at_its_value() {
     let (out, path, line, col) = mutate(
         "game.ron",
-        "min: 0, max: 50",
-        "min: \"zero\", max: 50",
-        "\"zero\"",
+        "min: 2, max: 8",
+        "min: \"two\", max: 8",
+        "\"two\"",
     );
     assert_reported(&out, &path, line, col, "E0100");
 }
