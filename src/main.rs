@@ -44,6 +44,29 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// The exact distribution of a table's results over the dice.
+    ///
+    /// The column comes from --attacker (a strength band), --attacker and --defender (odds,
+    /// rounded in the defender's favour) or --column (a named column); --shift moves it, and
+    /// --drm modifies every roll (clamped to the table).
+    Odds {
+        dir: PathBuf,
+        #[arg(long)]
+        table: String,
+        #[arg(long, allow_negative_numbers = true)]
+        attacker: Option<i32>,
+        #[arg(long)]
+        defender: Option<u32>,
+        #[arg(long)]
+        column: Option<String>,
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        drm: i32,
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        shift: i32,
+        /// Print the distribution as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Regenerate the JSON Schemas of the content file kinds from the Rust types.
     ///
     /// With --check, write nothing: exit 1 if a committed schema differs from the generated one.
@@ -62,6 +85,25 @@ fn main() -> ExitCode {
         Command::Validate { dir, json } => validate(&dir, json),
         Command::Fmt { dir, check } => fmt(&dir, check),
         Command::Schema { check, dir } => schema_cmd(&dir, check),
+        Command::Odds {
+            dir,
+            table,
+            attacker,
+            defender,
+            column,
+            drm,
+            shift,
+            json,
+        } => odds(
+            &dir,
+            &table,
+            attacker,
+            defender,
+            column.as_deref(),
+            drm,
+            shift,
+            json,
+        ),
     }
 }
 
@@ -168,6 +210,108 @@ fn fmt(dir: &Path, check: bool) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Loads a folder that must check, printing its problems when it does not.
+fn load_checked(dir: &Path) -> Option<sandtable_engine::load::Loaded> {
+    let loaded = load_dir(dir);
+    if loaded.has_errors() {
+        print_diagnostics(&loaded.sources, &loaded.diagnostics);
+        eprintln!("{}: the content does not check", dir.display());
+        return None;
+    }
+    Some(loaded)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn odds(
+    dir: &Path,
+    table_id: &str,
+    attacker: Option<i32>,
+    defender: Option<u32>,
+    column: Option<&str>,
+    drm: i32,
+    shift: i32,
+    json: bool,
+) -> ExitCode {
+    use sandtable_engine::model::Columns;
+    use sandtable_engine::tables::ColumnInput;
+    let Some(loaded) = load_checked(dir) else {
+        return ExitCode::FAILURE;
+    };
+    let content = &loaded.content;
+    let Some(table) = content.table(table_id) else {
+        let ids: Vec<&str> = content.tables.iter().map(|t| t.id.as_str()).collect();
+        eprintln!(
+            "error: no table `{table_id}`; the tables are: {}",
+            ids.join(", ")
+        );
+        return ExitCode::from(2);
+    };
+    let input = match (&table.columns, attacker, defender, column) {
+        (Columns::Single, ..) => ColumnInput::Single,
+        (Columns::Named(_), _, _, Some(name)) => ColumnInput::Name(name),
+        (Columns::Bands(_), Some(a), _, _) => ColumnInput::Strength(a),
+        (Columns::Odds(_), Some(a), Some(d), _) => ColumnInput::Odds {
+            attacker: a.max(0) as u32,
+            defender: d,
+        },
+        (columns, ..) => {
+            let needs = match columns {
+                Columns::Named(_) => "--column <name>",
+                Columns::Bands(_) => "--attacker <strength>",
+                _ => "--attacker <n> --defender <n>",
+            };
+            eprintln!("error: table `{table_id}` needs {needs}");
+            return ExitCode::from(2);
+        }
+    };
+    let faces = content.game.as_ref().map_or(6, |g| g.dice.faces);
+    let dist = match table.distribution(input, shift, drm, faces) {
+        Ok(dist) => dist,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let label = table.column_label(dist.column);
+    if json {
+        let outcomes: Vec<serde_json::Value> = dist
+            .outcomes
+            .iter()
+            .map(|(cell, ways)| {
+                serde_json::json!({
+                    "result": serde_json::to_value(cell).unwrap_or_default(),
+                    "ways": ways,
+                    "probability": *ways as f64 / dist.total as f64,
+                })
+            })
+            .collect();
+        let out = serde_json::json!({
+            "table": table.id,
+            "column": label,
+            "total": dist.total,
+            "mean": dist.mean(),
+            "outcomes": outcomes,
+        });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    } else {
+        println!(
+            "{} ({}), column {label}, drm {drm:+}, shift {shift:+}",
+            table.name, table.id
+        );
+        for (cell, ways) in &dist.outcomes {
+            println!(
+                "  {cell:<12} {ways:>4}/{:<4} {:>6.2}%",
+                dist.total,
+                100.0 * *ways as f64 / dist.total as f64
+            );
+        }
+        if let Some(mean) = dist.mean() {
+            println!("  mean {mean:.3}");
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 fn schema_cmd(dir: &Path, check: bool) -> ExitCode {

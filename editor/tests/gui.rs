@@ -65,3 +65,33 @@ fn problems_of_broken_content_are_listed_with_their_place() {
     );
     h.get_by_label(&line);
 }
+
+#[test]
+fn starting_without_a_display_prints_a_clear_message_not_a_backtrace() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sandtable-editor"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("no display to open a window on"), "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("backtrace"),
+        "{err}"
+    );
+}
+
+#[test]
+fn help_lists_the_editor_options() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sandtable-editor"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("--screenshot") && text.contains("[DIR]"),
+        "{text}"
+    );
+}

@@ -17,3 +17,4 @@ pub mod load;
 pub mod model;
 pub mod ron_syntax;
 pub mod schema;
+pub mod tables;

@@ -687,7 +687,7 @@ pub fn write_canonical(node: &Node) -> String {
 fn write_node(node: &Node, indent: usize, column: usize, force_break: bool, out: &mut String) {
     if !force_break {
         if let Some(flat) = flat(node) {
-            if column + flat.chars().count() + 1 <= WIDTH {
+            if column + flat.chars().count() < WIDTH {
                 out.push_str(&flat);
                 return;
             }

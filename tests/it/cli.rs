@@ -204,3 +204,62 @@ fn each_command_has_help() {
         assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
     }
 }
+
+#[test]
+fn odds_rounds_for_the_defender_and_clamps_the_modified_roll() {
+    // 7:3 rounds down to 2:1; with -1 the rolls 1..6 read rows 1, 1, 2, 3, 4, 5.
+    let out = sandtable(&[
+        "odds",
+        "tests/fixtures/hex-mini",
+        "--table",
+        "crt",
+        "--attacker",
+        "7",
+        "--defender",
+        "3",
+        "--drm",
+        "-1",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["column"], "2:1");
+    let ways: Vec<(String, u64)> = json["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["result"].as_str().unwrap().to_string(),
+                o["ways"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        ways,
+        [
+            ("de".into(), 2),
+            ("dr".into(), 1),
+            ("ex".into(), 2),
+            ("ar".into(), 1)
+        ]
+    );
+}
+
+#[test]
+fn odds_column_shift_stops_at_the_last_column() {
+    let out = sandtable(&[
+        "odds",
+        "tests/fixtures/hex-mini",
+        "--table",
+        "crt",
+        "--attacker",
+        "9",
+        "--defender",
+        "3",
+        "--shift",
+        "4",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("column 3:1"));
+}
