@@ -12,7 +12,7 @@
 //!
 //! Invariant: reading never panics, whatever the bytes; a syntax error is returned with its span.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// A RON value with the byte range it was read from.
@@ -538,14 +538,14 @@ impl Parser<'_> {
 // ---------------------------------------------------------------------------------------------
 
 /// Where each JSON value (and each struct field's name) came from.
+///
+/// Only looked up, never iterated, so hashing cannot make any output depend on it.
 #[derive(Debug, Clone, Default)]
 pub struct SpanMap {
     /// JSON pointer of a value -> byte range of that value.
-    pub values: BTreeMap<String, (usize, usize)>,
+    pub values: HashMap<String, (usize, usize)>,
     /// JSON pointer of a struct field -> byte range of the field's name.
-    pub keys: BTreeMap<String, (usize, usize)>,
-    /// JSON pointer of a string value -> the literal, to place offsets inside it.
-    pub strings: BTreeMap<String, StrLit>,
+    pub keys: HashMap<String, (usize, usize)>,
 }
 
 impl SpanMap {
@@ -580,53 +580,61 @@ pub fn pointer_segment(segment: &str) -> String {
 /// Converts a tree to JSON, recording spans. Fails on a map key that is not a string.
 pub fn to_json(node: &Node) -> Result<(serde_json::Value, SpanMap), SyntaxError> {
     let mut map = SpanMap::default();
-    let value = convert(node, String::new(), &mut map)?;
+    let mut path = String::new();
+    let value = convert(node, &mut path, &mut map)?;
     Ok((value, map))
 }
 
+/// Converts `node`, whose JSON pointer is `path` (restored on return).
 fn convert(
     node: &Node,
-    pointer: String,
+    path: &mut String,
     map: &mut SpanMap,
 ) -> Result<serde_json::Value, SyntaxError> {
     use serde_json::Value as J;
+    if let Value::Option(Some(inner)) = &node.value {
+        // `Some(x)` is `x` in JSON: the pointer names the inner value.
+        return convert(inner, path, map);
+    }
     map.values
-        .entry(pointer.clone())
+        .entry(path.clone())
         .or_insert((node.start, node.end));
-    let fields = |fields: &[Field], pointer: &str, map: &mut SpanMap| -> Result<J, SyntaxError> {
-        let mut object = serde_json::Map::new();
-        for field in fields {
-            let p = format!("{pointer}/{}", pointer_segment(&field.name));
-            map.keys
-                .insert(p.clone(), (field.name_start, field.name_end));
-            object.insert(field.name.clone(), convert(&field.value, p, map)?);
+    let len = path.len();
+    let fields =
+        |fields: &[Field], path: &mut String, map: &mut SpanMap| -> Result<J, SyntaxError> {
+            let len = path.len();
+            let mut object = serde_json::Map::new();
+            for field in fields {
+                path.push('/');
+                push_segment(path, &field.name);
+                map.keys
+                    .insert(path.clone(), (field.name_start, field.name_end));
+                let value = convert(&field.value, path, map);
+                path.truncate(len);
+                object.insert(field.name.clone(), value?);
+            }
+            Ok(J::Object(object))
+        };
+    let items = |items: &[Node], path: &mut String, map: &mut SpanMap| -> Result<J, SyntaxError> {
+        let len = path.len();
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let _ = write!(path, "/{i}");
+            let value = convert(item, path, map);
+            path.truncate(len);
+            out.push(value?);
         }
-        Ok(J::Object(object))
-    };
-    let items = |items: &[Node], pointer: &str, map: &mut SpanMap| -> Result<J, SyntaxError> {
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| convert(item, format!("{pointer}/{i}"), map))
-            .collect::<Result<Vec<_>, _>>()
-            .map(J::Array)
+        Ok(J::Array(out))
     };
     Ok(match &node.value {
-        Value::Unit => J::Null,
+        Value::Unit | Value::Option(None) => J::Null,
+        Value::Option(Some(_)) => unreachable!("handled above"),
         Value::Bool(b) => J::Bool(*b),
         Value::Int(i) => J::from(*i),
         Value::Float(f) => serde_json::Number::from_f64(*f).map_or(J::Null, J::Number),
-        Value::Str(s) => {
-            map.strings.insert(pointer, s.clone());
-            J::String(s.value.clone())
-        }
-        Value::Option(None) => J::Null,
-        Value::Option(Some(inner)) => {
-            map.values.remove(&pointer);
-            convert(inner, pointer, map)?
-        }
-        Value::List(list) | Value::Tuple(list) => items(list, &pointer, map)?,
-        Value::Struct(fs) => fields(fs, &pointer, map)?,
+        Value::Str(s) => J::String(s.value.clone()),
+        Value::List(list) | Value::Tuple(list) => items(list, path, map)?,
+        Value::Struct(fs) => fields(fs, path, map)?,
         Value::Map(entries) => {
             let mut object = serde_json::Map::new();
             for (key, value) in entries {
@@ -638,24 +646,35 @@ fn convert(
                         hint: Some("write the key in double quotes".into()),
                     });
                 };
-                let p = format!("{pointer}/{}", pointer_segment(&k.value));
-                map.keys.insert(p.clone(), (key.start, key.end));
-                object.insert(k.value.clone(), convert(value, p, map)?);
+                path.push('/');
+                push_segment(path, &k.value);
+                map.keys.insert(path.clone(), (key.start, key.end));
+                let converted = convert(value, path, map);
+                path.truncate(len);
+                object.insert(k.value.clone(), converted?);
             }
             J::Object(object)
         }
         Value::Enum(name, payload) => {
-            let p = format!("{pointer}/{}", pointer_segment(name));
             let inner = match payload {
                 Payload::None => return Ok(J::String(name.clone())),
-                Payload::Tuple(list) if list.len() == 1 => convert(&list[0], p, map)?,
-                Payload::Tuple(list) => {
-                    map.values.insert(p.clone(), (node.start, node.end));
-                    items(list, &p, map)?
-                }
-                Payload::Struct(fs) => {
-                    map.values.insert(p.clone(), (node.start, node.end));
-                    fields(fs, &p, map)?
+                _ => {
+                    path.push('/');
+                    push_segment(path, name);
+                    let inner = match payload {
+                        Payload::Tuple(list) if list.len() == 1 => convert(&list[0], path, map),
+                        Payload::Tuple(list) => {
+                            map.values.insert(path.clone(), (node.start, node.end));
+                            items(list, path, map)
+                        }
+                        Payload::Struct(fs) => {
+                            map.values.insert(path.clone(), (node.start, node.end));
+                            fields(fs, path, map)
+                        }
+                        Payload::None => unreachable!("returned above"),
+                    };
+                    path.truncate(len);
+                    inner?
                 }
             };
             let mut object = serde_json::Map::new();
@@ -663,6 +682,14 @@ fn convert(
             J::Object(object)
         }
     })
+}
+
+fn push_segment(path: &mut String, segment: &str) {
+    if segment.contains(['~', '/']) {
+        path.push_str(&pointer_segment(segment));
+    } else {
+        path.push_str(segment);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -876,6 +903,19 @@ mod tests {
         assert_eq!(&text[s..e], "5");
         let (s, e) = map.key("/spaces/0/id");
         assert_eq!(&text[s..e], "id");
+    }
+
+    #[test]
+    fn spans_inside_enum_payloads_carry_the_variant_name() {
+        let text = "(at: Pair(1, 22), s: V(k: 333), o: Some(New(4444)))";
+        let (_, map) = to_json(&parse(text).unwrap()).unwrap();
+        let span = |p: &str| {
+            let (s, e) = map.value(p);
+            &text[s..e]
+        };
+        assert_eq!(span("/at/Pair/1"), "22");
+        assert_eq!(span("/s/V/k"), "333");
+        assert_eq!(span("/o/New"), "4444");
     }
 
     #[test]
