@@ -113,6 +113,14 @@ fn print_diagnostics(sources: &Sources, diags: &[Diagnostic]) {
     }
 }
 
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 fn validate(dir: &Path, json: bool) -> ExitCode {
     if !dir.is_dir() {
         eprintln!("error: `{}` is not a folder", dir.display());
@@ -137,10 +145,19 @@ fn validate(dir: &Path, json: bool) -> ExitCode {
                 c.cards().count(),
                 c.tables.len(),
                 c.scenarios.len(),
-                if warnings > 0 { format!("; {warnings} warnings") } else { String::new() }
+                if warnings > 0 {
+                    format!("; {}", plural(warnings, "warning"))
+                } else {
+                    String::new()
+                }
             );
         } else {
-            eprintln!("{}: {errors} errors, {warnings} warnings", dir.display());
+            eprintln!(
+                "{}: {}, {}",
+                dir.display(),
+                plural(errors, "error"),
+                plural(warnings, "warning")
+            );
         }
     }
     if errors == 0 {

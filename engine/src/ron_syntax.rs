@@ -404,7 +404,10 @@ impl Parser<'_> {
             hint: None,
         };
         if is_float {
-            literal.parse::<f64>().map(Value::Float).map_err(|_| bad())
+            match literal.parse::<f64>() {
+                Ok(f) if f.is_finite() => Ok(Value::Float(f)),
+                _ => Err(bad()),
+            }
         } else {
             literal.parse::<i64>().map(Value::Int).map_err(|_| bad())
         }
@@ -925,6 +928,7 @@ mod tests {
         assert_eq!(err.start, 6);
         let err = parse("(a: \"open)").unwrap_err();
         assert_eq!(err.message, "unterminated string");
+        assert!(parse("1e999").is_err(), "numbers must be finite");
     }
 
     #[test]
