@@ -1,5 +1,6 @@
 //! Sandtable's integration tests: one binary, a module per area.
 
+mod b2b_content;
 mod cli;
 mod golden;
 mod graph_model;
