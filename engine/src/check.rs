@@ -9,10 +9,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::content::{Content, MapGraph};
-use crate::diag::{did_you_mean, Diagnostic, Span};
+use crate::diag::{did_you_mean, Diagnostic, Sources, Span};
 use crate::load::{Files, Parsed};
 use crate::model::*;
 use crate::schema::FileKind;
+use crate::script::check::{check_condition, check_stmts, Names, ScriptKind};
+use crate::script::syntax::{self, ScriptError};
+use crate::script::CardScripts;
 
 /// Ids declared in `game.ron` (and the counters file), by namespace.
 #[derive(Default)]
@@ -152,7 +155,12 @@ fn ids<'a, T: 'a>(
 }
 
 /// Checks the meaning of all files and fills `content`.
-pub(crate) fn check(files: &Files, content: &mut Content, diags: &mut Vec<Diagnostic>) {
+pub(crate) fn check(
+    files: &Files,
+    sources: &Sources,
+    content: &mut Content,
+    diags: &mut Vec<Diagnostic>,
+) {
     let loaded = |kind: FileKind| match kind {
         FileKind::Game => usize::from(files.game.is_some()),
         FileKind::Map => usize::from(files.map.is_some()),
@@ -208,6 +216,82 @@ pub(crate) fn check(files: &Files, content: &mut Content, diags: &mut Vec<Diagno
         );
     }
     content.scenarios = files.scenarios.iter().map(|f| f.data.clone()).collect();
+    if files.game.is_some() {
+        c.scripts(files, sources, content);
+    }
+}
+
+impl Checker<'_> {
+    /// Parses and checks every card's scripts against the whole content, and keeps them.
+    fn scripts(&mut self, files: &Files, sources: &Sources, content: &mut Content) {
+        let names = Names::from_content(content);
+        for f in &files.cards {
+            let text = &sources.get(f.file).text;
+            for (i, card) in f.data.cards.iter().enumerate() {
+                let mut scripts = CardScripts::default();
+                let place = |field: &str| format!("/cards/{i}/{field}");
+                if let Some(src) = &card.playable {
+                    let (expr, mut errors) = syntax::parse_expr(src);
+                    if let Some(e) = &expr {
+                        errors.extend(check_condition(e, &names));
+                    }
+                    self.script_errors(f, text, &place("playable"), errors);
+                    scripts.playable = expr;
+                }
+                for (field, kind) in [
+                    ("effect", ScriptKind::Event),
+                    ("combat", ScriptKind::Combat),
+                ] {
+                    let src = if field == "effect" {
+                        &card.effect
+                    } else {
+                        &card.combat
+                    };
+                    let Some(src) = src else { continue };
+                    let parsed = syntax::parse(src);
+                    let mut errors = parsed.errors;
+                    errors.extend(check_stmts(&parsed.stmts, kind, &names));
+                    self.script_errors(f, text, &place(field), errors);
+                    if field == "effect" {
+                        scripts.effect = Some(parsed.stmts);
+                    } else {
+                        scripts.combat = Some(parsed.stmts);
+                    }
+                }
+                content.scripts.insert(card.id.clone(), scripts);
+            }
+        }
+    }
+
+    /// Reports problems found inside a script at their place in the content file.
+    fn script_errors(
+        &mut self,
+        f: &Parsed<CardsFile>,
+        text: &str,
+        pointer: &str,
+        errors: Vec<ScriptError>,
+    ) {
+        if errors.is_empty() {
+            return;
+        }
+        let (start, end) = f.spans.value(pointer);
+        let literal = crate::ron_syntax::string_at(text, start);
+        for e in errors {
+            let span = match &literal {
+                Some(lit) => Span::new(
+                    f.file,
+                    lit.file_offset(e.range.start as usize),
+                    lit.file_offset(e.range.end as usize),
+                ),
+                None => Span::new(f.file, start, end),
+            };
+            let mut d = Diagnostic::error(e.code, span, e.message);
+            if let Some(h) = e.hint {
+                d = d.with_hint(h);
+            }
+            self.diags.push(d);
+        }
+    }
 }
 
 impl Checker<'_> {

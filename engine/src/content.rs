@@ -32,6 +32,9 @@ pub struct Content {
     pub scenarios: Vec<ScenarioFile>,
     pub graph: MapGraph,
     pub files: Vec<ContentFile>,
+    /// The cards' scripts, parsed (those that checked, and those that did not, as far as they
+    /// could be read).
+    pub scripts: crate::script::Scripts,
 }
 
 impl Content {

@@ -17,4 +17,6 @@ pub mod load;
 pub mod model;
 pub mod ron_syntax;
 pub mod schema;
+pub mod script;
+pub mod state;
 pub mod tables;

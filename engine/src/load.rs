@@ -166,7 +166,12 @@ pub fn load(source: &dyn ContentSource) -> Loaded {
     let mut loaded = Loaded::default();
     let root = source.root();
     let files = read_files(source, &root, &mut loaded);
-    check::check(&files, &mut loaded.content, &mut loaded.diagnostics);
+    check::check(
+        &files,
+        &loaded.sources,
+        &mut loaded.content,
+        &mut loaded.diagnostics,
+    );
     diag::sort(&mut loaded.diagnostics);
     loaded
 }

@@ -732,6 +732,15 @@ pub struct Card {
     pub remove: bool,
     /// The text as printed.
     pub text: String,
+    /// When the event may be played: a condition in the effect language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub playable: Option<String>,
+    /// What the event does: statements in the effect language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<String>,
+    /// What the card does as a combat card: statements run in the combat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combat: Option<String>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub notes: String,
     #[serde(default, skip_serializing_if = "is_default")]

@@ -92,6 +92,21 @@ pub struct SyntaxError {
 
 const MAX_DEPTH: usize = 128;
 
+/// The string literal that starts at byte `start` of `text`, with the map from offsets in its
+/// value back to the file (to place problems found inside a string, such as a script's).
+pub fn string_at(text: &str, start: usize) -> Option<StrLit> {
+    let mut parser = Parser {
+        text,
+        pos: start,
+        depth: 0,
+    };
+    match text.get(start..)?.chars().next()? {
+        '"' => parser.string().ok(),
+        'r' => parser.raw_string().ok(),
+        _ => None,
+    }
+}
+
 /// Reads one RON value (the whole text).
 pub fn parse(text: &str) -> Result<Node, SyntaxError> {
     let mut parser = Parser {

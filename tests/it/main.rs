@@ -1,6 +1,7 @@
 //! Sandtable's integration tests: one binary, a module per area.
 
 mod b2b_content;
+mod cards;
 mod cli;
 mod golden;
 mod graph_model;

@@ -1,0 +1,32 @@
+//! The effect language: card effects, event conditions and combat-card modifiers, written as
+//! text in content files and checked when the content loads.
+//!
+//! Stages, each its own module: [`syntax`] (tokens, tree, parser with error recovery, canonical
+//! printer; knows nothing of games), [`types`] (the types and every builtin's signature),
+//! [`check`] (names resolved against the content, types checked), [`eval`] (the interpreter,
+//! with a step budget and decisions that suspend and resume from recorded answers).
+//!
+//! Invariant: a script that checked refers only to ids the content declares and calls builtins
+//! with arguments of the right types; the interpreter can still fail at run time (choosing from
+//! an empty set, a reinforcement with no piece left), and then reports a runtime error with the
+//! place in the script and leaves the state as it was.
+
+pub mod check;
+pub mod eval;
+pub mod syntax;
+pub mod types;
+
+use std::collections::BTreeMap;
+
+use syntax::{Expr, Stmt};
+
+/// The parsed scripts of one card.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CardScripts {
+    pub playable: Option<Expr>,
+    pub effect: Option<Vec<Stmt>>,
+    pub combat: Option<Vec<Stmt>>,
+}
+
+/// Every card's scripts, by card id.
+pub type Scripts = BTreeMap<String, CardScripts>;

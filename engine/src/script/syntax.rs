@@ -1,0 +1,1003 @@
+//! The effect language's syntax: tokens, the tree, the parser and the canonical printer.
+//!
+//! Knows nothing of games: names are plain identifiers here; [`super::check`] resolves them.
+//! The parser recovers from errors at statement boundaries, so one pass reports every
+//! malformed statement, and always returns a tree (with the statements it could read).
+//!
+//! Grammar (newlines end statements outside brackets; `//` starts a comment):
+//!
+//! ```text
+//! program  := stmt*
+//! stmt     := "let" NAME "=" expr | "if" expr block ("else" (block | if))?
+//!           | "for" NAME "in" expr block | expr
+//! block    := "{" stmt* "}"
+//! expr     := and ("or" and)*        and := not ("and" not)*
+//! not      := "not" not | compare    compare := sum (("==" | "!=" | "<" | "<=" | ">" | ">=") sum)?
+//! sum      := product (("+" | "-") product)*    product := unary (("*" | "/") unary)*
+//! unary    := ("-" | "+") unary | postfix       postfix := primary ("." NAME)*
+//! primary  := INT | "true" | "false" | STRING | NAME | NAME "(" args ")" | "(" expr ")"
+//!           | "|" NAME "|" expr
+//! args     := (arg ("," arg)*)?          arg := NAME ":" expr | expr
+//! ```
+
+use std::fmt::Write as _;
+
+/// A byte range within a script's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Range {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Range {
+    fn new(start: usize, end: usize) -> Range {
+        Range {
+            start: start as u32,
+            end: end.max(start) as u32,
+        }
+    }
+
+    fn to(self, other: Range) -> Range {
+        Range {
+            start: self.start,
+            end: other.end.max(self.start),
+        }
+    }
+}
+
+/// A problem in a script, at a range of its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptError {
+    pub code: &'static str,
+    pub message: String,
+    pub range: Range,
+    pub hint: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tok {
+    Int(i64),
+    Str(String),
+    Name(String),
+    Sym(&'static str),
+    Newline,
+    Eof,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Token {
+    tok: Tok,
+    range: Range,
+}
+
+const SYMBOLS: [&str; 19] = [
+    "==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "/", "(", ")", "{", "}", ",", ":", ".", "|",
+    "=",
+];
+
+fn lex(text: &str, errors: &mut Vec<ScriptError>) -> Vec<Token> {
+    let mut tokens = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let start = i;
+        if c == b'\n' {
+            tokens.push(Token {
+                tok: Tok::Newline,
+                range: Range::new(i, i + 1),
+            });
+            i += 1;
+        } else if c.is_ascii_whitespace() {
+            i += 1;
+        } else if text[i..].starts_with("//") {
+            i += text[i..].find('\n').unwrap_or(text.len() - i);
+        } else if c == b';' {
+            tokens.push(Token {
+                tok: Tok::Newline,
+                range: Range::new(i, i + 1),
+            });
+            i += 1;
+        } else if c.is_ascii_digit() {
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            match text[start..i].parse() {
+                Ok(n) => tokens.push(Token {
+                    tok: Tok::Int(n),
+                    range: Range::new(start, i),
+                }),
+                Err(_) => errors.push(ScriptError {
+                    code: "E0301",
+                    message: "number too large".into(),
+                    range: Range::new(start, i),
+                    hint: None,
+                }),
+            }
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            tokens.push(Token {
+                tok: Tok::Name(text[start..i].to_string()),
+                range: Range::new(start, i),
+            });
+        } else if c == b'"' {
+            i += 1;
+            while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                i += 1;
+            }
+            if i < bytes.len() && bytes[i] == b'"' {
+                tokens.push(Token {
+                    tok: Tok::Str(text[start + 1..i].to_string()),
+                    range: Range::new(start, i + 1),
+                });
+                i += 1;
+            } else {
+                errors.push(ScriptError {
+                    code: "E0301",
+                    message: "unterminated text".into(),
+                    range: Range::new(start, i),
+                    hint: Some("close it with `\"` on the same line".into()),
+                });
+            }
+        } else if let Some(sym) = SYMBOLS.iter().find(|s| text[i..].starts_with(**s)) {
+            tokens.push(Token {
+                tok: Tok::Sym(sym),
+                range: Range::new(i, i + sym.len()),
+            });
+            i += sym.len();
+        } else {
+            let ch = text[i..].chars().next().unwrap_or('?');
+            errors.push(ScriptError {
+                code: "E0301",
+                message: format!("unexpected character `{ch}`"),
+                range: Range::new(i, i + ch.len_utf8()),
+                hint: None,
+            });
+            i += ch.len_utf8();
+        }
+    }
+    tokens.push(Token {
+        tok: Tok::Eof,
+        range: Range::new(text.len(), text.len()),
+    });
+    tokens
+}
+
+/// A name with its place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ident {
+    pub name: String,
+    pub range: Range,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub range: Range,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    Text(String),
+    /// A name: a variable, or the id of something in the content (resolved by the checker
+    /// from what is expected where it stands).
+    Name(String),
+    Call {
+        name: Ident,
+        args: Vec<Arg>,
+    },
+    Field {
+        target: Box<Expr>,
+        field: Ident,
+    },
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    Lambda {
+        param: Ident,
+        body: Box<Expr>,
+    },
+    /// A place where an expression could not be read (error recovery).
+    Error,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arg {
+    pub name: Option<Ident>,
+    pub value: Expr,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Plus,
+    Not,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+impl BinaryOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Or => "or",
+            BinaryOp::And => "and",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+        }
+    }
+
+    fn precedence(self) -> u8 {
+        match self {
+            BinaryOp::Or => 1,
+            BinaryOp::And => 2,
+            BinaryOp::Eq
+            | BinaryOp::Ne
+            | BinaryOp::Lt
+            | BinaryOp::Le
+            | BinaryOp::Gt
+            | BinaryOp::Ge => 4,
+            BinaryOp::Add | BinaryOp::Sub => 5,
+            BinaryOp::Mul | BinaryOp::Div => 6,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stmt {
+    Let {
+        name: Ident,
+        value: Expr,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        otherwise: Vec<Stmt>,
+    },
+    For {
+        var: Ident,
+        set: Expr,
+        body: Vec<Stmt>,
+    },
+    Expr(Expr),
+}
+
+/// A parsed script: its statements and every syntax error found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Script {
+    pub stmts: Vec<Stmt>,
+    pub errors: Vec<ScriptError>,
+}
+
+/// Parses a script. Always returns a tree; `errors` lists every problem found.
+pub fn parse(text: &str) -> Script {
+    let mut errors = Vec::new();
+    let tokens = lex(text, &mut errors);
+    let mut p = Parser {
+        tokens,
+        pos: 0,
+        errors,
+        depth: 0,
+    };
+    let stmts = p.stmts(true);
+    Script {
+        stmts,
+        errors: p.errors,
+    }
+}
+
+/// Parses a single expression (a condition), reporting trailing statements as errors.
+pub fn parse_expr(text: &str) -> (Option<Expr>, Vec<ScriptError>) {
+    let script = parse(text);
+    let mut errors = script.errors;
+    let mut stmts = script.stmts.into_iter();
+    let first = match stmts.next() {
+        Some(Stmt::Expr(e)) => Some(e),
+        Some(_) => {
+            errors.push(ScriptError {
+                code: "E0302",
+                message: "a condition is one expression, not a statement".into(),
+                range: Range::new(0, text.len()),
+                hint: Some("write the condition alone, for example `played(us_build_up)`".into()),
+            });
+            None
+        }
+        None => None,
+    };
+    if stmts.next().is_some() {
+        errors.push(ScriptError {
+            code: "E0302",
+            message: "a condition is one expression; combine several with `and`".into(),
+            range: Range::new(0, text.len()),
+            hint: None,
+        });
+    }
+    (first, errors)
+}
+
+struct Parser {
+    tokens: Vec<Token>,
+    pos: usize,
+    errors: Vec<ScriptError>,
+    depth: usize,
+}
+
+const MAX_DEPTH: usize = 64;
+
+impl Parser {
+    fn peek(&self) -> &Tok {
+        &self.tokens[self.pos].tok
+    }
+
+    fn range(&self) -> Range {
+        self.tokens[self.pos].range
+    }
+
+    fn prev_range(&self) -> Range {
+        self.tokens[self.pos.saturating_sub(1)].range
+    }
+
+    fn bump(&mut self) -> Token {
+        let t = self.tokens[self.pos].clone();
+        if self.pos + 1 < self.tokens.len() {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn is_sym(&self, s: &str) -> bool {
+        matches!(self.peek(), Tok::Sym(x) if *x == s)
+    }
+
+    fn is_name(&self, s: &str) -> bool {
+        matches!(self.peek(), Tok::Name(x) if x == s)
+    }
+
+    fn skip_newlines(&mut self) {
+        while *self.peek() == Tok::Newline {
+            self.bump();
+        }
+    }
+
+    fn error(&mut self, message: impl Into<String>, hint: Option<&str>) {
+        let range = self.range();
+        self.errors.push(ScriptError {
+            code: "E0302",
+            message: message.into(),
+            range,
+            hint: hint.map(str::to_string),
+        });
+    }
+
+    fn describe(&self) -> String {
+        match self.peek() {
+            Tok::Int(n) => format!("`{n}`"),
+            Tok::Str(_) => "text".into(),
+            Tok::Name(n) => format!("`{n}`"),
+            Tok::Sym(s) => format!("`{s}`"),
+            Tok::Newline => "the end of the line".into(),
+            Tok::Eof => "the end of the script".into(),
+        }
+    }
+
+    fn expect_sym(&mut self, s: &str) -> bool {
+        if self.is_sym(s) {
+            self.bump();
+            true
+        } else {
+            let found = self.describe();
+            self.error(format!("expected `{s}`, found {found}"), None);
+            false
+        }
+    }
+
+    fn ident(&mut self) -> Option<Ident> {
+        match self.peek().clone() {
+            Tok::Name(name) if !is_keyword(&name) => {
+                let range = self.bump().range;
+                Some(Ident { name, range })
+            }
+            _ => {
+                let found = self.describe();
+                self.error(format!("expected a name, found {found}"), None);
+                None
+            }
+        }
+    }
+
+    /// Skips to the end of the current statement (error recovery).
+    fn recover(&mut self) {
+        let mut depth = 0usize;
+        loop {
+            match self.peek() {
+                Tok::Eof => return,
+                Tok::Newline if depth == 0 => return,
+                Tok::Sym("(" | "{") => depth += 1,
+                Tok::Sym(")") => depth = depth.saturating_sub(1),
+                Tok::Sym("}") => {
+                    if depth == 0 {
+                        return;
+                    }
+                    depth -= 1;
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    fn stmts(&mut self, top: bool) -> Vec<Stmt> {
+        let mut stmts = Vec::new();
+        loop {
+            self.skip_newlines();
+            match self.peek() {
+                Tok::Eof => {
+                    if !top {
+                        self.error("expected `}` to close the block", None);
+                    }
+                    return stmts;
+                }
+                Tok::Sym("}") if !top => return stmts,
+                Tok::Sym("}") => {
+                    self.error("`}` without a matching `{`", None);
+                    self.bump();
+                    continue;
+                }
+                _ => {}
+            }
+            let errors_before = self.errors.len();
+            if let Some(stmt) = self.stmt() {
+                stmts.push(stmt);
+            }
+            if self.errors.len() > errors_before {
+                self.recover();
+                continue;
+            }
+            match self.peek() {
+                Tok::Newline | Tok::Eof => {}
+                Tok::Sym("}") => {}
+                _ => {
+                    let found = self.describe();
+                    self.error(
+                        format!("expected the end of the statement, found {found}"),
+                        Some("put each statement on a line of its own, or separate them with `;`"),
+                    );
+                    self.recover();
+                }
+            }
+        }
+    }
+
+    fn block(&mut self) -> Vec<Stmt> {
+        self.skip_newlines();
+        if !self.expect_sym("{") {
+            return Vec::new();
+        }
+        self.depth += 1;
+        let stmts = if self.depth > MAX_DEPTH {
+            self.error("blocks are nested too deeply", None);
+            Vec::new()
+        } else {
+            self.stmts(false)
+        };
+        self.depth -= 1;
+        self.expect_sym("}");
+        stmts
+    }
+
+    fn stmt(&mut self) -> Option<Stmt> {
+        if self.is_name("let") {
+            self.bump();
+            let name = self.ident()?;
+            if !self.expect_sym("=") {
+                return None;
+            }
+            let value = self.expr();
+            return Some(Stmt::Let { name, value });
+        }
+        if self.is_name("if") {
+            return Some(self.if_stmt());
+        }
+        if self.is_name("for") {
+            self.bump();
+            let var = self.ident()?;
+            if !self.is_name("in") {
+                let found = self.describe();
+                self.error(format!("expected `in`, found {found}"), None);
+                return None;
+            }
+            self.bump();
+            let set = self.expr();
+            let body = self.block();
+            return Some(Stmt::For { var, set, body });
+        }
+        Some(Stmt::Expr(self.expr()))
+    }
+
+    fn if_stmt(&mut self) -> Stmt {
+        self.bump(); // if
+        let cond = self.expr();
+        let then = self.block();
+        let save = self.pos;
+        self.skip_newlines();
+        let otherwise = if self.is_name("else") {
+            self.bump();
+            if self.is_name("if") {
+                vec![self.if_stmt()]
+            } else {
+                self.block()
+            }
+        } else {
+            self.pos = save;
+            Vec::new()
+        };
+        Stmt::If {
+            cond,
+            then,
+            otherwise,
+        }
+    }
+
+    fn expr(&mut self) -> Expr {
+        self.depth += 1;
+        let e = if self.depth > MAX_DEPTH {
+            self.error("the expression is nested too deeply", None);
+            Expr {
+                kind: ExprKind::Error,
+                range: self.range(),
+            }
+        } else {
+            self.binary(1)
+        };
+        self.depth -= 1;
+        e
+    }
+
+    fn binary_op(&self) -> Option<BinaryOp> {
+        Some(match self.peek() {
+            Tok::Name(n) if n == "or" => BinaryOp::Or,
+            Tok::Name(n) if n == "and" => BinaryOp::And,
+            Tok::Sym("==") => BinaryOp::Eq,
+            Tok::Sym("!=") => BinaryOp::Ne,
+            Tok::Sym("<") => BinaryOp::Lt,
+            Tok::Sym("<=") => BinaryOp::Le,
+            Tok::Sym(">") => BinaryOp::Gt,
+            Tok::Sym(">=") => BinaryOp::Ge,
+            Tok::Sym("+") => BinaryOp::Add,
+            Tok::Sym("-") => BinaryOp::Sub,
+            Tok::Sym("*") => BinaryOp::Mul,
+            Tok::Sym("/") => BinaryOp::Div,
+            _ => return None,
+        })
+    }
+
+    /// Precedence climbing; `not` sits between `and` and comparisons.
+    fn binary(&mut self, min: u8) -> Expr {
+        let mut left = if min <= 3 && self.is_name("not") {
+            let start = self.bump().range;
+            let operand = self.binary(3);
+            let range = start.to(operand.range);
+            Expr {
+                kind: ExprKind::Unary {
+                    op: UnaryOp::Not,
+                    operand: Box::new(operand),
+                },
+                range,
+            }
+        } else {
+            self.unary()
+        };
+        while let Some(op) = self.binary_op() {
+            let prec = op.precedence();
+            if prec < min {
+                break;
+            }
+            self.bump();
+            self.skip_newlines();
+            let right = self.binary(prec + 1);
+            let range = left.range.to(right.range);
+            left = Expr {
+                kind: ExprKind::Binary {
+                    op,
+                    left: Box::new(left),
+                    right: Box::new(right),
+                },
+                range,
+            };
+            if matches!(
+                op,
+                BinaryOp::Eq
+                    | BinaryOp::Ne
+                    | BinaryOp::Lt
+                    | BinaryOp::Le
+                    | BinaryOp::Gt
+                    | BinaryOp::Ge
+            ) && matches!(self.binary_op(), Some(next) if next.precedence() == 4)
+            {
+                self.error("comparisons do not chain; join them with `and`", None);
+            }
+        }
+        left
+    }
+
+    fn unary(&mut self) -> Expr {
+        let op = match self.peek() {
+            Tok::Sym("-") => UnaryOp::Neg,
+            Tok::Sym("+") => UnaryOp::Plus,
+            _ => return self.postfix(),
+        };
+        let start = self.bump().range;
+        self.depth += 1;
+        let operand = if self.depth > MAX_DEPTH {
+            self.error("the expression is nested too deeply", None);
+            Expr {
+                kind: ExprKind::Error,
+                range: self.range(),
+            }
+        } else {
+            self.unary()
+        };
+        self.depth -= 1;
+        let range = start.to(operand.range);
+        Expr {
+            kind: ExprKind::Unary {
+                op,
+                operand: Box::new(operand),
+            },
+            range,
+        }
+    }
+
+    fn postfix(&mut self) -> Expr {
+        let mut e = self.primary();
+        while self.is_sym(".") {
+            self.bump();
+            let Some(field) = self.ident() else { break };
+            let range = e.range.to(field.range);
+            e = Expr {
+                kind: ExprKind::Field {
+                    target: Box::new(e),
+                    field,
+                },
+                range,
+            };
+        }
+        e
+    }
+
+    fn primary(&mut self) -> Expr {
+        let start = self.range();
+        let kind = match self.peek().clone() {
+            Tok::Int(n) => {
+                self.bump();
+                ExprKind::Int(n)
+            }
+            Tok::Str(s) => {
+                self.bump();
+                ExprKind::Text(s)
+            }
+            Tok::Name(n) if n == "true" || n == "false" => {
+                self.bump();
+                ExprKind::Bool(n == "true")
+            }
+            Tok::Name(n) if !is_keyword(&n) => {
+                let name = Ident {
+                    name: n,
+                    range: self.bump().range,
+                };
+                if self.is_sym("(") {
+                    self.bump();
+                    let args = self.args();
+                    ExprKind::Call { name, args }
+                } else {
+                    ExprKind::Name(name.name)
+                }
+            }
+            Tok::Sym("(") => {
+                self.bump();
+                self.skip_newlines();
+                let inner = self.expr();
+                self.skip_newlines();
+                self.expect_sym(")");
+                return Expr {
+                    kind: inner.kind,
+                    range: start.to(self.prev_range()),
+                };
+            }
+            Tok::Sym("|") => {
+                self.bump();
+                let Some(param) = self.ident() else {
+                    return Expr {
+                        kind: ExprKind::Error,
+                        range: start,
+                    };
+                };
+                self.expect_sym("|");
+                let body = self.expr();
+                let range = start.to(body.range);
+                return Expr {
+                    kind: ExprKind::Lambda {
+                        param,
+                        body: Box::new(body),
+                    },
+                    range,
+                };
+            }
+            _ => {
+                let found = self.describe();
+                self.error(format!("expected a value, found {found}"), None);
+                return Expr {
+                    kind: ExprKind::Error,
+                    range: start,
+                };
+            }
+        };
+        Expr {
+            kind,
+            range: start.to(self.prev_range()),
+        }
+    }
+
+    fn args(&mut self) -> Vec<Arg> {
+        let mut args = Vec::new();
+        loop {
+            self.skip_newlines();
+            if self.is_sym(")") {
+                self.bump();
+                return args;
+            }
+            let named = matches!(self.peek(), Tok::Name(n) if !is_keyword(n))
+                && matches!(
+                    self.tokens.get(self.pos + 1).map(|t| &t.tok),
+                    Some(Tok::Sym(":"))
+                );
+            let name = if named {
+                let id = self.ident();
+                self.bump(); // :
+                id
+            } else {
+                None
+            };
+            let value = self.expr();
+            let is_error = value.kind == ExprKind::Error;
+            args.push(Arg { name, value });
+            self.skip_newlines();
+            if self.is_sym(",") {
+                self.bump();
+            } else if self.is_sym(")") {
+                self.bump();
+                return args;
+            } else {
+                if !is_error {
+                    let found = self.describe();
+                    self.error(format!("expected `,` or `)`, found {found}"), None);
+                }
+                return args;
+            }
+        }
+    }
+}
+
+fn is_keyword(name: &str) -> bool {
+    matches!(
+        name,
+        "let" | "if" | "else" | "for" | "in" | "and" | "or" | "not" | "true" | "false"
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// The canonical printer
+// ---------------------------------------------------------------------------------------------
+
+/// The canonical text of a script: one statement per line, blocks indented by four spaces,
+/// single spaces around binary operators, the fewest parentheses that keep the meaning.
+pub fn print(stmts: &[Stmt]) -> String {
+    let mut out = String::new();
+    print_stmts(stmts, 0, &mut out);
+    out
+}
+
+/// The canonical text of one expression.
+pub fn print_expr(e: &Expr) -> String {
+    let mut out = String::new();
+    expr_text(e, 0, &mut out);
+    out
+}
+
+fn print_stmts(stmts: &[Stmt], indent: usize, out: &mut String) {
+    for s in stmts {
+        out.push_str(&" ".repeat(indent));
+        print_stmt(s, indent, out);
+        out.push('\n');
+    }
+}
+
+fn print_block(stmts: &[Stmt], indent: usize, out: &mut String) {
+    out.push_str("{\n");
+    print_stmts(stmts, indent + 4, out);
+    out.push_str(&" ".repeat(indent));
+    out.push('}');
+}
+
+fn print_stmt(s: &Stmt, indent: usize, out: &mut String) {
+    match s {
+        Stmt::Let { name, value } => {
+            let _ = write!(out, "let {} = ", name.name);
+            expr_text(value, 0, out);
+        }
+        Stmt::If {
+            cond,
+            then,
+            otherwise,
+        } => {
+            out.push_str("if ");
+            expr_text(cond, 0, out);
+            out.push(' ');
+            print_block(then, indent, out);
+            match otherwise.as_slice() {
+                [] => {}
+                [nested @ Stmt::If { .. }] => {
+                    out.push_str(" else ");
+                    print_stmt(nested, indent, out);
+                }
+                other => {
+                    out.push_str(" else ");
+                    print_block(other, indent, out);
+                }
+            }
+        }
+        Stmt::For { var, set, body } => {
+            let _ = write!(out, "for {} in ", var.name);
+            expr_text(set, 0, out);
+            out.push(' ');
+            print_block(body, indent, out);
+        }
+        Stmt::Expr(e) => expr_text(e, 0, out),
+    }
+}
+
+/// Writes `e`, parenthesised if its precedence is below `min`.
+fn expr_text(e: &Expr, min: u8, out: &mut String) {
+    match &e.kind {
+        ExprKind::Int(n) => {
+            let _ = write!(out, "{n}");
+        }
+        ExprKind::Bool(b) => {
+            let _ = write!(out, "{b}");
+        }
+        ExprKind::Text(s) => {
+            let _ = write!(out, "\"{s}\"");
+        }
+        ExprKind::Name(n) => out.push_str(n),
+        ExprKind::Error => out.push_str("<error>"),
+        ExprKind::Call { name, args } => {
+            out.push_str(&name.name);
+            out.push('(');
+            for (i, a) in args.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                if let Some(n) = &a.name {
+                    let _ = write!(out, "{}: ", n.name);
+                }
+                expr_text(&a.value, 0, out);
+            }
+            out.push(')');
+        }
+        ExprKind::Field { target, field } => {
+            expr_text(target, 9, out);
+            let _ = write!(out, ".{}", field.name);
+        }
+        ExprKind::Unary { op, operand } => {
+            let (text, prec) = match op {
+                UnaryOp::Not => ("not ", 3),
+                UnaryOp::Neg => ("-", 7),
+                UnaryOp::Plus => ("+", 7),
+            };
+            wrap(prec < min, out, |out| {
+                out.push_str(text);
+                expr_text(operand, prec, out);
+            });
+        }
+        ExprKind::Binary { op, left, right } => {
+            let prec = op.precedence();
+            wrap(prec < min, out, |out| {
+                expr_text(left, prec, out);
+                let _ = write!(out, " {} ", op.symbol());
+                expr_text(right, prec + 1, out);
+            });
+        }
+        ExprKind::Lambda { param, body } => {
+            wrap(min > 0, out, |out| {
+                let _ = write!(out, "|{}| ", param.name);
+                expr_text(body, 0, out);
+            });
+        }
+    }
+}
+
+fn wrap(paren: bool, out: &mut String, f: impl FnOnce(&mut String)) {
+    if paren {
+        out.push('(');
+    }
+    f(out);
+    if paren {
+        out.push(')');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_statements_calls_named_arguments_and_lambdas() {
+        let s = parse(
+            "let n = count(units(nation: ge))\nif n > 2 and not flag(us_at_war) {\n  add(vp, -1)\n} else { set_flag(x) }\nfor s in spaces(country: romania) { control(s, allied) }\nany(defenders, |u| u.nation == su)",
+        );
+        assert!(s.errors.is_empty(), "{:?}", s.errors);
+        assert_eq!(s.stmts.len(), 4);
+    }
+
+    #[test]
+    fn many_errors_are_reported_in_one_pass() {
+        let s = parse("add(vp, )\nlet = 3\nset_flag(x))\nok()");
+        assert_eq!(s.errors.len(), 3, "{:?}", s.errors);
+        assert!(matches!(
+            s.stmts.last(),
+            Some(Stmt::Expr(Expr {
+                kind: ExprKind::Call { .. },
+                ..
+            }))
+        ));
+    }
+
+    #[test]
+    fn error_ranges_point_at_the_offending_token() {
+        let text = "add(vp -1 2)";
+        let s = parse(text);
+        let e = &s.errors[0];
+        assert_eq!(&text[e.range.start as usize..e.range.end as usize], "2");
+    }
+
+    #[test]
+    fn printing_keeps_precedence_with_the_fewest_parentheses() {
+        let s = parse("if (a or b) and not (c == 1 + 2 * (3 - x)) { f(y: -1) }");
+        assert!(s.errors.is_empty(), "{:?}", s.errors);
+        assert_eq!(
+            print(&s.stmts),
+            "if (a or b) and not c == 1 + 2 * (3 - x) {\n    f(y: -1)\n}\n"
+        );
+    }
+}

@@ -1,0 +1,332 @@
+//! The game state: where every piece is, who controls what, the tracks, flags, markers, cards
+//! and active modifiers, and the seeded dice.
+//!
+//! Invariant: the state is plain ordered data plus a seeded RNG, so the same content, scenario,
+//! seed and actions give a byte-identical state on every machine. Scripts change it only
+//! through [`crate::script::eval`]; the rules engine (the play issue) will drive it through the
+//! sequence of play.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::content::Content;
+use crate::model::{Location, ScenarioFile};
+
+/// Where a unit is.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Loc {
+    Space(String),
+    Box(String),
+    /// Not yet in play (reinforcements to come).
+    Unplaced,
+    /// Out of the game for good.
+    Removed,
+}
+
+/// One piece on the map or off it: a piece of a counter of the countersheet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unit {
+    pub counter: String,
+    /// Which of the counter's identical pieces (0 for a unique counter).
+    pub piece: u32,
+    pub at: Loc,
+    pub reduced: bool,
+}
+
+impl Unit {
+    /// The stable text form of a unit: `counter` or `counter.piece` for generic counters.
+    pub fn name(&self, content: &Content) -> String {
+        match content.counter(&self.counter) {
+            Some(c) if c.count > 1 => format!("{}.{}", self.counter, self.piece + 1),
+            _ => self.counter.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MarkerOnMap {
+    pub marker: String,
+    pub space: String,
+    pub level: u32,
+}
+
+/// What a modifier changes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModifierEffect {
+    Drm(i64),
+    Shift(i64),
+    CancelNoRetreat,
+    AllowNoRetreat,
+    HandLimit(i64),
+}
+
+/// A modifier in force: whose, on what, and until when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Modifier {
+    pub effect: ModifierEffect,
+    /// The side that played it (whose fire a DRM or shift changes; whose hand a hand limit).
+    pub side: String,
+    pub attacker: Option<String>,
+    pub defender: Option<String>,
+    pub attacker_nation: Option<String>,
+    pub defender_nation: Option<String>,
+    /// Only for combats whose defending space lies in this region.
+    pub region: Option<String>,
+    /// One of the durations (`this_combat`, `end_of_round`, ...).
+    pub until: String,
+    /// The card that made it.
+    pub card: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    pub turn: u32,
+    pub round: u32,
+    pub tracks: BTreeMap<String, i64>,
+    pub flags: BTreeSet<String>,
+    /// Flags set only for a while, with the duration that clears them.
+    pub timed_flags: Vec<(String, String)>,
+    /// Controller of each space that is not neutral.
+    pub control: BTreeMap<String, String>,
+    pub units: Vec<Unit>,
+    pub markers: Vec<MarkerOnMap>,
+    /// Cards played as events, ever and this turn.
+    pub played: BTreeSet<String>,
+    pub played_this_turn: BTreeSet<String>,
+    pub hands: BTreeMap<String, Vec<String>>,
+    pub draw_piles: BTreeMap<String, Vec<String>>,
+    pub discards: BTreeMap<String, Vec<String>>,
+    /// Cards set aside (groups not yet in play).
+    pub set_aside: BTreeMap<String, Vec<String>>,
+    pub revealed: BTreeSet<String>,
+    pub modifiers: Vec<Modifier>,
+    /// Die results to use before the seeded dice (playtests with fixed rolls).
+    pub forced_dice: Vec<i64>,
+    rng: ChaCha8Rng,
+}
+
+/// A problem setting up a scenario.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl State {
+    /// The state at the start of a scenario, with a seed for its dice. Pieces set up "anywhere
+    /// in a region" go to the first empty space of the region, in map order (until the session
+    /// asks the owner); a hand's `choose_one_of` takes the first card (likewise).
+    pub fn new(content: &Content, scenario: &ScenarioFile, seed: u64) -> Result<State, SetupError> {
+        let game = content
+            .game
+            .as_ref()
+            .ok_or_else(|| SetupError("no game.ron".into()))?;
+        let mut state = State {
+            turn: scenario.first_turn,
+            round: 1,
+            tracks: BTreeMap::new(),
+            flags: scenario.flags.iter().cloned().collect(),
+            timed_flags: Vec::new(),
+            control: BTreeMap::new(),
+            units: Vec::new(),
+            markers: Vec::new(),
+            played: BTreeSet::new(),
+            played_this_turn: BTreeSet::new(),
+            hands: BTreeMap::new(),
+            draw_piles: BTreeMap::new(),
+            discards: BTreeMap::new(),
+            set_aside: BTreeMap::new(),
+            revealed: BTreeSet::new(),
+            modifiers: Vec::new(),
+            forced_dice: Vec::new(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        };
+        for t in &game.tracks {
+            state
+                .tracks
+                .insert(t.id.clone(), i64::from(t.min.max(0).min(t.max)));
+        }
+        for t in &scenario.tracks {
+            state.tracks.insert(t.track.clone(), i64::from(t.value));
+        }
+        for setting in &scenario.control {
+            for s in &content.graph.spaces {
+                let in_region = setting
+                    .regions
+                    .iter()
+                    .any(|r| space_in_region(content, &s.id, r));
+                if in_region || setting.spaces.contains(&s.id) {
+                    match &setting.side {
+                        Some(side) => state.control.insert(s.id.clone(), side.clone()),
+                        None => state.control.remove(&s.id),
+                    };
+                }
+            }
+        }
+        for c in &content.counters {
+            for piece in 0..c.count {
+                state.units.push(Unit {
+                    counter: c.id.clone(),
+                    piece,
+                    at: Loc::Unplaced,
+                    reduced: false,
+                });
+            }
+        }
+        let limit = game.stacking.limit.unwrap_or(u32::MAX) as usize;
+        for p in scenario.setup.iter().filter(|p| p.when.is_none()) {
+            for _ in 0..p.count {
+                let at = match &p.at {
+                    Location::Space(s) => Loc::Space(s.clone()),
+                    Location::Box(b) => Loc::Box(b.clone()),
+                    Location::Region(r) => content
+                        .graph
+                        .spaces
+                        .iter()
+                        .filter(|s| s.country.as_ref() == Some(r) || s.regions.contains(r))
+                        .find(|s| state.units_at(&s.id).count() < limit.min(1))
+                        .map(|s| Loc::Space(s.id.clone()))
+                        .ok_or_else(|| {
+                            SetupError(format!("no room in region `{r}` for `{}`", p.counter))
+                        })?,
+                };
+                let unit = state
+                    .units
+                    .iter_mut()
+                    .find(|u| u.counter == p.counter && u.at == Loc::Unplaced)
+                    .ok_or_else(|| {
+                        SetupError(format!("no piece of `{}` left to set up", p.counter))
+                    })?;
+                unit.at = at;
+                unit.reduced = p.reduced;
+            }
+        }
+        for m in &scenario.markers {
+            if let Location::Space(s) = &m.at {
+                state.markers.push(MarkerOnMap {
+                    marker: m.marker.clone(),
+                    space: s.clone(),
+                    level: m.level,
+                });
+            }
+        }
+        for d in &scenario.decks {
+            let deck_cards = content
+                .decks
+                .iter()
+                .filter(|f| f.deck == d.deck)
+                .flat_map(|f| f.cards.iter());
+            let (mut pile, aside): (Vec<_>, Vec<_>) =
+                deck_cards.partition(|c| c.group.as_ref().is_none_or(|g| d.groups.contains(g)));
+            pile.sort_by(|a, b| a.id.cmp(&b.id));
+            let mut pile: Vec<String> = pile.into_iter().map(|c| c.id.clone()).collect();
+            state.shuffle(&mut pile);
+            state.draw_piles.insert(d.deck.clone(), pile);
+            state.set_aside.insert(
+                d.deck.clone(),
+                aside.into_iter().map(|c| c.id.clone()).collect(),
+            );
+        }
+        for h in &scenario.hands {
+            let hand = state.hands.entry(h.side.clone()).or_default();
+            if let Some(first) = h.choose_one_of.first() {
+                hand.push(first.clone());
+            }
+            let pile = state.draw_piles.entry(h.deck.clone()).or_default();
+            for other in h.choose_one_of.iter().skip(1) {
+                pile.push(other.clone());
+            }
+            pile.retain(|c| Some(c) != h.choose_one_of.first());
+            let mut pile =
+                std::mem::take(state.draw_piles.get_mut(&h.deck).expect("inserted above"));
+            state.shuffle(&mut pile);
+            let take = (h.draw as usize).min(pile.len());
+            let drawn: Vec<String> = pile.drain(..take).collect();
+            state.hands.entry(h.side.clone()).or_default().extend(drawn);
+            state.draw_piles.insert(h.deck.clone(), pile);
+        }
+        Ok(state)
+    }
+
+    /// Units on a space.
+    pub fn units_at<'a>(&'a self, space: &'a str) -> impl Iterator<Item = (usize, &'a Unit)> + 'a {
+        self.units
+            .iter()
+            .enumerate()
+            .filter(move |(_, u)| matches!(&u.at, Loc::Space(s) if s == space))
+    }
+
+    /// Rolls one die of `faces` faces: a forced result first, then the seeded dice.
+    pub fn roll(&mut self, faces: u32) -> i64 {
+        if !self.forced_dice.is_empty() {
+            return self.forced_dice.remove(0);
+        }
+        i64::from(self.rng.next_u32() % faces.max(1)) + 1
+    }
+
+    /// A deterministic shuffle (Fisher-Yates with the seeded dice).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = (self.rng.next_u64() % (i as u64 + 1)) as usize;
+            items.swap(i, j);
+        }
+    }
+
+    /// A number in `0..n` from the seeded dice.
+    pub fn random_index(&mut self, n: usize) -> usize {
+        (self.rng.next_u64() % n.max(1) as u64) as usize
+    }
+
+    /// Ends a duration: drops the modifiers and timed flags that last until it. Ending a turn
+    /// also ends its rounds and combats.
+    pub fn end(&mut self, duration: &str) {
+        let ends: Vec<&str> = match duration {
+            "end_of_turn" => vec!["this_combat", "end_of_round", "end_of_turn"],
+            "end_of_round" => vec!["this_combat", "end_of_round"],
+            other => vec![other],
+        };
+        self.modifiers.retain(|m| !ends.contains(&m.until.as_str()));
+        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.timed_flags)
+            .into_iter()
+            .partition(|(_, until)| ends.contains(&until.as_str()));
+        self.timed_flags = kept;
+        for (flag, _) in gone {
+            if !self.timed_flags.iter().any(|(f, _)| *f == flag) {
+                self.flags.remove(&flag);
+            }
+        }
+    }
+
+    pub fn track(&self, id: &str) -> i64 {
+        self.tracks.get(id).copied().unwrap_or(0)
+    }
+}
+
+fn region_within(content: &Content, country: Option<&str>, region: &str) -> bool {
+    let Some(game) = &content.game else {
+        return false;
+    };
+    let mut stack: Vec<&str> = country.into_iter().collect();
+    let mut seen = BTreeSet::new();
+    while let Some(r) = stack.pop() {
+        if r == region {
+            return true;
+        }
+        if seen.insert(r) {
+            if let Some(def) = game.regions.iter().find(|x| x.id == r) {
+                stack.extend(def.within.iter().map(String::as_str));
+            }
+        }
+    }
+    false
+}
+
+/// Whether a space lies in a region (its country, its further regions, or regions those lie in).
+pub fn space_in_region(content: &Content, space: &str, region: &str) -> bool {
+    let Some(s) = content.graph.space(space) else {
+        return false;
+    };
+    region_within(content, s.country.as_deref(), region)
+        || s.regions
+            .iter()
+            .any(|r| region_within(content, Some(r), region))
+}
