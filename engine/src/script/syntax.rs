@@ -972,7 +972,7 @@ mod tests {
 
     #[test]
     fn many_errors_are_reported_in_one_pass() {
-        let s = parse("add(vp, )\nlet = 3\nset_flag(x))\nok()");
+        let s = parse("add(vp 1)\nlet = 3\nset_flag(x))\nok()");
         assert_eq!(s.errors.len(), 3, "{:?}", s.errors);
         assert!(matches!(
             s.stmts.last(),
