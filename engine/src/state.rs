@@ -92,8 +92,8 @@ pub struct State {
     pub control: BTreeMap<String, String>,
     pub units: Vec<Unit>,
     pub markers: Vec<MarkerOnMap>,
-    /// Cards played as events, ever and this turn.
-    pub played: BTreeSet<String>,
+    /// Cards played as events, with the turn each was first played; and those of this turn.
+    pub played: BTreeMap<String, u32>,
     pub played_this_turn: BTreeSet<String>,
     pub hands: BTreeMap<String, Vec<String>>,
     pub draw_piles: BTreeMap<String, Vec<String>>,
@@ -129,7 +129,7 @@ impl State {
             control: BTreeMap::new(),
             units: Vec::new(),
             markers: Vec::new(),
-            played: BTreeSet::new(),
+            played: BTreeMap::new(),
             played_this_turn: BTreeSet::new(),
             hands: BTreeMap::new(),
             draw_piles: BTreeMap::new(),
@@ -294,6 +294,12 @@ impl State {
                 self.flags.remove(&flag);
             }
         }
+    }
+
+    /// Records a card played as an event.
+    pub fn record_played(&mut self, card: &str) {
+        self.played.entry(card.to_string()).or_insert(self.turn);
+        self.played_this_turn.insert(card.to_string());
     }
 
     pub fn track(&self, id: &str) -> i64 {

@@ -25,7 +25,8 @@ pub fn campaign() -> State {
     State::new(b2b(), b2b().scenario("campaign").unwrap(), 7).unwrap()
 }
 
-fn ctx(card: &str) -> Context {
+/// The context of a card: its player and the other side.
+pub fn ctx(card: &str) -> Context {
     let axis = b2b()
         .decks
         .iter()
@@ -60,8 +61,7 @@ pub fn play(card: &str, state: &mut State, answers: &[Answer]) -> Option<eval::D
     let (outcome, _) = eval::run(effect, b2b(), state, &ctx(card), answers).unwrap();
     match outcome {
         Outcome::Done => {
-            state.played.insert(card.into());
-            state.played_this_turn.insert(card.into());
+            state.record_played(card);
             None
         }
         Outcome::Asks(d) => Some(d),
@@ -94,7 +94,8 @@ pub fn units_of(state: &State, counter: &str, space: &str) -> Vec<usize> {
         .collect()
 }
 
-fn answer(options: &[&str]) -> Answer {
+/// An answer naming options by their text forms.
+pub fn answer(options: &[&str]) -> Answer {
     options.iter().map(|s| s.to_string()).collect()
 }
 
@@ -137,7 +138,7 @@ fn axis_4_taifun_marks_four_spaces_adds_a_drm_and_costs_a_vp_without_okh_confere
 #[test]
 fn axis_4_taifun_costs_no_vp_after_okh_conference() {
     let mut s = campaign();
-    s.played.insert("okh_conference".into());
+    s.record_played("okh_conference");
     play(
         "taifun",
         &mut s,
@@ -195,8 +196,8 @@ fn axis_3_okh_conference_may_not_be_played_after_taifun() {
     let mut s = campaign();
     assert!(playable("okh_conference", &s));
     assert_eq!(play("okh_conference", &mut s, &[]), None);
-    assert!(s.played.contains("okh_conference"));
+    assert!(s.played.contains_key("okh_conference"));
     let mut s = campaign();
-    s.played.insert("taifun".into());
+    s.record_played("taifun");
     assert!(!playable("okh_conference", &s));
 }

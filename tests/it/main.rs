@@ -2,6 +2,8 @@
 
 mod b2b_content;
 mod cards;
+mod cards_allied;
+mod cards_axis;
 mod cli;
 mod golden;
 mod graph_model;

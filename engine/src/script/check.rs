@@ -333,6 +333,28 @@ impl<'a> Checker<'a> {
                 }
             },
             ExprKind::Call { name, args } => self.call(name, args, e.range),
+            ExprKind::List(items) => {
+                let mut element = match want {
+                    Some(Type::Set(t)) => Some((**t).clone()),
+                    _ => None,
+                };
+                for item in items {
+                    match &element {
+                        Some(t) if *t != Type::Error => {
+                            let t = t.clone();
+                            self.expect(item, &t);
+                        }
+                        _ => element = Some(self.infer(item)),
+                    }
+                }
+                match element {
+                    Some(t) => Type::set(t),
+                    None => {
+                        self.error("E0304", e.range, "an empty list has no type here".into(), None);
+                        Type::Error
+                    }
+                }
+            }
         }
     }
 

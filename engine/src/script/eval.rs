@@ -307,6 +307,13 @@ impl<'a> Eval<'a> {
                 self.field(&v, &field.name, e.range)?
             }
             ExprKind::Call { name, args } => self.call(&name.name, args, e.range)?,
+            ExprKind::List(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                for item in items {
+                    values.push(self.expr(item)?);
+                }
+                Self::set(values)
+            }
         })
     }
 
@@ -506,14 +513,23 @@ impl<'a> Eval<'a> {
                 let f = self.id(pos(0)?)?;
                 Value::Bool(self.state.flags.contains(&f))
             }
-            "played" | "played_this_turn" => {
+            "played" => {
                 let c = self.id(pos(0)?)?;
-                let set = if name == "played" {
-                    &self.state.played
-                } else {
-                    &self.state.played_this_turn
-                };
-                Value::Bool(set.contains(&c))
+                Value::Bool(self.state.played.contains_key(&c))
+            }
+            "played_this_turn" => {
+                let c = self.id(pos(0)?)?;
+                Value::Bool(self.state.played_this_turn.contains(&c))
+            }
+            "turn_played" => {
+                let c = self.id(pos(0)?)?;
+                Value::Int(i64::from(self.state.played.get(&c).copied().unwrap_or(0)))
+            }
+            "available" => {
+                let c = self.id(pos(0)?)?;
+                Value::Int(
+                    self.state.units.iter().filter(|u| u.counter == c && u.at == Loc::Unplaced).count() as i64,
+                )
             }
             "hand_size" => {
                 let s = self.id(pos(0)?)?;
@@ -930,7 +946,11 @@ impl<'a> Eval<'a> {
                     Some(e) => self.id(e)?,
                     None => default.into(),
                 };
-                self.modifier(effect, self.ctx.me.clone(), args, until)?;
+                let side = match named("fire") {
+                    Some(e) => self.id(e)?,
+                    None => self.ctx.me.clone(),
+                };
+                self.modifier(effect, side, args, until)?;
                 Value::Void
             }
             "step_loss" => {

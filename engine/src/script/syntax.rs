@@ -16,7 +16,7 @@
 //! sum      := product (("+" | "-") product)*    product := unary (("*" | "/") unary)*
 //! unary    := ("-" | "+") unary | postfix       postfix := primary ("." NAME)*
 //! primary  := INT | "true" | "false" | STRING | NAME | NAME "(" args ")" | "(" expr ")"
-//!           | "|" NAME "|" expr
+//!           | "|" NAME "|" expr | "[" (expr ("," expr)*)? "]"
 //! args     := (arg ("," arg)*)?          arg := NAME ":" expr | expr
 //! ```
 
@@ -70,9 +70,9 @@ struct Token {
     range: Range,
 }
 
-const SYMBOLS: [&str; 19] = [
-    "==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "/", "(", ")", "{", "}", ",", ":", ".", "|",
-    "=",
+const SYMBOLS: [&str; 21] = [
+    "==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "/", "(", ")", "{", "}", "[", "]", ",", ":",
+    ".", "|", "=",
 ];
 
 fn lex(text: &str, errors: &mut Vec<ScriptError>) -> Vec<Token> {
@@ -207,6 +207,8 @@ pub enum ExprKind {
         param: Ident,
         body: Box<Expr>,
     },
+    /// A set written out: `[alexandria, cairo, basra]`.
+    List(Vec<Expr>),
     /// A place where an expression could not be read (error recovery).
     Error,
 }
@@ -443,8 +445,8 @@ impl Parser {
             match self.peek() {
                 Tok::Eof => return,
                 Tok::Newline if depth == 0 => return,
-                Tok::Sym("(" | "{") => depth += 1,
-                Tok::Sym(")") => depth = depth.saturating_sub(1),
+                Tok::Sym("(" | "{" | "[") => depth += 1,
+                Tok::Sym(")" | "]") => depth = depth.saturating_sub(1),
                 Tok::Sym("}") => {
                     if depth == 0 {
                         return;
@@ -735,6 +737,30 @@ impl Parser {
                     range: start.to(self.prev_range()),
                 };
             }
+            Tok::Sym("[") => {
+                self.bump();
+                let mut items = Vec::new();
+                loop {
+                    self.skip_newlines();
+                    if self.is_sym("]") {
+                        self.bump();
+                        break;
+                    }
+                    items.push(self.expr());
+                    self.skip_newlines();
+                    if self.is_sym(",") {
+                        self.bump();
+                    } else if self.is_sym("]") {
+                        self.bump();
+                        break;
+                    } else {
+                        let found = self.describe();
+                        self.error(format!("expected `,` or `]`, found {found}"), None);
+                        return Expr { kind: ExprKind::Error, range: start };
+                    }
+                }
+                ExprKind::List(items)
+            }
             Tok::Sym("|") => {
                 self.bump();
                 let Some(param) = self.ident() else {
@@ -937,6 +963,16 @@ fn expr_text(e: &Expr, min: u8, out: &mut String) {
                 let _ = write!(out, " {} ", op.symbol());
                 expr_text(right, prec + 1, out);
             });
+        }
+        ExprKind::List(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                expr_text(item, 0, out);
+            }
+            out.push(']');
         }
         ExprKind::Lambda { param, body } => {
             wrap(min > 0, out, |out| {

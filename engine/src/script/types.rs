@@ -253,6 +253,8 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin { name: "track", params: params![p("track", P::E(K::Track))], ret: R::Int, ctx: Ctx::Query, doc: "The value of a track." },
     Builtin { name: "flag", params: params![p("flag", P::E(K::Flag))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether a flag is set." },
     Builtin { name: "played", params: params![p("card", P::E(K::Card))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether a card has been played as an event in this game." },
+    Builtin { name: "turn_played", params: params![p("card", P::E(K::Card))], ret: R::Int, ctx: Ctx::Query, doc: "The turn a card was first played as an event, or 0 if it has not been." },
+    Builtin { name: "available", params: params![p("counter", P::E(K::Counter))], ret: R::Int, ctx: Ctx::Query, doc: "How many pieces of a counter are not yet in play." },
     Builtin { name: "played_this_turn", params: params![p("card", P::E(K::Card))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether a card has been played as an event this turn." },
     Builtin { name: "hand_size", params: params![p("side", P::E(K::Side))], ret: R::Int, ctx: Ctx::Query, doc: "How many cards a side holds." },
     // --- the map
@@ -312,15 +314,16 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin { name: "take_card", params: params![p("card", P::E(K::Card)), p("side", P::E(K::Side))], ret: R::Void, ctx: Ctx::Effect, doc: "Puts a card into a side's hand from wherever it is (draw pile, discards, set aside)." },
     Builtin { name: "hand_limit", params: params![p("side", P::E(K::Side)), p("change", P::Int), n("until", P::E(K::Duration))], ret: R::Void, ctx: Ctx::Effect, doc: "Changes a side's hand limit for the next Draw phase (or the duration given)." },
     // --- modifiers
-    Builtin { name: "drm", params: params![p("amount", P::Int), n("attacker", P::E(K::Side)), n("defender", P::E(K::Side)), n("attacker_nation", P::E(K::Nation)), n("defender_nation", P::E(K::Nation)), n("in", P::E(K::Region)), n("until", P::E(K::Duration))], ret: R::Void, ctx: Ctx::Effect, doc: "A die-roll modifier to the fire of the card's player (in a combat card: this combat; in an event: the attacks that fit the scope, until the duration ends)." },
+    Builtin { name: "drm", params: params![p("amount", P::Int), n("fire", P::E(K::Side)), n("attacker", P::E(K::Side)), n("defender", P::E(K::Side)), n("attacker_nation", P::E(K::Nation)), n("defender_nation", P::E(K::Nation)), n("in", P::E(K::Region)), n("until", P::E(K::Duration))], ret: R::Void, ctx: Ctx::Effect, doc: "A die-roll modifier to the fire of the card's player (or of the side `fire` names) (in a combat card: this combat; in an event: the attacks that fit the scope, until the duration ends)." },
     Builtin { name: "shift", params: &MODIFIER_SCOPE_SHIFT, ret: R::Void, ctx: Ctx::Effect, doc: "A column shift of the card's player's fire, with the same scope and duration as `drm`." },
     Builtin { name: "cancel_no_retreat", params: &MODIFIER_SCOPE, ret: R::Void, ctx: Ctx::Effect, doc: "Defenders in scope may not cancel a retreat by taking a step loss." },
     Builtin { name: "allow_no_retreat", params: &MODIFIER_SCOPE, ret: R::Void, ctx: Ctx::Effect, doc: "Defenders in scope may cancel a retreat by taking a step loss whatever their terrain." },
     Builtin { name: "step_loss", params: params![p("unit", P::E(K::Unit))], ret: R::Void, ctx: Ctx::Combat, doc: "A unit in this combat loses a step before combat is resolved." },
 ];
 
-const MODIFIER_SCOPE_SHIFT: [Param; 7] = [
+const MODIFIER_SCOPE_SHIFT: [Param; 8] = [
     p("columns", P::Int),
+    n("fire", P::E(K::Side)),
     n("attacker", P::E(K::Side)),
     n("defender", P::E(K::Side)),
     n("attacker_nation", P::E(K::Nation)),

@@ -1,0 +1,4 @@
+//! Axis cards of Barbarossa to Berlin, each played from a prepared state.
+
+#[allow(unused_imports)]
+use crate::cards::*;
