@@ -5,6 +5,7 @@ mod cards;
 mod cards_allied;
 mod cards_axis;
 mod cli;
+mod docs;
 mod golden;
 mod graph_model;
 mod robustness;

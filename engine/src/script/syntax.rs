@@ -756,7 +756,10 @@ impl Parser {
                     } else {
                         let found = self.describe();
                         self.error(format!("expected `,` or `]`, found {found}"), None);
-                        return Expr { kind: ExprKind::Error, range: start };
+                        return Expr {
+                            kind: ExprKind::Error,
+                            range: start,
+                        };
                     }
                 }
                 ExprKind::List(items)
@@ -803,15 +806,22 @@ impl Parser {
                 self.bump();
                 return args;
             }
-            let named = matches!(self.peek(), Tok::Name(n) if !is_keyword(n))
+            // An argument's name may be any word, keywords included (`in: moscow`).
+            let named = matches!(self.peek(), Tok::Name(_))
                 && matches!(
                     self.tokens.get(self.pos + 1).map(|t| &t.tok),
                     Some(Tok::Sym(":"))
                 );
             let name = if named {
-                let id = self.ident();
+                let token = self.bump();
                 self.bump(); // :
-                id
+                match token.tok {
+                    Tok::Name(name) => Some(Ident {
+                        name,
+                        range: token.range,
+                    }),
+                    _ => None,
+                }
             } else {
                 None
             };
@@ -1025,6 +1035,13 @@ mod tests {
         let s = parse(text);
         let e = &s.errors[0];
         assert_eq!(&text[e.range.start as usize..e.range.end as usize], "2");
+    }
+
+    #[test]
+    fn keywords_may_name_arguments() {
+        let s = parse("units(in: moscow, side: axis)");
+        assert!(s.errors.is_empty(), "{:?}", s.errors);
+        assert_eq!(print(&s.stmts), "units(in: moscow, side: axis)\n");
     }
 
     #[test]
