@@ -64,3 +64,81 @@ fn every_builtin_is_in_the_reference() {
         .collect();
     assert!(missing.is_empty(), "not documented: {missing:?}");
 }
+
+/// For every card script of the bundled content: misspell its first builtin call and check
+/// that loading reports an unknown function at exactly that line and column.
+#[test]
+fn a_typo_in_any_card_script_is_reported_at_its_line_and_column() {
+    use sandtable_engine::load::{load, ContentSource, DirSource, MemSource};
+    let dir = DirSource::new(crate::b2b());
+    let mut files = MemSource {
+        name: "b2b".into(),
+        ..MemSource::default()
+    };
+    for relative in dir.list().unwrap() {
+        files
+            .files
+            .insert(relative.clone(), dir.read(&relative).unwrap());
+    }
+    let mut checked = 0;
+    for file in ["cards/axis.ron", "cards/allied.ron"] {
+        let text = files.files[file].clone();
+        // Each script field, and the first call in it: `name(` after the field's opening.
+        for field in ["effect: Some(", "combat: Some(", "playable: Some("] {
+            let mut from = 0;
+            while let Some(at) = text[from..].find(field).map(|i| i + from) {
+                from = at + field.len();
+                let script_end = text[from..].find("),\n").map_or(text.len(), |i| i + from);
+                let Some(call) = find_call(&text[from..script_end]).map(|i| i + from) else {
+                    continue;
+                };
+                let mut mutated = text.clone();
+                mutated.insert_str(call, "zz");
+                let mut source = files.clone();
+                source.files.insert(file.into(), mutated.clone());
+                let loaded = load(&source);
+                let line = mutated[..call].matches('\n').count() + 1;
+                let col = mutated[..call].rsplit('\n').next().unwrap().chars().count() + 1;
+                let expected =
+                    format!("b2b/{file}:{line}:{col}: error[E0303]: unknown function `zz");
+                let rendered: Vec<String> = loaded
+                    .errors()
+                    .map(|d| loaded.sources.render_line(d))
+                    .collect();
+                assert!(
+                    rendered.iter().any(|r| r.starts_with(&expected)),
+                    "expected `{expected}` in {rendered:?}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 3, "checked {checked} scripts");
+}
+
+/// The offset of the first `name(` call in a script's text, skipping comments.
+fn find_call(script: &str) -> Option<usize> {
+    let bytes = script.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if script[i..].starts_with("//") {
+            i += script[i..].find('\n').unwrap_or(script.len() - i);
+            continue;
+        }
+        if bytes[i].is_ascii_alphabetic()
+            && (i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_'))
+        {
+            let end = i + script[i..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(script.len() - i);
+            let word = &script[i..end];
+            if script[end..].starts_with('(') && !matches!(word, "r" | "Some") {
+                return Some(i);
+            }
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
+    None
+}
