@@ -86,8 +86,8 @@ pub struct State {
     pub round: u32,
     pub tracks: BTreeMap<String, i64>,
     pub flags: BTreeSet<String>,
-    /// Flags set only for a while, with the duration that clears them.
-    pub timed_flags: Vec<(String, String)>,
+    /// Flags set only for a while: the flag, the duration that clears it, the card that set it.
+    pub timed_flags: Vec<(String, String, Option<String>)>,
     /// Controller of each space that is not neutral.
     pub control: BTreeMap<String, String>,
     pub units: Vec<Unit>,
@@ -285,12 +285,22 @@ impl State {
             other => vec![other],
         };
         self.modifiers.retain(|m| !ends.contains(&m.until.as_str()));
-        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.timed_flags)
+        self.drop_timed_flags(|(_, until, _)| ends.contains(&until.as_str()));
+    }
+
+    /// Ends every modifier and timed flag a card made.
+    pub fn cancel_effects(&mut self, card: &str) {
+        self.modifiers.retain(|m| m.card.as_deref() != Some(card));
+        self.drop_timed_flags(|(_, _, by)| by.as_deref() == Some(card));
+    }
+
+    fn drop_timed_flags(&mut self, gone: impl Fn(&(String, String, Option<String>)) -> bool) {
+        let (dropped, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.timed_flags)
             .into_iter()
-            .partition(|(_, until)| ends.contains(&until.as_str()));
+            .partition(|f| gone(f));
         self.timed_flags = kept;
-        for (flag, _) in gone {
-            if !self.timed_flags.iter().any(|(f, _)| *f == flag) {
+        for (flag, _, _) in dropped {
+            if !self.timed_flags.iter().any(|(f, _, _)| *f == flag) {
                 self.flags.remove(&flag);
             }
         }

@@ -54,9 +54,24 @@ fn every_example_in_the_effect_language_reference_checks() {
     }
 }
 
+/// The reference section is generated from the builtins' signatures.
+/// Regenerate with `UPDATE_GOLDEN=1 cargo test every_builtin`.
 #[test]
-fn every_builtin_is_in_the_reference() {
+fn every_builtin_is_in_the_reference_as_generated() {
+    let path = crate::root().join("docs/effect-language.md");
     let doc = doc();
+    let heading = "## Reference: every builtin\n\n";
+    let at = doc.find(heading).expect("the reference heading") + heading.len();
+    let table = sandtable_engine::script::check::reference_table();
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, format!("{}{table}", &doc[..at])).unwrap();
+        return;
+    }
+    assert_eq!(
+        &doc[at..],
+        table,
+        "run UPDATE_GOLDEN=1 cargo test every_builtin"
+    );
     let missing: Vec<&str> = BUILTINS
         .iter()
         .map(|b| b.name)

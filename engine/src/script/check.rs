@@ -350,7 +350,12 @@ impl<'a> Checker<'a> {
                 match element {
                     Some(t) => Type::set(t),
                     None => {
-                        self.error("E0304", e.range, "an empty list has no type here".into(), None);
+                        self.error(
+                            "E0304",
+                            e.range,
+                            "an empty list has no type here".into(),
+                            None,
+                        );
                         Type::Error
                     }
                 }
@@ -733,4 +738,56 @@ pub fn param_name(ty: P) -> String {
         P::Pred => "test".into(),
         P::Place => "space or box".into(),
     }
+}
+
+/// The reference table of every builtin, in Markdown, as `docs/effect-language.md` holds it.
+pub fn reference_table() -> String {
+    let mut out = String::from(
+        "| builtin | arguments | named (optional) | gives | where | what it does |\n| --- | --- | --- | --- | --- | --- |\n",
+    );
+    for b in BUILTINS {
+        let list = |named: bool| {
+            let parts: Vec<String> = b
+                .params
+                .iter()
+                .filter(|p| p.named == named)
+                .map(|p| format!("{}: {}", p.name, param_name(p.ty)))
+                .collect();
+            if parts.is_empty() {
+                "—".to_string()
+            } else {
+                parts.join(", ")
+            }
+        };
+        let positional: Vec<&str> = b
+            .params
+            .iter()
+            .filter(|p| !p.named)
+            .map(|p| p.name)
+            .collect();
+        let gives = match b.ret {
+            R::Int => "number".to_string(),
+            R::Bool => "true/false".to_string(),
+            R::Void => "—".to_string(),
+            R::E(k) => k.name().to_string(),
+            R::SetOf(k) => format!("set of {}", k.name()),
+            R::SetT => "set (same kind)".to_string(),
+            R::T => "member".to_string(),
+            R::TableResult => "number or symbol".to_string(),
+        };
+        let place = match b.ctx {
+            Ctx::Query => "anywhere",
+            Ctx::Effect => "events, combat cards",
+            Ctx::Combat => "combat cards",
+        };
+        out.push_str(&format!(
+            "| `{}({})` | {} | {} | {gives} | {place} | {} |\n",
+            b.name,
+            positional.join(", "),
+            list(false),
+            list(true),
+            b.doc
+        ));
+    }
+    out
 }

@@ -528,7 +528,11 @@ impl<'a> Eval<'a> {
             "available" => {
                 let c = self.id(pos(0)?)?;
                 Value::Int(
-                    self.state.units.iter().filter(|u| u.counter == c && u.at == Loc::Unplaced).count() as i64,
+                    self.state
+                        .units
+                        .iter()
+                        .filter(|u| u.counter == c && u.at == Loc::Unplaced)
+                        .count() as i64,
                 )
             }
             "hand_size" => {
@@ -727,7 +731,9 @@ impl<'a> Eval<'a> {
                 let f = self.id(pos(0)?)?;
                 if let Some(e) = named("until") {
                     let until = self.id(e)?;
-                    self.state.timed_flags.push((f.clone(), until));
+                    self.state
+                        .timed_flags
+                        .push((f.clone(), until, self.ctx.card.clone()));
                 }
                 self.state.flags.insert(f);
                 Value::Void
@@ -951,6 +957,11 @@ impl<'a> Eval<'a> {
                     None => self.ctx.me.clone(),
                 };
                 self.modifier(effect, side, args, until)?;
+                Value::Void
+            }
+            "cancel_effects" => {
+                let card = self.id(pos(0)?)?;
+                self.state.cancel_effects(&card);
                 Value::Void
             }
             "step_loss" => {

@@ -29,7 +29,7 @@ pub enum Kind {
     Size,
     Season,
     /// How long a modifier lasts: `this_combat`, `end_of_round`, `end_of_turn`, `next_draw`,
-    /// `rest_of_game`.
+    /// `rest_of_game`, `until_cancelled` (by `cancel_effects`).
     Duration,
 }
 
@@ -318,6 +318,7 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin { name: "shift", params: &MODIFIER_SCOPE_SHIFT, ret: R::Void, ctx: Ctx::Effect, doc: "A column shift of the card's player's fire, with the same scope and duration as `drm`." },
     Builtin { name: "cancel_no_retreat", params: &MODIFIER_SCOPE, ret: R::Void, ctx: Ctx::Effect, doc: "Defenders in scope may not cancel a retreat by taking a step loss." },
     Builtin { name: "allow_no_retreat", params: &MODIFIER_SCOPE, ret: R::Void, ctx: Ctx::Effect, doc: "Defenders in scope may cancel a retreat by taking a step loss whatever their terrain." },
+    Builtin { name: "cancel_effects", params: params![p("card", P::E(K::Card))], ret: R::Void, ctx: Ctx::Effect, doc: "Ends every modifier and timed flag a card made, whatever its duration (a card that cancels another's effect)." },
     Builtin { name: "step_loss", params: params![p("unit", P::E(K::Unit))], ret: R::Void, ctx: Ctx::Combat, doc: "A unit in this combat loses a step before combat is resolved." },
 ];
 
