@@ -779,20 +779,9 @@ impl<'a> Eval<'a> {
                 self.state.units[u].at = at;
                 Value::Void
             }
-            "reduce" => {
+            "reduce" | "step_loss" => {
                 let u = self.unit(pos(0)?)?;
-                if self.state.units[u].reduced
-                    || self
-                        .content
-                        .counter(&self.state.units[u].counter)
-                        .is_some_and(|c| c.back.is_none())
-                {
-                    let to = self.eliminated_box(u);
-                    self.state.units[u].at = to;
-                    self.state.units[u].reduced = false;
-                } else {
-                    self.state.units[u].reduced = true;
-                }
+                self.lose_step(u);
                 Value::Void
             }
             "restore" => {
@@ -964,20 +953,24 @@ impl<'a> Eval<'a> {
                 self.state.cancel_effects(&card);
                 Value::Void
             }
-            "step_loss" => {
-                let u = self.unit(pos(0)?)?;
-                let before = self.state.units[u].reduced;
-                if before {
-                    let to = self.eliminated_box(u);
-                    self.state.units[u].at = to;
-                    self.state.units[u].reduced = false;
-                } else {
-                    self.state.units[u].reduced = true;
-                }
-                Value::Void
-            }
             _ => return fail(range, format!("`{name}` has no implementation")),
         })
+    }
+
+    /// A unit loses a step: a full-strength unit with a reduced side flips; a reduced unit (or
+    /// one with a single step) goes to its side's eliminated box.
+    fn lose_step(&mut self, u: usize) {
+        let single_step = self
+            .content
+            .counter(&self.state.units[u].counter)
+            .is_some_and(|c| c.back.is_none());
+        if self.state.units[u].reduced || single_step {
+            let to = self.eliminated_box(u);
+            self.state.units[u].at = to;
+            self.state.units[u].reduced = false;
+        } else {
+            self.state.units[u].reduced = true;
+        }
     }
 
     fn answer(&mut self, decision: Decision, range: Range) -> Res<Answer> {
