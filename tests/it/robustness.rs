@@ -168,3 +168,49 @@ fn node_strategy() -> impl Strategy<Value = Node> {
         ]
     })
 }
+
+/// Every card script of the bundled content, mutated at random; whatever still parses is checked
+/// and, if it checks, run against the campaign's opening state with arbitrary answers. Nothing
+/// may panic, and a failed run leaves the state as it was.
+mod scripts {
+    use proptest::prelude::*;
+    use sandtable_engine::script::check::{check_stmts, Names, ScriptKind};
+    use sandtable_engine::script::eval::{self, Context, Outcome};
+    use sandtable_engine::script::syntax::parse;
+
+    fn scripts() -> Vec<String> {
+        crate::cards::b2b()
+            .cards()
+            .flat_map(|(_, c)| [c.effect.clone(), c.combat.clone()])
+            .flatten()
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+
+        #[test]
+        fn running_mutated_card_scripts_never_panics(
+            pick in any::<usize>(),
+            edits in prop::collection::vec(super::edit(), 0..4),
+            answers in prop::collection::vec(prop::collection::vec("[a-z_0-9.]{1,12}", 0..5), 0..4),
+        ) {
+            let all = scripts();
+            let text = edits.iter().fold(all[pick % all.len()].clone(), |t, e| super::apply(&t, e));
+            let parsed = parse(&text);
+            let names = Names::from_content(crate::cards::b2b());
+            for kind in [ScriptKind::Event, ScriptKind::Combat] {
+                if !parsed.errors.is_empty() || !check_stmts(&parsed.stmts, kind, &names).is_empty() {
+                    continue;
+                }
+                let mut state = crate::cards::campaign();
+                let before = state.clone();
+                let ctx = Context { me: "axis".into(), enemy: "allied".into(), card: None, combat: None };
+                match eval::run(&parsed.stmts, crate::cards::b2b(), &mut state, &ctx, &answers) {
+                    Ok((Outcome::Done, _)) => {}
+                    Ok((Outcome::Asks(_), _)) | Err(_) => prop_assert_eq!(&state, &before),
+                }
+            }
+        }
+    }
+}

@@ -298,7 +298,7 @@ impl<'a> Eval<'a> {
             },
             ExprKind::Unary { op, operand } => match op {
                 UnaryOp::Not => Value::Bool(!self.bool(operand)?),
-                UnaryOp::Neg => Value::Int(-self.int(operand)?),
+                UnaryOp::Neg => Value::Int(self.int(operand)?.saturating_neg()),
                 UnaryOp::Plus => Value::Int(self.int(operand)?),
             },
             ExprKind::Binary { op, left, right } => self.binary(*op, left, right, e.range)?,
