@@ -314,16 +314,17 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin { name: "take_card", params: params![p("card", P::E(K::Card)), p("side", P::E(K::Side))], ret: R::Void, ctx: Ctx::Effect, doc: "Puts a card into a side's hand from wherever it is (draw pile, discards, set aside)." },
     Builtin { name: "hand_limit", params: params![p("side", P::E(K::Side)), p("change", P::Int), n("until", P::E(K::Duration))], ret: R::Void, ctx: Ctx::Effect, doc: "Changes a side's hand limit for the next Draw phase (or the duration given)." },
     // --- modifiers
-    Builtin { name: "drm", params: params![p("amount", P::Int), n("fire", P::E(K::Side)), n("attacker", P::E(K::Side)), n("defender", P::E(K::Side)), n("attacker_nation", P::E(K::Nation)), n("defender_nation", P::E(K::Nation)), n("in", P::E(K::Region)), n("until", P::E(K::Duration))], ret: R::Void, ctx: Ctx::Effect, doc: "A die-roll modifier to the fire of the card's player (or of the side `fire` names) (in a combat card: this combat; in an event: the attacks that fit the scope, until the duration ends)." },
-    Builtin { name: "shift", params: &MODIFIER_SCOPE_SHIFT, ret: R::Void, ctx: Ctx::Effect, doc: "A column shift of the card's player's fire, with the same scope and duration as `drm`." },
+    Builtin { name: "drm", params: &FIRE_MODIFIER, ret: R::Void, ctx: Ctx::Effect, doc: "A die-roll modifier to the fire of the card's player (or of the side `fire` names) (in a combat card: this combat; in an event: the attacks that fit the scope, until the duration ends)." },
+    Builtin { name: "shift", params: &FIRE_MODIFIER, ret: R::Void, ctx: Ctx::Effect, doc: "A column shift of the card's player's fire, with the same scope and duration as `drm`." },
     Builtin { name: "cancel_no_retreat", params: &MODIFIER_SCOPE, ret: R::Void, ctx: Ctx::Effect, doc: "Defenders in scope may not cancel a retreat by taking a step loss." },
     Builtin { name: "allow_no_retreat", params: &MODIFIER_SCOPE, ret: R::Void, ctx: Ctx::Effect, doc: "Defenders in scope may cancel a retreat by taking a step loss whatever their terrain." },
     Builtin { name: "cancel_effects", params: params![p("card", P::E(K::Card))], ret: R::Void, ctx: Ctx::Effect, doc: "Ends every modifier and timed flag a card made, whatever its duration (a card that cancels another's effect)." },
     Builtin { name: "step_loss", params: params![p("unit", P::E(K::Unit))], ret: R::Void, ctx: Ctx::Combat, doc: "A unit in this combat loses a step before combat is resolved." },
 ];
 
-const MODIFIER_SCOPE_SHIFT: [Param; 8] = [
-    p("columns", P::Int),
+/// A modifier of fire (`drm`, `shift`): the amount, whose fire, and the combats it applies to.
+const FIRE_MODIFIER: [Param; 8] = [
+    p("amount", P::Int),
     n("fire", P::E(K::Side)),
     n("attacker", P::E(K::Side)),
     n("defender", P::E(K::Side)),
