@@ -9,6 +9,7 @@ mod docs;
 mod golden;
 mod graph_model;
 mod robustness;
+mod script_builtins;
 
 use std::path::{Path, PathBuf};
 

@@ -82,12 +82,13 @@ impl Kind {
 }
 
 /// The durations a modifier may have.
-pub const DURATIONS: [&str; 5] = [
+pub const DURATIONS: [&str; 6] = [
     "this_combat",
     "end_of_round",
     "end_of_turn",
     "next_draw",
     "rest_of_game",
+    "until_cancelled",
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,0 +1,271 @@
+//! The effect language's builtins, each run on Barbarossa to Berlin's opening state.
+
+use sandtable_engine::script::check::{check_condition, check_stmts, Names, ScriptKind};
+use sandtable_engine::script::eval::{self, Answer, Context, Decision, Outcome};
+use sandtable_engine::script::syntax::{parse, parse_expr};
+use sandtable_engine::state::{Loc, State};
+
+use crate::cards::{answer, b2b, campaign};
+
+fn axis() -> Context {
+    Context {
+        me: "axis".into(),
+        enemy: "allied".into(),
+        card: Some("taifun".into()),
+        combat: None,
+    }
+}
+
+/// Checks and runs a script as the Axis; panics on any problem.
+fn run(state: &mut State, script: &str, answers: &[Answer]) -> Option<Decision> {
+    let parsed = parse(script);
+    let mut errors = parsed.errors.clone();
+    errors.extend(check_stmts(
+        &parsed.stmts,
+        ScriptKind::Event,
+        &Names::from_content(b2b()),
+    ));
+    assert!(errors.is_empty(), "{script}: {errors:?}");
+    match eval::run(&parsed.stmts, b2b(), state, &axis(), answers).unwrap() {
+        (Outcome::Done, _) => None,
+        (Outcome::Asks(d), _) => Some(d),
+    }
+}
+
+fn holds(state: &State, condition: &str) -> bool {
+    let (expr, mut errors) = parse_expr(condition);
+    let expr = expr.expect("an expression");
+    errors.extend(check_condition(&expr, &Names::from_content(b2b())));
+    assert!(errors.is_empty(), "{condition}: {errors:?}");
+    eval::condition(&expr, b2b(), state, &axis()).unwrap()
+}
+
+#[test]
+fn queries_read_the_opening_state() {
+    let s = campaign();
+    assert!(holds(
+        &s,
+        "turn() == 1 and round() == 1 and season() == summer and year() == 1941"
+    ));
+    assert!(holds(
+        &s,
+        "track(vp) == 7 and not flag(us_at_war) and not played(taifun)"
+    ));
+    assert!(holds(
+        &s,
+        "controls(axis, warsaw) and controls(allied, moscow) and neutral(stockholm)"
+    ));
+    assert!(holds(
+        &s,
+        "controller(tobruk) == allied and adjacent(kaunas, dvinsk) and not adjacent(kaunas, pskov)"
+    ));
+    assert!(holds(
+        &s,
+        "has_marker(moscow, stalin) and has_marker(lwow, trench)"
+    ));
+    assert!(holds(
+        &s,
+        "count(units(in: memel)) == 3 and count(units(nation: su, box: allied_reserve)) == 5"
+    ));
+    assert!(holds(&s, "count(units(side: allied, in: yassi)) == 0 and exists(units(counter: ge_11th_army, reduced: true))"));
+    assert!(holds(
+        &s,
+        "all(units(in: warsaw), |u| u.nation == ge) and any(units(in: lwow), |u| u.ma >= 4)"
+    ));
+    assert!(holds(&s, "contains(spaces(country: romania), bucharest) and not contains(spaces(country: romania), sofia)"));
+    assert!(holds(
+        &s,
+        "count(filter(spaces(region: greater_germany), |x| x.vp > 0)) > 0"
+    ));
+    assert!(holds(
+        &s,
+        "available(su_don_front) == 1 and available(ge_16th_army) == 0 and hand_size(axis) == 7"
+    ));
+    assert!(holds(
+        &s,
+        "min(2, 3) == 2 and max(2, 3) == 3 and 7 / 2 == 3 and -(2 - 5) == 3"
+    ));
+    assert!(holds(&s, "lookup(winter_vp_requirement, number: 4) == 5 and lookup(axis_orders, roll: 6, drm: 2) == \"hitler_orders\""));
+}
+
+#[test]
+fn in_supply_traces_through_friendly_spaces_to_a_source() {
+    let mut s = campaign();
+    assert!(holds(
+        &s,
+        "all(units(in: warsaw), |u| in_supply(u) and full_supply(u))"
+    ));
+    // Cut Warsaw off: every neighbour Allied.
+    let g = &b2b().graph;
+    for n in g.neighbour_ids("warsaw") {
+        s.control.insert(n.to_string(), "allied".into());
+    }
+    assert!(holds(&s, "not any(units(in: warsaw), |u| in_supply(u))"));
+}
+
+#[test]
+fn effects_change_tracks_flags_control_and_markers() {
+    let mut s = campaign();
+    run(&mut s, "add(vp, 5)\nadd(axis_hand, 10)\nset_flag(us_at_war)\ncontrol(stockholm, axis)\nplace_marker(trench, bialystok)", &[]);
+    assert_eq!(
+        (s.track("vp"), s.track("axis_hand")),
+        (12, 8),
+        "tracks stay within their bounds"
+    );
+    assert!(
+        s.flags.contains("us_at_war")
+            && s.control.get("stockholm").map(String::as_str) == Some("axis")
+    );
+    let trench = s
+        .markers
+        .iter()
+        .find(|m| m.marker == "trench" && m.space == "bialystok")
+        .unwrap();
+    assert_eq!(trench.level, 2, "a second trench raises the level");
+    run(
+        &mut s,
+        "remove_marker(stalin, moscow)\nclear_flag(us_at_war)\nset(vp, 3)",
+        &[],
+    );
+    assert!(
+        !s.markers.iter().any(|m| m.marker == "stalin")
+            && !s.flags.contains("us_at_war")
+            && s.track("vp") == 3
+    );
+}
+
+#[test]
+fn timed_flags_and_modifiers_end_with_their_duration() {
+    let mut s = campaign();
+    run(&mut s, "set_flag(moscow_attackable, until: end_of_turn)\ndrm(+1, until: end_of_round)\nshift(-1, fire: allied, until: until_cancelled)", &[]);
+    s.end("end_of_round");
+    assert!(s.flags.contains("moscow_attackable") && s.modifiers.len() == 1);
+    s.end("end_of_turn");
+    assert!(!s.flags.contains("moscow_attackable") && s.modifiers.len() == 1);
+    assert_eq!(
+        s.modifiers[0].side, "allied",
+        "fire: names whose fire shifts"
+    );
+    s.cancel_effects("taifun");
+    assert!(s.modifiers.is_empty());
+}
+
+#[test]
+fn units_are_placed_moved_reduced_replaced_and_eliminated() {
+    let mut s = campaign();
+    run(
+        &mut s,
+        "place(su_don_front, moscow)\nplace(su_army, allied_reserve, count: 2, reduced: true)",
+        &[],
+    );
+    assert_eq!(
+        crate::cards::units_of(&s, "su_don_front", "moscow").len(),
+        1
+    );
+    assert_eq!(
+        s.units
+            .iter()
+            .filter(|u| u.counter == "su_army" && u.at == Loc::Box("allied_reserve".into()))
+            .count(),
+        7
+    );
+    run(&mut s, "for u in units(in: riga) { reduce(u) }", &[]);
+    let riga = crate::cards::units_of(&s, "su_army", "riga");
+    assert!(s.units[riga[0]].reduced);
+    run(&mut s, "for u in units(in: riga) { reduce(u) }", &[]);
+    assert!(
+        crate::cards::units_of(&s, "su_army", "riga").is_empty(),
+        "a reduced unit that loses a step is eliminated"
+    );
+    assert_eq!(s.units[riga[0]].at, Loc::Box("allied_eliminated".into()));
+    run(&mut s, "for u in units(in: gomel) { replace(u, su_bryansk_front) }\nfor u in units(in: vitebsk) { move(u, pskov) }", &[]);
+    assert_eq!(
+        crate::cards::units_of(&s, "su_bryansk_front", "gomel").len(),
+        1
+    );
+    assert_eq!(crate::cards::units_of(&s, "su_army", "pskov").len(), 1);
+    let err = eval::run(
+        &parse("place(ge_16th_army, berlin)").stmts,
+        b2b(),
+        &mut s,
+        &axis(),
+        &[],
+    )
+    .unwrap_err();
+    assert!(err.message.contains("no piece"), "{}", err.message);
+}
+
+#[test]
+fn decisions_ask_once_and_replay_from_answers() {
+    let mut s = campaign();
+    let d = run(
+        &mut s,
+        "for x in choose_up_to(2, [warsaw, lublin, memel]) { control(x, allied) }",
+        &[],
+    )
+    .unwrap();
+    assert_eq!((d.min, d.max, d.options.len()), (0, 2, 3));
+    run(
+        &mut s,
+        "for x in choose_up_to(2, [warsaw, lublin, memel]) { control(x, allied) }",
+        &[answer(&["memel"])],
+    );
+    assert!(s.control["memel"] == "allied" && s.control["warsaw"] == "axis");
+    let d = run(
+        &mut s,
+        "if ask(\"Blow the bridges?\", by: allied) { add(vp, 1) }",
+        &[],
+    )
+    .unwrap();
+    assert_eq!(
+        (d.by.as_str(), d.options.clone()),
+        ("allied", vec!["yes".to_string(), "no".to_string()])
+    );
+    run(
+        &mut s,
+        "if ask(\"Blow the bridges?\", by: allied) { add(vp, 1) }",
+        &[answer(&["yes"])],
+    );
+    assert_eq!(s.track("vp"), 8);
+    // Nothing to ask when the set holds no more than must be chosen.
+    assert_eq!(
+        run(
+            &mut s,
+            "place_markers(combat, choose(4, [warsaw, lublin]))",
+            &[]
+        ),
+        None
+    );
+}
+
+#[test]
+fn cards_are_drawn_discarded_revealed_and_taken() {
+    let mut s = campaign();
+    let before = s.hands["allied"].len();
+    run(&mut s, "draw(allied, 2)\ndiscard_random(axis, 1)\nreveal_hand(axis)\ntake_card(totaler_krieg, axis)", &[]);
+    assert_eq!(s.hands["allied"].len(), before + 2);
+    assert_eq!(s.hands["axis"].len(), 7 - 1 + 1);
+    assert!(s.revealed.contains("axis") && s.hands["axis"].contains(&"totaler_krieg".to_string()));
+}
+
+#[test]
+fn dice_are_seeded_and_forced_results_come_first() {
+    let mut a = campaign();
+    let mut b = campaign();
+    run(&mut a, "add(vp, roll())\nadd(vp, roll())", &[]);
+    run(&mut b, "add(vp, roll())\nadd(vp, roll())", &[]);
+    assert_eq!(a, b, "the same seed rolls the same");
+    let mut c = campaign();
+    c.forced_dice = vec![6, 1];
+    run(&mut c, "add(vp, roll())\nadd(vp, -roll())", &[]);
+    assert_eq!(c.track("vp"), 7 + 6 - 1);
+}
+
+#[test]
+fn a_script_that_loops_too_long_stops_with_an_error() {
+    let mut s = campaign();
+    let script = "for a in spaces() { for b in spaces() { add(vp, 0) } }";
+    let parsed = parse(script);
+    let err = eval::run(&parsed.stmts, b2b(), &mut s, &axis(), &[]).unwrap_err();
+    assert!(err.message.contains("steps"), "{}", err.message);
+}
