@@ -269,3 +269,17 @@ fn a_script_that_loops_too_long_stops_with_an_error() {
     let err = eval::run(&parsed.stmts, b2b(), &mut s, &axis(), &[]).unwrap_err();
     assert!(err.message.contains("steps"), "{}", err.message);
 }
+
+#[test]
+fn union_features_and_supply_at_a_space() {
+    let s = campaign();
+    assert!(holds(
+        &s,
+        "count(union([warsaw, lublin], [lublin, memel])) == 3"
+    ));
+    assert!(holds(
+        &s,
+        "has_feature(moscow, urban) and not has_feature(pinsk, oil)"
+    ));
+    assert!(holds(&s, "full_supply_at(moscow, su) and not full_supply_at(moscow, ge) and full_supply_at(berlin, ge)"));
+}

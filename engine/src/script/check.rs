@@ -657,6 +657,10 @@ impl<'a> Checker<'a> {
                     None,
                 ),
             },
+            P::SameSet => {
+                let want = Type::set(t.clone().unwrap_or(Type::Error));
+                self.expect(value, &want);
+            }
             P::T => {
                 let want = t.clone().unwrap_or(Type::Error);
                 if want == Type::Error {
@@ -734,6 +738,7 @@ pub fn param_name(ty: P) -> String {
         P::E(k) => k.name().into(),
         P::SetOf(k) => format!("set of {}", k.name()),
         P::SetT => "set".into(),
+        P::SameSet => "set of the same kind".into(),
         P::T => "member".into(),
         P::Pred => "test".into(),
         P::Place => "space or box".into(),

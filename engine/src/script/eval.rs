@@ -616,6 +616,28 @@ impl<'a> Eval<'a> {
                     _ => Value::Set(kept),
                 }
             }
+            "union" => {
+                let (Value::Set(mut a), Value::Set(b)) = (self.expr(pos(0)?)?, self.expr(pos(1)?)?)
+                else {
+                    return fail(range, "expected two sets");
+                };
+                a.extend(b);
+                Self::set(a)
+            }
+            "has_feature" => {
+                let (s, f) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
+                Value::Bool(
+                    self.content
+                        .graph
+                        .space(&s)
+                        .is_some_and(|x| x.features.contains(&f)),
+                )
+            }
+            "full_supply_at" => {
+                let (s, nation) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
+                let side = self.nation_side(&nation);
+                Value::Bool(self.traces_supply(&s, &nation, &side, true))
+            }
             "contains" => {
                 let Value::Set(items) = self.expr(pos(0)?)? else {
                     return fail(range, "expected a set");
@@ -1302,7 +1324,22 @@ impl<'a> Eval<'a> {
         let Some(nation) = self.content.counter(&u.counter).map(|c| c.nation.clone()) else {
             return false;
         };
-        let side = self.side_of(unit);
+        self.traces_supply(start, &nation, &self.side_of(unit), full)
+    }
+
+    /// The side a nation's pieces serve (none for a neutral).
+    fn nation_side(&self, nation: &str) -> String {
+        self.content
+            .game
+            .as_ref()
+            .and_then(|g| g.nations.iter().find(|n| n.id == nation))
+            .and_then(|n| n.side.clone())
+            .unwrap_or_default()
+    }
+
+    /// Whether a piece of `nation` serving `side` in `start` traces supply.
+    fn traces_supply(&self, start: &str, nation: &str, side: &str, full: bool) -> bool {
+        let (nation, side) = (nation.to_string(), side.to_string());
         let g = &self.content.graph;
         let Some(start) = g.index_of(start) else {
             return false;

@@ -79,14 +79,19 @@ fn lex(text: &str, errors: &mut Vec<ScriptError>) -> Vec<Token> {
     let mut tokens = Vec::new();
     let bytes = text.as_bytes();
     let mut i = 0;
+    // Open brackets: inside `(` and `[` a line break is only white space; inside `{` (a block)
+    // it ends a statement.
+    let mut open: Vec<u8> = Vec::new();
     while i < bytes.len() {
         let c = bytes[i];
         let start = i;
         if c == b'\n' {
-            tokens.push(Token {
-                tok: Tok::Newline,
-                range: Range::new(i, i + 1),
-            });
+            if matches!(open.last(), None | Some(b'{')) {
+                tokens.push(Token {
+                    tok: Tok::Newline,
+                    range: Range::new(i, i + 1),
+                });
+            }
             i += 1;
         } else if c.is_ascii_whitespace() {
             i += 1;
@@ -142,6 +147,13 @@ fn lex(text: &str, errors: &mut Vec<ScriptError>) -> Vec<Token> {
                 });
             }
         } else if let Some(sym) = SYMBOLS.iter().find(|s| text[i..].starts_with(**s)) {
+            match *sym {
+                "(" | "[" | "{" => open.push(c),
+                ")" | "]" | "}" => {
+                    open.pop();
+                }
+                _ => {}
+            }
             tokens.push(Token {
                 tok: Tok::Sym(sym),
                 range: Range::new(i, i + sym.len()),
@@ -1037,6 +1049,15 @@ mod tests {
         let s = parse(text);
         let e = &s.errors[0];
         assert_eq!(&text[e.range.start as usize..e.range.end as usize], "2");
+    }
+
+    #[test]
+    fn line_breaks_inside_brackets_do_not_end_the_expression() {
+        let s = parse("let ok = (played(a)\n    and not played(b))\nadd(vp, count([x,\n y]))");
+        assert!(s.errors.is_empty(), "{:?}", s.errors);
+        assert_eq!(s.stmts.len(), 2);
+        let (e, errors) = parse_expr("\nplayed(a)\n");
+        assert!(e.is_some() && errors.is_empty(), "{errors:?}");
     }
 
     #[test]

@@ -137,6 +137,8 @@ pub enum P {
     SetOf(Kind),
     /// Any set; binds `T` to its element type.
     SetT,
+    /// A set of the bound `T`.
+    SameSet,
     /// A value of the bound `T`.
     T,
     /// A function from `T` to true/false.
@@ -266,6 +268,8 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin { name: "neutral", params: params![p("space", P::E(K::Space))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether no side controls a space." },
     Builtin { name: "adjacent", params: params![p("a", P::E(K::Space)), p("b", P::E(K::Space))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether two spaces are joined by a connection." },
     Builtin { name: "has_marker", params: params![p("space", P::E(K::Space)), p("marker", P::E(K::Marker))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether a space holds a marker of a kind." },
+    Builtin { name: "has_feature", params: params![p("space", P::E(K::Space)), p("feature", P::E(K::Feature))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether a space carries a feature (urban, fort, oil ...)." },
+    Builtin { name: "full_supply_at", params: params![p("space", P::E(K::Space)), p("nation", P::E(K::Nation))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether a unit of a nation would be in Full Supply in a space (where reinforcements may be placed)." },
     Builtin { name: "in_supply", params: params![p("unit", P::E(K::Unit))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether a unit can trace supply (Full or Limited), as the game's supply procedure decides." },
     Builtin { name: "full_supply", params: params![p("unit", P::E(K::Unit))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether a unit is in Full Supply." },
     // --- sets
@@ -274,6 +278,7 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin { name: "any", params: params![p("set", P::SetT), p("test", P::Pred)], ret: R::Bool, ctx: Ctx::Query, doc: "Whether some member of a set passes a test." },
     Builtin { name: "all", params: params![p("set", P::SetT), p("test", P::Pred)], ret: R::Bool, ctx: Ctx::Query, doc: "Whether every member of a set passes a test." },
     Builtin { name: "filter", params: params![p("set", P::SetT), p("test", P::Pred)], ret: R::SetT, ctx: Ctx::Query, doc: "The members of a set that pass a test." },
+    Builtin { name: "union", params: params![p("a", P::SetT), p("b", P::SameSet)], ret: R::SetT, ctx: Ctx::Query, doc: "The members of either of two sets." },
     Builtin { name: "contains", params: params![p("set", P::SetT), p("member", P::T)], ret: R::Bool, ctx: Ctx::Query, doc: "Whether a set holds a thing." },
     Builtin { name: "min", params: params![p("a", P::Int), p("b", P::Int)], ret: R::Int, ctx: Ctx::Query, doc: "The smaller of two numbers." },
     Builtin { name: "max", params: params![p("a", P::Int), p("b", P::Int)], ret: R::Int, ctx: Ctx::Query, doc: "The larger of two numbers." },
