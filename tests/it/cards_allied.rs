@@ -203,12 +203,14 @@ fn allied_2_soviet_reinforcements_place_four_fronts_and_four_armies_in_reserve()
             panic!("{front} not on the map")
         };
         assert_eq!(country_of(x), "soviet_union");
-        assert!(b2b()
-            .graph
-            .space(x)
-            .unwrap()
+        // 7.62: the capital, a Full Supply source or an Urban Center in the home country.
+        let space = b2b().graph.space(x).unwrap();
+        let eligible = space
             .features
-            .contains(&"urban".to_string()));
+            .iter()
+            .any(|f| f == "urban" || f == "capital")
+            || ["sverdlovsk", "chelyabinsk"].contains(&x.as_str());
+        assert!(eligible, "{x}");
     }
     assert_eq!(pieces(&s, "su_army", &reserve()), before + 4);
 }
@@ -1307,4 +1309,19 @@ fn allied_55_patton_lets_the_us_3rd_army_attack_twice_this_round() {
     assert!(s.flags.contains("patton_second_attack"));
     s.end("end_of_round");
     assert!(!s.flags.contains("patton_second_attack"));
+}
+
+#[test]
+fn allied_54_finland_withdraws_needs_the_three_spaces_in_full_supply() {
+    let mut s = campaign();
+    for id in ["leningrad", "tallinn", "riga"] {
+        s.control.insert(id.into(), "allied".into());
+    }
+    // Riga cut off: every neighbour in Axis hands.
+    for n in b2b().graph.neighbour_ids("riga") {
+        s.control.insert(n.to_string(), "axis".into());
+    }
+    let vp = s.track("vp");
+    play("finland_withdraws", &mut s, &[]);
+    assert_eq!(s.track("vp"), vp, "no VP while Riga is out of supply");
 }
