@@ -283,3 +283,18 @@ fn union_features_and_supply_at_a_space() {
     ));
     assert!(holds(&s, "full_supply_at(moscow, su) and not full_supply_at(moscow, ge) and full_supply_at(berlin, ge)"));
 }
+
+#[test]
+fn choosing_none_gives_nothing_and_asks_nothing() {
+    let mut s = campaign();
+    assert_eq!(run(&mut s, "place_markers(combat, choose(0, [warsaw, lublin]))\nplace_markers(combat, choose_up_to(0, [memel]))", &[]), None);
+    assert!(!s.markers.iter().any(|m| m.marker == "combat"));
+}
+
+#[test]
+fn a_flag_set_for_good_outlives_a_timed_setting() {
+    let mut s = campaign();
+    run(&mut s, "set_flag(us_at_war)\nset_flag(us_at_war, until: end_of_round)\nset_flag(moscow_attackable, until: end_of_round)\nset_flag(moscow_attackable)", &[]);
+    s.end("end_of_turn");
+    assert!(s.flags.contains("us_at_war") && s.flags.contains("moscow_attackable"));
+}

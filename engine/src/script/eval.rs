@@ -672,7 +672,9 @@ impl<'a> Eval<'a> {
                     "choose_up_to" => (0, n.min(items.len())),
                     _ => (1, 1),
                 };
-                let chosen = if max == 0 || (min == items.len() && max == items.len()) {
+                let chosen = if max == 0 {
+                    Vec::new()
+                } else if min == items.len() && max == items.len() {
                     items.clone()
                 } else {
                     let options: Vec<String> = items.iter().map(|v| self.text(v)).collect();
@@ -751,17 +753,26 @@ impl<'a> Eval<'a> {
             }
             "set_flag" => {
                 let f = self.id(pos(0)?)?;
-                if let Some(e) = named("until") {
-                    let until = self.id(e)?;
-                    self.state
-                        .timed_flags
-                        .push((f.clone(), until, self.ctx.card.clone()));
+                let timed = self.state.timed_flags.iter().any(|(x, _, _)| *x == f);
+                let set_for_good = self.state.flags.contains(&f) && !timed;
+                match named("until") {
+                    // A flag already set for good stays set for good.
+                    Some(_) if set_for_good => {}
+                    Some(e) => {
+                        let until = self.id(e)?;
+                        self.state
+                            .timed_flags
+                            .push((f.clone(), until, self.ctx.card.clone()));
+                    }
+                    // Set for good: no duration may clear it any more.
+                    None => self.state.timed_flags.retain(|(x, _, _)| *x != f),
                 }
                 self.state.flags.insert(f);
                 Value::Void
             }
             "clear_flag" => {
                 let f = self.id(pos(0)?)?;
+                self.state.timed_flags.retain(|(x, _, _)| *x != f);
                 self.state.flags.remove(&f);
                 Value::Void
             }
