@@ -50,6 +50,8 @@ pub struct MarkerOnMap {
     pub marker: String,
     pub space: String,
     pub level: u32,
+    /// The duration at whose end the marker comes off, if it is not there for good.
+    pub until: Option<String>,
 }
 
 /// What a modifier changes.
@@ -59,7 +61,19 @@ pub enum ModifierEffect {
     Shift(i64),
     CancelNoRetreat,
     AllowNoRetreat,
+    /// The hand limit changes by this much.
     HandLimit(i64),
+    /// The hand is this many cards whatever the limits.
+    HandSize(i64),
+    /// The combat's defending space fights as this terrain.
+    Terrain(String),
+    /// A feature of the defending space (a fort) has no effect on the combat.
+    IgnoreFeature(String),
+    /// Rolls on a table are modified by this much.
+    RollDrm {
+        table: String,
+        amount: i64,
+    },
 }
 
 /// A modifier in force: whose, on what, and until when.
@@ -74,6 +88,12 @@ pub struct Modifier {
     pub defender_nation: Option<String>,
     /// Only for combats whose defending space lies in this region.
     pub region: Option<String>,
+    /// Only for combats whose defending space is this one.
+    pub space: Option<String>,
+    /// Only for attacks in which a unit of this counter takes part.
+    pub attacker_counter: Option<String>,
+    /// Not against defenders of this nation.
+    pub except_defender_nation: Option<String>,
     /// One of the durations (`this_combat`, `end_of_round`, ...).
     pub until: String,
     /// The card that made it.
@@ -101,6 +121,8 @@ pub struct State {
     /// Cards set aside (groups not yet in play).
     pub set_aside: BTreeMap<String, Vec<String>>,
     pub revealed: BTreeSet<String>,
+    /// Cards a side must show, by side, until the end of the turn.
+    pub revealed_cards: BTreeMap<String, BTreeSet<String>>,
     pub modifiers: Vec<Modifier>,
     /// Die results to use before the seeded dice (playtests with fixed rolls).
     pub forced_dice: Vec<i64>,
@@ -136,6 +158,7 @@ impl State {
             discards: BTreeMap::new(),
             set_aside: BTreeMap::new(),
             revealed: BTreeSet::new(),
+            revealed_cards: BTreeMap::new(),
             modifiers: Vec::new(),
             forced_dice: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -206,6 +229,7 @@ impl State {
                     marker: m.marker.clone(),
                     space: s.clone(),
                     level: m.level,
+                    until: None,
                 });
             }
         }
@@ -285,6 +309,8 @@ impl State {
             other => vec![other],
         };
         self.modifiers.retain(|m| !ends.contains(&m.until.as_str()));
+        self.markers
+            .retain(|m| !m.until.as_deref().is_some_and(|u| ends.contains(&u)));
         self.drop_timed_flags(|(_, until, _)| ends.contains(&until.as_str()));
     }
 

@@ -523,6 +523,7 @@ fn allied_19_partisans_place_one_marker_in_an_axis_space_of_the_listed_countries
             marker: "partisan".into(),
             space: x.into(),
             level: 1,
+            until: None,
         });
     }
     assert_eq!(play("partisans", &mut full, &[]), None, "six already out");
@@ -656,6 +657,7 @@ fn allied_26_british_reinforcements_place_the_canadian_army_and_a_cw_corps() {
         marker: "beach_head_allied".into(),
         space: "beach_s".into(),
         level: 1,
+        until: None,
     });
     s.flags.insert("allied_beach_head_shingle".into());
     assert!(playable("british_reinforcements_26", &s));
@@ -1065,6 +1067,7 @@ fn allied_42_tito_places_the_ypa_on_a_partisan_space_without_axis_units() {
         marker: "partisan".into(),
         space: target.clone(),
         level: 1,
+        until: None,
     });
     assert!(playable("tito", &s));
     let mut held = s.clone();
@@ -1258,6 +1261,7 @@ fn allied_52_anvil_dragoon_lands_at_j_with_the_us_7th_and_french_1st_armies() {
         marker: "beach_head_br".into(),
         space: "beach_a".into(),
         level: 1,
+        until: None,
     });
     assert!(!playable("anvil_dragoon", &norway), "a Beach Head at A");
     let (us, ff) = (

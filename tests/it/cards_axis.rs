@@ -22,6 +22,7 @@ fn put_marker(s: &mut State, marker: &str, space: &str) {
         marker: marker.into(),
         space: space.into(),
         level: 1,
+        until: None,
     });
 }
 
@@ -249,6 +250,11 @@ fn axis_6_panzer_refit_restores_three_supplied_reduced_panzers_and_marks_their_s
         marked(&s, "panzer_refit"),
         ["insterburg", "lublin", "warsaw"]
     );
+    s.end("end_of_round");
+    assert!(
+        marked(&s, "panzer_refit").is_empty(),
+        "the markers come off at the end of the round"
+    );
 }
 
 #[test]
@@ -375,7 +381,19 @@ fn axis_9_hitler_takes_command_sets_the_orders_drm_and_unlocks_the_later_cards()
     assert!(!playable("fall_blau", &s));
     assert!(playable("panzergruppe_guderian", &s));
     assert_eq!(play("hitler_takes_command", &mut s, &[]), None);
-    assert!(s.flags.contains("hitler_takes_command_drm"));
+    let m = &s.modifiers[0];
+    assert_eq!(
+        (&m.effect, m.side.as_str(), m.until.as_str()),
+        (
+            &ModifierEffect::RollDrm {
+                table: "axis_orders".into(),
+                amount: 2
+            },
+            "axis",
+            "rest_of_game"
+        ),
+        "+2 to the Axis orders rolls"
+    );
     assert!(playable("fall_blau", &s));
     assert!(playable("totaler_krieg", &s));
     assert!(!playable("panzergruppe_guderian", &s));
@@ -468,7 +486,15 @@ fn axis_13_krim_cancels_the_sevastopol_fort_for_an_attack() {
     s.control.insert("sevastopol".into(), "axis".into());
     assert!(playable("krim", &s), "playable even if Sevastopol is Axis");
     assert_eq!(play("krim", &mut s, &[]), None);
-    assert!(s.flags.contains("krim_fort_cancelled"));
+    let m = &s.modifiers[0];
+    assert_eq!(
+        (&m.effect, m.space.as_deref(), m.until.as_str()),
+        (
+            &ModifierEffect::IgnoreFeature("fort".into()),
+            Some("sevastopol"),
+            "next_combat"
+        )
+    );
 }
 
 // --- 14 Fall Blau
@@ -601,7 +627,7 @@ fn axis_18_devils_gardens_treats_a_defended_desert_space_as_a_mountain() {
             &mut s,
             fight(false, cw.clone(), it.clone(), "benghazi")
         ),
-        [ModifierEffect::Shift(-1), ModifierEffect::AllowNoRetreat]
+        [ModifierEffect::Terrain("mountain".into())]
     );
     assert!(play_combat(
         "devils_gardens",
@@ -1332,7 +1358,20 @@ fn axis_46_manstein_cancels_the_axis_orders_this_turn() {
 #[test]
 fn axis_50_foreign_armies_east_shows_the_listed_allied_cards_this_turn() {
     let mut s = at_turn(6, 1);
+    s.hands.insert(
+        "allied".into(),
+        vec!["stavka".into(), "zhukov".into(), "torch".into()],
+    );
     assert_eq!(play("foreign_armies_east", &mut s, &[]), None);
+    let shown: Vec<&str> = s.revealed_cards["allied"]
+        .iter()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        shown,
+        ["stavka", "zhukov"],
+        "only the listed cards in the hand"
+    );
     assert!(s.flags.contains("foreign_armies_east"));
     s.end("end_of_turn");
     assert!(!s.flags.contains("foreign_armies_east"));
@@ -1363,10 +1402,15 @@ fn axis_52_final_production_surge_restores_reduced_panzer_armies_and_fixes_a_sev
     assert_eq!(play("final_production_surge", &mut s, &[]), None);
     assert!(armies.iter().all(|&a| !s.units[a].reduced));
     assert!(s.units[corps].reduced, "corps are no Armies");
-    assert!(s.flags.contains("axis_seven_card_hand"));
+    assert!(s
+        .modifiers
+        .iter()
+        .any(|m| m.effect == ModifierEffect::HandSize(7)
+            && m.side == "axis"
+            && m.until == "next_draw"));
     assert!(s.flags.contains("panzers_not_rebuilt"));
     s.end("next_draw");
-    assert!(!s.flags.contains("axis_seven_card_hand"));
+    assert!(s.modifiers.is_empty());
     assert!(s.flags.contains("panzers_not_rebuilt"));
 }
 
@@ -1387,9 +1431,23 @@ fn axis_53_wacht_am_rhein_marks_four_spaces_and_boosts_the_panzer_armies_this_ro
     assert!(playable("wacht_am_rhein", &s));
     assert_eq!(play("wacht_am_rhein", &mut s, &[answer(&FIVE[..4])]), None);
     assert_eq!(marked(&s, "combat").len(), 4);
-    assert!(s.flags.contains("wacht_am_rhein_drm"));
+    let boosted: Vec<(&str, &str)> = s
+        .modifiers
+        .iter()
+        .filter(|m| m.effect == ModifierEffect::Drm(2))
+        .map(|m| {
+            (
+                m.attacker_counter.as_deref().unwrap(),
+                m.except_defender_nation.as_deref().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        boosted,
+        [("ge_5th_pz_army", "su"), ("ge_6th_ss_pz_army", "su")]
+    );
     s.end("end_of_round");
-    assert!(!s.flags.contains("wacht_am_rhein_drm"));
+    assert!(s.modifiers.is_empty());
 }
 
 #[test]

@@ -864,7 +864,11 @@ impl<'a> Eval<'a> {
                         Some(e) => self.int(e)?.max(1) as u32,
                         None => 1,
                     };
-                    self.place_marker(&m, &s, level, range)?;
+                    let until = match named("until") {
+                        Some(e) => Some(self.id(e)?),
+                        None => None,
+                    };
+                    self.place_marker(&m, &s, level, until, range)?;
                 }
                 Value::Void
             }
@@ -875,7 +879,7 @@ impl<'a> Eval<'a> {
                 };
                 for s in spaces {
                     if let Value::Id(_, s) = s {
-                        self.place_marker(&m, &s, 1, range)?;
+                        self.place_marker(&m, &s, 1, None, range)?;
                     }
                 }
                 Value::Void
@@ -981,6 +985,75 @@ impl<'a> Eval<'a> {
                 self.modifier(effect, side, args, until)?;
                 Value::Void
             }
+            "terrain_as" => {
+                let terrain = self.id(pos(0)?)?;
+                self.modifier(
+                    ModifierEffect::Terrain(terrain),
+                    self.ctx.me.clone(),
+                    args,
+                    "this_combat".into(),
+                )?;
+                Value::Void
+            }
+            "ignore_feature" => {
+                let feature = self.id(pos(0)?)?;
+                let until = match named("until") {
+                    Some(e) => self.id(e)?,
+                    None => {
+                        if self.ctx.combat.is_some() {
+                            "this_combat".into()
+                        } else {
+                            "next_combat".into()
+                        }
+                    }
+                };
+                self.modifier(
+                    ModifierEffect::IgnoreFeature(feature),
+                    self.ctx.me.clone(),
+                    args,
+                    until,
+                )?;
+                Value::Void
+            }
+            "roll_modifier" => {
+                let (table, amount) = (self.id(pos(0)?)?, self.int(pos(1)?)?);
+                let until = match named("until") {
+                    Some(e) => self.id(e)?,
+                    None => "rest_of_game".into(),
+                };
+                self.modifier(
+                    ModifierEffect::RollDrm { table, amount },
+                    self.ctx.me.clone(),
+                    args,
+                    until,
+                )?;
+                Value::Void
+            }
+            "set_hand_limit" => {
+                let (side, size) = (self.id(pos(0)?)?, self.int(pos(1)?)?);
+                let until = match named("until") {
+                    Some(e) => self.id(e)?,
+                    None => "next_draw".into(),
+                };
+                self.modifier(ModifierEffect::HandSize(size), side, args, until)?;
+                Value::Void
+            }
+            "reveal_cards" => {
+                let side = self.id(pos(0)?)?;
+                let Value::Set(cards) = self.expr(pos(1)?)? else {
+                    return fail(range, "expected a set of cards");
+                };
+                let hand = self.state.hands.get(&side).cloned().unwrap_or_default();
+                let shown = self.state.revealed_cards.entry(side).or_default();
+                for card in cards {
+                    if let Value::Id(_, c) = card {
+                        if hand.contains(&c) {
+                            shown.insert(c);
+                        }
+                    }
+                }
+                Value::Void
+            }
             "cancel_effects" => {
                 let card = self.id(pos(0)?)?;
                 self.state.cancel_effects(&card);
@@ -1080,7 +1153,14 @@ impl<'a> Eval<'a> {
             .unwrap_or_default()
     }
 
-    fn place_marker(&mut self, marker: &str, space: &str, level: u32, range: Range) -> Res<()> {
+    fn place_marker(
+        &mut self,
+        marker: &str,
+        space: &str,
+        level: u32,
+        until: Option<String>,
+        range: Range,
+    ) -> Res<()> {
         let kind = self
             .content
             .game
@@ -1111,6 +1191,7 @@ impl<'a> Eval<'a> {
             marker: marker.into(),
             space: space.into(),
             level,
+            until,
         });
         Ok(())
     }
@@ -1130,6 +1211,9 @@ impl<'a> Eval<'a> {
             attacker_nation: None,
             defender_nation: None,
             region: None,
+            space: None,
+            attacker_counter: None,
+            except_defender_nation: None,
             until,
             card: self.ctx.card.clone(),
         };
@@ -1141,6 +1225,9 @@ impl<'a> Eval<'a> {
                 "attacker_nation" => &mut m.attacker_nation,
                 "defender_nation" => &mut m.defender_nation,
                 "in" => &mut m.region,
+                "at" => &mut m.space,
+                "attacker_counter" => &mut m.attacker_counter,
+                "except_defender_nation" => &mut m.except_defender_nation,
                 _ => continue,
             };
             *slot = Some(match self.expr(&a.value)? {

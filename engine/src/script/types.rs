@@ -28,7 +28,8 @@ pub enum Kind {
     UnitType,
     Size,
     Season,
-    /// How long a modifier lasts: `this_combat`, `end_of_round`, `end_of_turn`, `next_draw`,
+    /// How long a modifier lasts: `this_combat`, `next_combat` (the next combat it applies to),
+    /// `end_of_round`, `end_of_turn`, `next_draw`,
     /// `rest_of_game`, `until_cancelled` (by `cancel_effects`).
     Duration,
 }
@@ -82,8 +83,9 @@ impl Kind {
 }
 
 /// The durations a modifier may have.
-pub const DURATIONS: [&str; 6] = [
+pub const DURATIONS: [&str; 7] = [
     "this_combat",
+    "next_combat",
     "end_of_round",
     "end_of_turn",
     "next_draw",
@@ -310,7 +312,7 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin { name: "eliminate", params: params![p("unit", P::E(K::Unit)), n("to", P::E(K::Box))], ret: R::Void, ctx: Ctx::Effect, doc: "Puts a unit in its side's eliminated box (or the box given)." },
     Builtin { name: "remove_from_game", params: params![p("unit", P::E(K::Unit))], ret: R::Void, ctx: Ctx::Effect, doc: "Removes a unit from the game for good." },
     Builtin { name: "replace", params: params![p("unit", P::E(K::Unit)), p("with", P::E(K::Counter))], ret: R::Void, ctx: Ctx::Effect, doc: "Puts a piece of another counter where a unit stands, and removes the unit from the game." },
-    Builtin { name: "place_marker", params: params![p("marker", P::E(K::Marker)), p("space", P::E(K::Space)), n("level", P::Int)], ret: R::Void, ctx: Ctx::Effect, doc: "Puts a marker on a space (raising its level if one is there)." },
+    Builtin { name: "place_marker", params: params![p("marker", P::E(K::Marker)), p("space", P::E(K::Space)), n("level", P::Int), n("until", P::E(K::Duration))], ret: R::Void, ctx: Ctx::Effect, doc: "Puts a marker on a space (raising its level if one is there); with `until` it comes off when that duration ends." },
     Builtin { name: "place_markers", params: params![p("marker", P::E(K::Marker)), p("spaces", P::SetOf(K::Space))], ret: R::Void, ctx: Ctx::Effect, doc: "Puts a marker on each space of a set." },
     Builtin { name: "remove_marker", params: params![p("marker", P::E(K::Marker)), p("space", P::E(K::Space))], ret: R::Void, ctx: Ctx::Effect, doc: "Takes a marker off a space." },
     // --- cards
@@ -325,12 +327,20 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin { name: "cancel_no_retreat", params: &MODIFIER_SCOPE, ret: R::Void, ctx: Ctx::Effect, doc: "Defenders in scope may not cancel a retreat by taking a step loss." },
     Builtin { name: "allow_no_retreat", params: &MODIFIER_SCOPE, ret: R::Void, ctx: Ctx::Effect, doc: "Defenders in scope may cancel a retreat by taking a step loss whatever their terrain." },
     Builtin { name: "cancel_effects", params: params![p("card", P::E(K::Card))], ret: R::Void, ctx: Ctx::Effect, doc: "Ends every modifier and timed flag a card made, whatever its duration (a card that cancels another's effect)." },
+    Builtin { name: "terrain_as", params: params![p("terrain", P::E(K::Terrain))], ret: R::Void, ctx: Ctx::Combat, doc: "The defending space fights this combat as this terrain (its terrain effects, retreat and advance included)." },
+    Builtin { name: "ignore_feature", params: params![p("feature", P::E(K::Feature)), n("at", P::E(K::Space)), n("until", P::E(K::Duration))], ret: R::Void, ctx: Ctx::Effect, doc: "A feature of the defending space (a fort) has no combat effect: in a combat card for this combat; in an event for the combats at `at` until the duration ends (`next_combat` if none is given)." },
+    Builtin { name: "roll_modifier", params: params![p("table", P::E(K::Table)), p("amount", P::Int), n("until", P::E(K::Duration))], ret: R::Void, ctx: Ctx::Effect, doc: "Every roll of the card's player on a table is modified by an amount (for the rest of the game unless `until` says otherwise)." },
+    Builtin { name: "set_hand_limit", params: params![p("side", P::E(K::Side)), p("size", P::Int), n("until", P::E(K::Duration))], ret: R::Void, ctx: Ctx::Effect, doc: "A side's hand is this many cards at the next Draw phase (or until the duration given), whatever the limits." },
+    Builtin { name: "reveal_cards", params: params![p("side", P::E(K::Side)), p("cards", P::SetOf(K::Card))], ret: R::Void, ctx: Ctx::Effect, doc: "A side shows those of these cards it holds, until the end of the turn." },
     Builtin { name: "step_loss", params: params![p("unit", P::E(K::Unit))], ret: R::Void, ctx: Ctx::Combat, doc: "A unit in this combat loses a step before combat is resolved." },
 ];
 
 /// A modifier of fire (`drm`, `shift`): the amount, whose fire, and the combats it applies to.
-const FIRE_MODIFIER: [Param; 8] = [
+const FIRE_MODIFIER: [Param; 11] = [
     p("amount", P::Int),
+    n("at", P::E(K::Space)),
+    n("attacker_counter", P::E(K::Counter)),
+    n("except_defender_nation", P::E(K::Nation)),
     n("fire", P::E(K::Side)),
     n("attacker", P::E(K::Side)),
     n("defender", P::E(K::Side)),
