@@ -94,6 +94,8 @@ pub struct Modifier {
     pub attacker_counter: Option<String>,
     /// Not against defenders of this nation.
     pub except_defender_nation: Option<String>,
+    /// In force only from this turn on (an effect that starts later).
+    pub from_turn: Option<u32>,
     /// One of the durations (`this_combat`, `end_of_round`, ...).
     pub until: String,
     /// The card that made it.

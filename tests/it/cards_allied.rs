@@ -284,6 +284,22 @@ fn allied_7_industrial_evacuation_not_after_moscow_fell_and_enables_card_4() {
     assert!(!playable("industrial_evacuation", &fallen));
     assert_eq!(play("industrial_evacuation", &mut s, &[]), None);
     assert_eq!(s.played.get("industrial_evacuation"), Some(&3));
+    // One more Allied card from turn 3 + 8 = 11 on, for the rest of the game.
+    let extra = &s.modifiers[0];
+    assert_eq!(
+        (
+            &extra.effect,
+            extra.side.as_str(),
+            extra.from_turn,
+            extra.until.as_str()
+        ),
+        (
+            &ModifierEffect::HandLimit(1),
+            "allied",
+            Some(11),
+            "rest_of_game"
+        )
+    );
     s.turn = 7;
     assert!(playable("soviet_reinforcements_4", &s));
 }

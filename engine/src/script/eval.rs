@@ -1214,6 +1214,7 @@ impl<'a> Eval<'a> {
             space: None,
             attacker_counter: None,
             except_defender_nation: None,
+            from_turn: None,
             until,
             card: self.ctx.card.clone(),
         };
@@ -1234,6 +1235,12 @@ impl<'a> Eval<'a> {
                 Value::Id(_, id) => id,
                 _ => return fail(a.value.range, "expected a name"),
             });
+        }
+        if let Some(a) = args
+            .iter()
+            .find(|a| a.name.as_ref().is_some_and(|n| n.name == "from_turn"))
+        {
+            m.from_turn = Some(self.int(&a.value)?.clamp(0, i64::from(u32::MAX)) as u32);
         }
         if self.ctx.combat.is_some() && m.until == "this_combat" {
             self.combat_modifiers.push(m);

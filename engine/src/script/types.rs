@@ -320,7 +320,7 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin { name: "discard_random", params: params![p("side", P::E(K::Side)), p("how_many", P::Int)], ret: R::Void, ctx: Ctx::Effect, doc: "A side discards cards from its hand at random." },
     Builtin { name: "reveal_hand", params: params![p("side", P::E(K::Side))], ret: R::Void, ctx: Ctx::Effect, doc: "A side shows its hand to the other until the end of the turn." },
     Builtin { name: "take_card", params: params![p("card", P::E(K::Card)), p("side", P::E(K::Side))], ret: R::Void, ctx: Ctx::Effect, doc: "Puts a card into a side's hand from wherever it is (draw pile, discards, set aside)." },
-    Builtin { name: "hand_limit", params: params![p("side", P::E(K::Side)), p("change", P::Int), n("until", P::E(K::Duration))], ret: R::Void, ctx: Ctx::Effect, doc: "Changes a side's hand limit for the next Draw phase (or the duration given)." },
+    Builtin { name: "hand_limit", params: params![p("side", P::E(K::Side)), p("change", P::Int), n("from_turn", P::Int), n("until", P::E(K::Duration))], ret: R::Void, ctx: Ctx::Effect, doc: "Changes a side's hand limit for the next Draw phase (or the duration given; from the turn `from_turn` on if given)." },
     // --- modifiers
     Builtin { name: "drm", params: &FIRE_MODIFIER, ret: R::Void, ctx: Ctx::Effect, doc: "A die-roll modifier to the fire of the card's player (or of the side `fire` names) (in a combat card: this combat; in an event: the attacks that fit the scope, until the duration ends)." },
     Builtin { name: "shift", params: &FIRE_MODIFIER, ret: R::Void, ctx: Ctx::Effect, doc: "A column shift of the card's player's fire, with the same scope and duration as `drm`." },
