@@ -185,8 +185,23 @@ pub struct ConnectionKind {
     pub color: Option<String>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub line: LineStyle,
+    /// The supply that can be traced across a connection of this kind.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub supply: TraceSupply,
     #[serde(default, skip_serializing_if = "is_default")]
     pub notes: String,
+}
+
+/// How supply traces across a connection kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum TraceSupply {
+    /// Full Supply traces across it.
+    #[default]
+    Full,
+    /// Only Limited Supply traces across it (a sea line).
+    Limited,
+    /// No supply traces across it (a link between invasion beaches).
+    Blocked,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -260,6 +275,17 @@ pub struct Track {
     pub notes: String,
 }
 
+/// What a holding box is for, where the rules need to know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum BoxRole {
+    /// Where a side's units wait to be redeployed onto the map.
+    Reserve,
+    /// Where a side's eliminated units go (and may be rebuilt from).
+    Eliminated,
+    /// Units out of the game for good.
+    Removed,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HoldingBox {
@@ -267,6 +293,8 @@ pub struct HoldingBox {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<BoxRole>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub notes: String,
 }

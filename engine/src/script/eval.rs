@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use super::syntax::{Arg, BinaryOp, Expr, ExprKind, Range, ScriptError, Stmt, UnaryOp};
 use super::types::{builtin, Kind};
 use crate::content::Content;
-use crate::model::{Cell, Scalar};
+use crate::model::{Cell, Scalar, TraceSupply};
 use crate::state::{space_in_region, Loc, MarkerOnMap, Modifier, ModifierEffect, State};
 use crate::tables::{ColumnInput, RowInput};
 
@@ -1127,8 +1127,7 @@ impl<'a> Eval<'a> {
         })
     }
 
-    /// The eliminated-units box of a unit's side: the box of that side whose id says
-    /// `eliminated`, else any box of that side.
+    /// The eliminated-units box of a unit's side (the box with that role), else out of the game.
     fn eliminated_box(&self, unit: usize) -> Loc {
         let side = self.side_of(unit);
         let boxes = self
@@ -1140,7 +1139,7 @@ impl<'a> Eval<'a> {
         boxes
             .iter()
             .filter(|b| b.side.as_deref() == Some(side.as_str()))
-            .find(|b| b.id.contains("eliminated"))
+            .find(|b| b.role == Some(crate::model::BoxRole::Eliminated))
             .map_or(Loc::Removed, |b| Loc::Box(b.id.clone()))
     }
 
@@ -1432,6 +1431,26 @@ impl<'a> Eval<'a> {
         self.traces_supply(start, &nation, &self.side_of(unit), full)
     }
 
+    /// The supply that traces across an edge: the most restrictive of its kinds'.
+    fn edge_supply(&self, edge: usize) -> TraceSupply {
+        let kinds = self
+            .content
+            .game
+            .as_ref()
+            .map(|g| g.connection_kinds.as_slice())
+            .unwrap_or_default();
+        self.content.graph.edges[edge]
+            .kinds
+            .iter()
+            .filter_map(|k| kinds.iter().find(|x| x.id == *k).map(|x| x.supply))
+            .max_by_key(|s| match s {
+                TraceSupply::Full => 0,
+                TraceSupply::Limited => 1,
+                TraceSupply::Blocked => 2,
+            })
+            .unwrap_or_default()
+    }
+
     /// The side a nation's pieces serve (none for a neutral).
     fn nation_side(&self, nation: &str) -> String {
         self.content
@@ -1472,8 +1491,10 @@ impl<'a> Eval<'a> {
                 return true;
             }
             for &(n, e) in g.neighbours(i) {
-                let sea = g.edges[e].kinds.iter().any(|k| k.contains("sea"));
-                if !seen[n] && friendly(n) && !(full && sea) {
+                let trace = self.edge_supply(e);
+                let blocked =
+                    trace == TraceSupply::Blocked || (full && trace == TraceSupply::Limited);
+                if !seen[n] && friendly(n) && !blocked {
                     seen[n] = true;
                     stack.push(n);
                 }
