@@ -8,6 +8,7 @@
 //! Invariants: the engine never panics on input, never prints, never reads the clock; its only
 //! I/O is reading and writing content through [`load::ContentSource`] and [`format`].
 
+pub mod agent;
 pub mod check;
 pub mod content;
 pub mod diag;
@@ -16,7 +17,9 @@ pub mod hex;
 pub mod load;
 pub mod model;
 pub mod ron_syntax;
+pub mod rules;
 pub mod schema;
 pub mod script;
+pub mod session;
 pub mod state;
 pub mod tables;

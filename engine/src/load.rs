@@ -173,7 +173,24 @@ pub fn load(source: &dyn ContentSource) -> Loaded {
         &mut loaded.diagnostics,
     );
     diag::sort(&mut loaded.diagnostics);
+    loaded.content.hash = content_hash(&loaded);
     loaded
+}
+
+/// A stable fingerprint of the content's files (their paths and texts), FNV-1a 64 in hex: a
+/// saved game names the content it was played on by it.
+fn content_hash(loaded: &Loaded) -> String {
+    let mut files: Vec<_> = loaded.content.files.iter().collect();
+    files.sort_by(|a, b| a.relative.cmp(&b.relative));
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for f in files {
+        let text = &loaded.sources.get(f.id).text;
+        for b in f.relative.bytes().chain([0]).chain(text.bytes()).chain([0]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
 }
 
 fn read_files(source: &dyn ContentSource, root: &str, loaded: &mut Loaded) -> Files {

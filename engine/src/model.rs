@@ -123,6 +123,14 @@ pub struct GameFile {
     pub turns: Vec<Turn>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub stacking: Stacking,
+    /// The sequence of play: the phases of every turn, in order. A game without one can be
+    /// loaded and edited but not played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sequence: Vec<Phase>,
+    /// The names and numbers the general procedures of play read (which stat is the combat
+    /// strength, which tables are the fire tables ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub play: Option<PlayRules>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -362,6 +370,278 @@ pub struct Apart {
     /// The nations they may not stack with; empty means every other nation.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub from: Vec<String>,
+}
+
+/// A phase of the sequence of play: steps run in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Phase {
+    pub id: String,
+    pub name: String,
+    /// The rule that describes it.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub rule: String,
+    pub steps: Vec<Step>,
+    /// Turns on which the phase is skipped (the first turn's Orders Phase).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skip_turns: Vec<u32>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
+}
+
+/// One step of a phase: a general procedure with its parameters, or a script.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum Step {
+    /// Action rounds: the sides take one action each, in this order, `rounds` times.
+    ActionRounds(ActionRounds),
+    /// Statements in the effect language, run for a side (its `me`).
+    Script { side: String, effect: String },
+    /// A side's units out of supply are eliminated, and its spaces that could not trace
+    /// supply pass to the enemy (spaces with a friendly fort excepted).
+    Attrition(String),
+    /// A side spends the replacement points it gathered this turn; what is left is lost.
+    Replacements(String),
+    /// A side may discard cards, then draws up to its hand size.
+    Draw(String),
+    /// Automatic victory by the victory track, or the end of the scenario.
+    CheckVictory,
+    /// Durations that last the turn end, and the turn marker advances.
+    EndTurn,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionRounds {
+    /// Who acts in each round, in order.
+    pub sides: Vec<String>,
+    pub rounds: u32,
+    /// The scenario's first turn has this many rounds instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_turn_rounds: Option<u32>,
+    /// What each side may do on the scenario's first turn, when it may not do everything.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub first_turn_actions: Vec<AllowedActions>,
+    /// Rounds (counted from 1) in which a side may not play a card for its OPS, in a season.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub no_ops_rounds: Vec<SeasonRounds>,
+}
+
+/// The actions a side may take.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AllowedActions {
+    pub side: String,
+    pub actions: Vec<ActionKind>,
+    /// Only these cards may be played (all when empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cards: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeasonRounds {
+    pub season: String,
+    pub rounds: Vec<u32>,
+}
+
+/// The ways to take an action in an action round.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+pub enum ActionKind {
+    /// Play a card for its operations value.
+    Ops,
+    /// Play a card for strategic redeployment.
+    Sr,
+    /// Play a card for its replacement points.
+    Rp,
+    /// Play a card's event.
+    Event,
+    /// Operations of the automatic value, without a card.
+    AutoOps,
+}
+
+/// The parameters of the general procedures of play.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayRules {
+    /// The stat that is a unit's combat strength.
+    pub strength: String,
+    /// The stat that is a unit's loss factor (the loss a step absorbs).
+    pub loss_factor: String,
+    /// The stat that is a unit's movement allowance.
+    pub movement: String,
+    /// The card value that gives a card's operations and SR points.
+    pub ops_value: String,
+    /// The operations value of an action taken without a card.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_ops: Option<u32>,
+    /// Connection kinds a unit may move, retreat and advance across.
+    pub move_kinds: Vec<String>,
+    /// Connection kinds strategic redeployment may cross; `sea_kinds` among them only small
+    /// units may cross, and they stop there.
+    pub sr_kinds: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sea_kinds: Vec<String>,
+    /// The markers that activate a space for movement and for combat.
+    pub move_marker: String,
+    pub combat_marker: String,
+    /// Unit types that are mechanized (move then attack, advance further).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mechanized: Vec<String>,
+    /// The fire tables: a side fires on the first whose size is among its units (a table
+    /// with no size fits any force).
+    pub fire_tables: Vec<FireTable>,
+    /// The terrain effects table: a row per terrain, trench level (`<marker>_<level>`) or
+    /// feature, with the fields attacker_shift, defender_shift, no_retreat, mech_stop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terrain_table: Option<String>,
+    /// Markers that fortify a space (trenches); their row is `<marker>_<level>` or `<marker>`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trench_markers: Vec<String>,
+    /// Column shift of a side's fire when any of its units in the combat is out of supply.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub oos_shift: i32,
+    /// Retreat length: one space when the loss numbers differ by one, else this many.
+    pub max_retreat: u32,
+    /// How far mechanized units may advance after a combat (non-mechanized: into the
+    /// defender's space only).
+    pub mech_advance: u32,
+    /// Unit types that advance at most one space.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub short_advance: Vec<String>,
+    /// SR points it costs to redeploy a unit of each size.
+    pub sr_costs: Vec<SizeCost>,
+    /// Replacement point pools: the track that holds them, the card value that fills them,
+    /// the nations they rebuild.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replacements: Vec<ReplacementPool>,
+    /// Half replacement points a step costs, by unit size.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rp_half_costs: Vec<SizeCost>,
+    /// Which small unit replaces a large unit that is eliminated from its reduced step.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub step_down: Vec<StepDown>,
+    /// The size of unit that steps down to a smaller one when eliminated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub large_size: Option<String>,
+    /// The counter flag of units that may not be rebuilt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub non_replaceable: Option<String>,
+    /// The feature of a fort: it fortifies its space (the terrain table's row of that name)
+    /// and keeps control of it through attrition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fort: Option<String>,
+    /// Spaces a side may not enter or attack.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub no_entry: Vec<NoEntry>,
+    /// Spaces a side may not attack until a flag is set.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attack_bans: Vec<AttackBan>,
+    /// Hand size: a side's hand-limit track and the table of its minimum and maximum by turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hands: Vec<HandRule>,
+    pub victory: Victory,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FireTable {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<String>,
+    pub table: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SizeCost {
+    pub size: String,
+    pub cost: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplacementPool {
+    pub track: String,
+    /// The card value that adds to the pool (defaults to the track's id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    pub nations: Vec<String>,
+    /// The pool fills only while this flag is set (U.S. RPs while the U.S. is at war).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flag: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StepDown {
+    /// Large units of these nations (and, if given, unit types) ...
+    pub nations: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<String>,
+    /// ... are replaced by a small unit of one of these nations and types.
+    pub by_nations: Vec<String>,
+    pub by_types: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoEntry {
+    pub side: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrains: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spaces: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AttackBan {
+    pub side: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spaces: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub regions: Vec<String>,
+    /// The ban is lifted when this flag is set.
+    pub until_flag: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HandRule {
+    pub side: String,
+    /// The track that holds the side's hand size.
+    pub track: String,
+    /// A table by turn with the columns `min` and `max`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<String>,
+}
+
+/// How the game is won.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Victory {
+    /// The victory point track, and the side whose gains raise it.
+    pub track: String,
+    pub raised_by: String,
+    /// Automatic victories checked at the end of a turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub automatic: Vec<AutomaticVictory>,
+    /// Who wins when the last turn ends without an automatic victory.
+    pub at_end: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AutomaticVictory {
+    pub side: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_least: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_most: Option<i32>,
+    /// No such victory once this flag is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unless_flag: Option<String>,
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use super::syntax::{Arg, BinaryOp, Expr, ExprKind, Range, ScriptError, Stmt, UnaryOp};
 use super::types::{builtin, Kind};
 use crate::content::Content;
-use crate::model::{Cell, Scalar, TraceSupply};
+use crate::model::{Cell, Scalar};
 use crate::state::{space_in_region, Loc, MarkerOnMap, Modifier, ModifierEffect, State};
 use crate::tables::{ColumnInput, RowInput};
 
@@ -434,22 +434,7 @@ impl<'a> Eval<'a> {
 
     /// The side commanding a unit: its counter's side, else its nation's.
     fn side_of(&self, unit: usize) -> String {
-        let u = &self.state.units[unit];
-        let counter = self.content.counter(&u.counter);
-        counter
-            .and_then(|c| c.side.clone())
-            .or_else(|| {
-                let nation = counter.map(|c| c.nation.as_str())?;
-                self.content
-                    .game
-                    .as_ref()?
-                    .nations
-                    .iter()
-                    .find(|n| n.id == nation)?
-                    .side
-                    .clone()
-            })
-            .unwrap_or_default()
+        crate::rules::supply::unit_side(self.content, &self.state.units[unit].counter).to_string()
     }
 
     fn units_on_map(&self) -> impl Iterator<Item = usize> + '_ {
@@ -635,7 +620,7 @@ impl<'a> Eval<'a> {
             }
             "full_supply_at" => {
                 let (s, nation) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
-                let side = self.nation_side(&nation);
+                let side = crate::rules::supply::nation_side(self.content, &nation).to_string();
                 Value::Bool(self.traces_supply(&s, &nation, &side, true))
             }
             "contains" => {
@@ -1431,76 +1416,14 @@ impl<'a> Eval<'a> {
         self.traces_supply(start, &nation, &self.side_of(unit), full)
     }
 
-    /// The supply that traces across an edge: the most restrictive of its kinds'.
-    fn edge_supply(&self, edge: usize) -> TraceSupply {
-        let kinds = self
-            .content
-            .game
-            .as_ref()
-            .map(|g| g.connection_kinds.as_slice())
-            .unwrap_or_default();
-        self.content.graph.edges[edge]
-            .kinds
-            .iter()
-            .filter_map(|k| kinds.iter().find(|x| x.id == *k).map(|x| x.supply))
-            .max_by_key(|s| match s {
-                TraceSupply::Full => 0,
-                TraceSupply::Limited => 1,
-                TraceSupply::Blocked => 2,
-            })
-            .unwrap_or_default()
-    }
-
-    /// The side a nation's pieces serve (none for a neutral).
-    fn nation_side(&self, nation: &str) -> String {
-        self.content
-            .game
-            .as_ref()
-            .and_then(|g| g.nations.iter().find(|n| n.id == nation))
-            .and_then(|n| n.side.clone())
-            .unwrap_or_default()
-    }
-
     /// Whether a piece of `nation` serving `side` in `start` traces supply.
     fn traces_supply(&self, start: &str, nation: &str, side: &str, full: bool) -> bool {
-        let (nation, side) = (nation.to_string(), side.to_string());
-        let g = &self.content.graph;
-        let Some(start) = g.index_of(start) else {
-            return false;
-        };
-        let friendly = |i: usize| {
-            let id = &g.spaces[i].id;
-            self.state.control.get(id) == Some(&side)
-                && !self
-                    .state
-                    .units_at(id)
-                    .any(|(x, _)| self.side_of(x) != side)
-        };
-        let source = |i: usize| {
-            g.spaces[i].supply.iter().any(|s| {
-                s.nations.contains(&nation)
-                    && (!full || s.level == crate::model::SupplyLevel::Full)
-                    && s.flag.as_ref().is_none_or(|f| self.state.flags.contains(f))
-            })
-        };
-        let mut seen = vec![false; g.spaces.len()];
-        let mut stack = vec![start];
-        seen[start] = true;
-        while let Some(i) = stack.pop() {
-            if source(i) && self.state.control.get(&g.spaces[i].id) == Some(&side) {
-                return true;
-            }
-            for &(n, e) in g.neighbours(i) {
-                let trace = self.edge_supply(e);
-                let blocked =
-                    trace == TraceSupply::Blocked || (full && trace == TraceSupply::Limited);
-                if !seen[n] && friendly(n) && !blocked {
-                    seen[n] = true;
-                    stack.push(n);
-                }
-            }
+        let level = crate::rules::supply::level_at(self.content, self.state, start, nation, side);
+        if full {
+            level == crate::rules::supply::Level::Full
+        } else {
+            level != crate::rules::supply::Level::Out
         }
-        false
     }
 }
 

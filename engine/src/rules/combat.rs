@@ -1,0 +1,991 @@
+//! Combat: designate the attack, combat cards, fire on the fire tables with terrain shifts and
+//! die-roll modifiers, losses against loss factors (large units stepping down to small ones
+//! from the reserve), the winner, retreat or the no-retreat step loss, and advance.
+//!
+//! Losses are chosen by the side that takes them, one step at a time, and only steps that
+//! keep the largest total the loss number allows are offered: a player can never take fewer
+//! losses than required when the exact number could be taken, nor more than the number.
+
+use std::collections::BTreeMap;
+
+use super::procedures::{
+    discard, enemy_in, enter, find_unit, may_enter, may_stack, movable, SupplyCache,
+};
+use super::supply::Level;
+use super::{Prompt, Rules, Task};
+use crate::model::{BoxRole, Cell, Scalar};
+use crate::script::eval::{self, Combat, Context, Outcome};
+use crate::state::{space_in_region, Loc, Modifier, ModifierEffect, State};
+use crate::tables::{ColumnInput, RowInput};
+
+/// A combat under way.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CombatTask {
+    /// The attacking side.
+    pub side: String,
+    pub target: String,
+    pub attackers: Vec<usize>,
+    pub defenders: Vec<usize>,
+    pub stage: Stage,
+    /// Combat cards played, by side.
+    pub cards: Vec<(String, String)>,
+    /// Modifiers the combat cards gave this combat.
+    pub modifiers: Vec<Modifier>,
+    /// The loss numbers each side inflicted: on the defender, on the attacker.
+    pub on_defender: u32,
+    pub on_attacker: u32,
+    /// Loss still to take in the current losses stage.
+    pub remaining: u32,
+    pub retreat: u32,
+    /// Units still to retreat, and the spaces left for the one retreating.
+    pub retreating: Vec<usize>,
+    pub retreat_left: u32,
+    /// Spaces each advancing unit may still advance.
+    pub advance: BTreeMap<usize, u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stage {
+    Commit,
+    Cards(String),
+    Losses(String),
+    NoRetreat,
+    Retreat,
+    Advance,
+}
+
+impl CombatTask {
+    pub fn new(side: &str, target: &str) -> CombatTask {
+        CombatTask {
+            side: side.to_string(),
+            target: target.to_string(),
+            attackers: Vec::new(),
+            defenders: Vec::new(),
+            stage: Stage::Commit,
+            cards: Vec::new(),
+            modifiers: Vec::new(),
+            on_defender: 0,
+            on_attacker: 0,
+            remaining: 0,
+            retreat: 0,
+            retreating: Vec::new(),
+            retreat_left: 0,
+            advance: BTreeMap::new(),
+        }
+    }
+}
+
+fn put(state: &mut State, c: CombatTask) {
+    if let Some(Task::Combat(top)) = state.flow.tasks.last_mut() {
+        **top = c;
+    }
+}
+
+/// Spaces a side may attack now: enemy-occupied, next to one of its spaces marked for combat
+/// with units that have not fought, not yet attacked this action, not banned.
+pub fn targets(rules: &Rules, state: &State, side: &str) -> Vec<String> {
+    let g = &rules.content.graph;
+    let mut out = std::collections::BTreeSet::new();
+    for m in state
+        .markers
+        .iter()
+        .filter(|m| m.marker == rules.play.combat_marker)
+    {
+        let ready = state
+            .units_at(&m.space)
+            .any(|(i, u)| rules.side(u) == side && !state.flow.marks.fought.contains(&i));
+        let Some(from) = g.index_of(&m.space) else {
+            continue;
+        };
+        if !ready {
+            continue;
+        }
+        for &(n, e) in g.neighbours(from) {
+            let id = &g.spaces[n].id;
+            if movable(rules, e)
+                && enemy_in(rules, state, id, side)
+                && !state.flow.marks.attacked.contains(id)
+                && !banned(rules, state, side, id)
+                && may_enter_or_attack(rules, side, n)
+            {
+                out.insert(id.clone());
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+fn may_enter_or_attack(rules: &Rules, side: &str, space: usize) -> bool {
+    let s = &rules.content.graph.spaces[space];
+    !rules.play.no_entry.iter().any(|n| {
+        n.side == side
+            && (n.spaces.contains(&s.id)
+                || s.terrain.as_ref().is_some_and(|t| n.terrains.contains(t)))
+    })
+}
+
+fn banned(rules: &Rules, state: &State, side: &str, space: &str) -> bool {
+    rules.play.attack_bans.iter().any(|b| {
+        b.side == side
+            && !state.flags.contains(&b.until_flag)
+            && (b.spaces.iter().any(|s| s == space)
+                || b.regions
+                    .iter()
+                    .any(|r| space_in_region(rules.content, space, r)))
+    })
+}
+
+/// Units that may join the attack on the target.
+fn eligible(rules: &Rules, state: &State, c: &CombatTask) -> Vec<usize> {
+    let g = &rules.content.graph;
+    let Some(t) = g.index_of(&c.target) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for &(n, e) in g.neighbours(t) {
+        let space = &g.spaces[n].id;
+        if !movable(rules, e)
+            || !state
+                .markers
+                .iter()
+                .any(|m| m.marker == rules.play.combat_marker && m.space == *space)
+        {
+            continue;
+        }
+        for (i, u) in state.units_at(space) {
+            if rules.side(u) == c.side
+                && !state.flow.marks.fought.contains(&i)
+                && !c.attackers.contains(&i)
+            {
+                out.push(i);
+            }
+        }
+    }
+    out
+}
+
+/// Whether the committed attackers may fight: besides one space, every space they attack from
+/// holds an attacking mechanized unit.
+fn may_fight(rules: &Rules, state: &State, attackers: &[usize]) -> bool {
+    let mut spaces: BTreeMap<&Loc, bool> = BTreeMap::new();
+    for &a in attackers {
+        let u = &state.units[a];
+        *spaces.entry(&u.at).or_insert(false) |= rules.is_mech(u);
+    }
+    !attackers.is_empty() && spaces.values().filter(|m| !**m).count() <= 1
+}
+
+/// Runs the combat on: a prompt, or an automatic step.
+pub(super) fn step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option<Prompt> {
+    let defender = rules.other_side(&c.side).to_string();
+    match c.stage.clone() {
+        Stage::Commit => {
+            let mut options: Vec<String> = eligible(rules, state, &c)
+                .into_iter()
+                .map(|i| format!("with {}", state.units[i].name(rules.content)))
+                .collect();
+            if may_fight(rules, state, &c.attackers) {
+                options.push("fight".into());
+            }
+            options.push("cancel".into());
+            Some(Prompt::one_of(
+                &c.side,
+                "commit",
+                format!("Attack {}: add units, then fight", c.target),
+                options,
+            ))
+        }
+        Stage::Cards(side) => {
+            let attacking = side == c.side;
+            let oos_defence = !attacking && {
+                let mut cache = SupplyCache::default();
+                c.defenders
+                    .iter()
+                    .any(|&d| cache.unit(rules, state, d) == Level::Out)
+            };
+            let mut options: Vec<String> = if oos_defence {
+                Vec::new()
+            } else {
+                playable_cards(rules, state, &c, &side)
+                    .into_iter()
+                    .map(|card| format!("card {card}"))
+                    .collect()
+            };
+            if options.is_empty() {
+                c.stage = if attacking {
+                    Stage::Cards(defender)
+                } else {
+                    resolve(rules, state, &mut c);
+                    Stage::Losses(rules.other_side(&c.side).to_string())
+                };
+                put(state, c);
+                return None;
+            }
+            options.push("no_card".into());
+            Some(Prompt::one_of(
+                &side,
+                "combat_card",
+                format!("Combat at {}: play combat cards, then no_card", c.target),
+                options,
+            ))
+        }
+        Stage::Losses(side) => {
+            let units = if side == c.side {
+                c.attackers.clone()
+            } else {
+                c.defenders.clone()
+            };
+            let units: Vec<usize> = units
+                .into_iter()
+                .filter(|&u| matches!(state.units[u].at, Loc::Space(_)))
+                .collect();
+            let options = loss_options(rules, state, &units, c.remaining);
+            if options.is_empty() {
+                if side != c.side {
+                    c.stage = Stage::Losses(c.side.clone());
+                    c.remaining = c.on_attacker;
+                } else {
+                    after_losses(rules, state, &mut c);
+                }
+                put(state, c);
+                return None;
+            }
+            let options = options
+                .into_iter()
+                .map(|u| format!("lose {}", state.units[u].name(rules.content)))
+                .collect();
+            Some(Prompt::one_of(
+                &side,
+                "losses",
+                format!("Take losses at {} ({} left)", c.target, c.remaining),
+                options,
+            ))
+        }
+        Stage::NoRetreat => {
+            let mut options: Vec<String> = alive(state, &c.defenders)
+                .into_iter()
+                .map(|u| format!("hold {}", state.units[u].name(rules.content)))
+                .collect();
+            options.push("retreat".into());
+            Some(Prompt::one_of(
+                &defender,
+                "no_retreat",
+                format!(
+                    "Retreat {} spaces from {}, or hold by losing a step",
+                    c.retreat, c.target
+                ),
+                options,
+            ))
+        }
+        Stage::Retreat => {
+            let Some(&u) = c.retreating.first() else {
+                start_advance(rules, state, &mut c);
+                put(state, c);
+                return None;
+            };
+            let options = retreat_options(rules, state, &c, u);
+            if options.is_empty() {
+                // No way back: the unit is eliminated (11.43).
+                eliminate(rules, state, u);
+                c.retreating.remove(0);
+                c.retreat_left = c.retreat;
+                put(state, c);
+                return None;
+            }
+            let name = state.units[u].name(rules.content);
+            let options = options
+                .into_iter()
+                .map(|s| format!("retreat {name} {s}"))
+                .collect();
+            Some(Prompt::one_of(
+                &defender,
+                "retreat",
+                format!("Retreat {name} ({} spaces left)", c.retreat_left),
+                options,
+            ))
+        }
+        Stage::Advance => {
+            let options = advance_options(rules, state, &c);
+            if options.is_empty() {
+                finish(rules, state);
+                return None;
+            }
+            let mut options = options;
+            options.push("done".into());
+            Some(Prompt::one_of(
+                &c.side,
+                "advance",
+                format!("Advance after the combat at {}, then done", c.target),
+                options,
+            ))
+        }
+    }
+}
+
+/// Performs a combat action.
+pub(super) fn act(
+    rules: &Rules,
+    state: &mut State,
+    mut c: CombatTask,
+    _prompt: &Prompt,
+    words: &[&str],
+) -> Result<(), String> {
+    let arg = words.get(1).copied().unwrap_or("");
+    match (&c.stage, words[0]) {
+        (Stage::Commit, "with") => {
+            let u = find_unit(rules, state, arg)?;
+            c.attackers.push(u);
+        }
+        (Stage::Commit, "cancel") => {
+            state.flow.tasks.pop();
+            return Ok(());
+        }
+        (Stage::Commit, "fight") => {
+            c.defenders = state
+                .units_at(&c.target)
+                .filter(|(_, u)| rules.side(u) != c.side)
+                .map(|(i, _)| i)
+                .collect();
+            state.flow.marks.attacked.insert(c.target.clone());
+            for &a in &c.attackers {
+                state.flow.marks.fought.insert(a);
+            }
+            c.stage = Stage::Cards(c.side.clone());
+        }
+        (Stage::Cards(side), "card") => {
+            let side = side.clone();
+            if let Some(hand) = state.hands.get_mut(&side) {
+                hand.retain(|x| x != arg);
+            }
+            let ctx = card_context(rules, &c, &side, arg);
+            if let Some(script) = rules
+                .content
+                .scripts
+                .get(arg)
+                .and_then(|s| s.combat.as_ref())
+            {
+                if let Ok((Outcome::Done, mods)) =
+                    eval::run(script, rules.content, state, &ctx, &[])
+                {
+                    c.modifiers.extend(mods);
+                }
+            }
+            c.cards.push((side, arg.to_string()));
+        }
+        (Stage::Cards(side), "no_card") => {
+            if *side == c.side {
+                c.stage = Stage::Cards(rules.other_side(&c.side).to_string());
+            } else {
+                resolve(rules, state, &mut c);
+                c.stage = Stage::Losses(rules.other_side(&c.side).to_string());
+            }
+        }
+        (Stage::Losses(_), "lose") => {
+            let u = find_unit(rules, state, arg)?;
+            let lf = rules.loss_factor(&state.units[u]) as u32;
+            c.remaining = c.remaining.saturating_sub(lf);
+            if let Some(by) = lose_step(rules, state, u) {
+                for list in [&mut c.attackers, &mut c.defenders] {
+                    if list.contains(&u) {
+                        list.push(by);
+                    }
+                }
+            }
+        }
+        (Stage::NoRetreat, "hold") => {
+            let u = find_unit(rules, state, arg)?;
+            lose_step(rules, state, u);
+            finish(rules, state);
+            return Ok(());
+        }
+        (Stage::NoRetreat, "retreat") => {
+            c.retreating = alive(state, &c.defenders);
+            c.retreat_left = c.retreat;
+            c.stage = Stage::Retreat;
+        }
+        (Stage::Retreat, "retreat") => {
+            let u = find_unit(rules, state, arg)?;
+            let to = words.get(2).ok_or("where to?")?.to_string();
+            enter(rules, state, u, &to);
+            state.flow.marks.retreated.insert(u);
+            c.retreat_left = c.retreat_left.saturating_sub(1);
+            if c.retreat_left == 0 {
+                c.retreating.retain(|&x| x != u);
+                c.retreat_left = c.retreat;
+            }
+        }
+        (Stage::Advance, "advance") => {
+            let u = find_unit(rules, state, arg)?;
+            let to = words.get(2).ok_or("where to?")?.to_string();
+            enter(rules, state, u, &to);
+            let stop = stops_mech(rules, state, &to);
+            if let Some(left) = c.advance.get_mut(&u) {
+                *left = if stop { 0 } else { left.saturating_sub(1) };
+            }
+        }
+        (Stage::Advance, "done") => {
+            finish(rules, state);
+            return Ok(());
+        }
+        _ => return Err(format!("`{}` does not fit this step", words.join(" "))),
+    }
+    put(state, c);
+    Ok(())
+}
+
+fn alive(state: &State, units: &[usize]) -> Vec<usize> {
+    units
+        .iter()
+        .copied()
+        .filter(|&u| matches!(state.units[u].at, Loc::Space(_)))
+        .collect()
+}
+
+fn card_context(rules: &Rules, c: &CombatTask, side: &str, card: &str) -> Context {
+    Context {
+        me: side.to_string(),
+        enemy: rules.other_side(side).to_string(),
+        card: Some(card.to_string()),
+        combat: Some(Combat {
+            attacking: side == c.side,
+            attackers: c.attackers.clone(),
+            defenders: c.defenders.clone(),
+            defending_space: c.target.clone(),
+        }),
+    }
+}
+
+/// Combat cards a side holds that would change this combat.
+fn playable_cards(rules: &Rules, state: &State, c: &CombatTask, side: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for card in state.hands.get(side).into_iter().flatten() {
+        let Some(script) = rules
+            .content
+            .scripts
+            .get(card)
+            .and_then(|s| s.combat.as_ref())
+        else {
+            continue;
+        };
+        let mut scratch = state.clone();
+        let ctx = card_context(rules, c, side, card);
+        if let Ok((Outcome::Done, mods)) = eval::run(script, rules.content, &mut scratch, &ctx, &[])
+        {
+            if !mods.is_empty() || scratch != *state {
+                out.push(card.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Whether a modifier bears on this combat.
+fn applies(rules: &Rules, state: &State, c: &CombatTask, m: &Modifier) -> bool {
+    let defender = rules.other_side(&c.side);
+    let nation_in =
+        |units: &[usize], n: &str| units.iter().any(|&u| rules.nation(&state.units[u]) == n);
+    m.from_turn.is_none_or(|t| state.turn >= t)
+        && m.attacker.as_ref().is_none_or(|a| *a == c.side)
+        && m.defender.as_ref().is_none_or(|d| d == defender)
+        && m.attacker_nation
+            .as_ref()
+            .is_none_or(|n| nation_in(&c.attackers, n))
+        && m.defender_nation
+            .as_ref()
+            .is_none_or(|n| nation_in(&c.defenders, n))
+        && m.except_defender_nation
+            .as_ref()
+            .is_none_or(|n| !nation_in(&c.defenders, n))
+        && m.region
+            .as_ref()
+            .is_none_or(|r| space_in_region(rules.content, &c.target, r))
+        && m.space.as_ref().is_none_or(|s| *s == c.target)
+        && m.attacker_counter
+            .as_ref()
+            .is_none_or(|k| c.attackers.iter().any(|&u| state.units[u].counter == *k))
+}
+
+fn in_force<'a>(
+    rules: &'a Rules,
+    state: &'a State,
+    c: &'a CombatTask,
+) -> impl Iterator<Item = &'a Modifier> + 'a {
+    state
+        .modifiers
+        .iter()
+        .chain(c.modifiers.iter())
+        .filter(move |m| applies(rules, state, c, m))
+}
+
+/// The rows of the terrain table that bear on the defending space: its terrain (or the one a
+/// modifier puts in its place), its fort, its trench markers.
+fn terrain_rows(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String> {
+    let Some(space) = rules.content.graph.space(&c.target) else {
+        return Vec::new();
+    };
+    let mut rows = Vec::new();
+    let terrain = in_force(rules, state, c)
+        .find_map(|m| match &m.effect {
+            ModifierEffect::Terrain(t) => Some(t.clone()),
+            _ => None,
+        })
+        .or_else(|| space.terrain.clone());
+    rows.extend(terrain);
+    let ignored: Vec<String> = in_force(rules, state, c)
+        .filter_map(|m| match &m.effect {
+            ModifierEffect::IgnoreFeature(f) => Some(f.clone()),
+            _ => None,
+        })
+        .collect();
+    if let Some(fort) = &rules.play.fort {
+        if space.features.contains(fort) && !ignored.contains(fort) {
+            rows.push(fort.clone());
+        }
+    }
+    for m in state.markers.iter().filter(|m| m.space == c.target) {
+        if rules.play.trench_markers.contains(&m.marker) {
+            rows.push(format!("{}_{}", m.marker, m.level));
+            rows.push(m.marker.clone());
+        }
+    }
+    rows
+}
+
+fn terrain_field(rules: &Rules, row: &str, field: &str) -> Option<Scalar> {
+    let table = rules.content.table(rules.play.terrain_table.as_deref()?)?;
+    let cell = table
+        .lookup(
+            ColumnInput::Single,
+            0,
+            RowInput::Name(row),
+            rules.game.dice.faces,
+        )
+        .ok()?;
+    match cell {
+        Cell::Record(fields) => fields.get(field).cloned(),
+        Cell::Scalar(_) => None,
+    }
+}
+
+fn terrain_shift(rules: &Rules, state: &State, c: &CombatTask, field: &str) -> i32 {
+    terrain_rows(rules, state, c)
+        .iter()
+        .filter_map(|r| match terrain_field(rules, r, field) {
+            Some(Scalar::Int(n)) => Some(n as i32),
+            _ => None,
+        })
+        .sum()
+}
+
+/// Whether the defenders may cancel a retreat with a step loss.
+fn no_retreat_allowed(rules: &Rules, state: &State, c: &CombatTask) -> bool {
+    let cancelled = in_force(rules, state, c).any(|m| m.effect == ModifierEffect::CancelNoRetreat);
+    let allowed = in_force(rules, state, c).any(|m| m.effect == ModifierEffect::AllowNoRetreat);
+    if cancelled {
+        return false;
+    }
+    allowed
+        || terrain_rows(rules, state, c)
+            .iter()
+            .any(|r| terrain_field(rules, r, "no_retreat") == Some(Scalar::Bool(true)))
+}
+
+fn stops_mech(rules: &Rules, state: &State, space: &str) -> bool {
+    let probe = CombatTask::new("", space);
+    terrain_rows(rules, state, &probe)
+        .iter()
+        .any(|r| terrain_field(rules, r, "mech_stop") == Some(Scalar::Bool(true)))
+}
+
+/// One side's fire: its loss number on the other.
+fn fire(rules: &Rules, state: &mut State, c: &CombatTask, side: &str) -> u32 {
+    let attacking = side == c.side;
+    let units: Vec<usize> = if attacking {
+        c.attackers.clone()
+    } else {
+        c.defenders
+            .iter()
+            .copied()
+            .filter(|u| !state.flow.marks.retreated.contains(u))
+            .collect()
+    };
+    let units = alive(state, &units);
+    let strength: i32 = units.iter().map(|&u| rules.strength(&state.units[u])).sum();
+    let table_id = rules.play.fire_tables.iter().find(|t| {
+        t.size
+            .as_ref()
+            .is_none_or(|s| units.iter().any(|&u| rules.size(&state.units[u]) == s))
+    });
+    let Some(table) = table_id.and_then(|t| rules.content.table(&t.table)) else {
+        return 0;
+    };
+    let mut shift = terrain_shift(
+        rules,
+        state,
+        c,
+        if attacking {
+            "attacker_shift"
+        } else {
+            "defender_shift"
+        },
+    );
+    let mut drm = 0i32;
+    for m in in_force(rules, state, c).filter(|m| m.side == side) {
+        match m.effect {
+            ModifierEffect::Shift(n) => shift += n as i32,
+            ModifierEffect::Drm(n) => drm += n as i32,
+            _ => {}
+        }
+    }
+    let mut cache = SupplyCache::default();
+    if units
+        .iter()
+        .any(|&u| cache.unit(rules, state, u) == Level::Out)
+    {
+        shift += rules.play.oos_shift;
+    }
+    let roll = state.roll(rules.game.dice.faces) as i32;
+    let column = table.column(ColumnInput::Strength(strength)).unwrap_or(0);
+    match table.lookup(
+        ColumnInput::Strength(strength),
+        shift,
+        RowInput::Roll { roll, drm },
+        rules.game.dice.faces,
+    ) {
+        Ok(Cell::Scalar(Scalar::Int(n))) => {
+            state.flow.messages.push(format!(
+                "{side} fires at {} on {} column {} (shift {shift:+}), rolls {roll} (drm {drm:+}): loss {n}",
+                c.target,
+                table.id,
+                table.column_label(table.shift(column, shift)),
+            ));
+            (*n).max(0) as u32
+        }
+        _ => 0,
+    }
+}
+
+fn resolve(rules: &Rules, state: &mut State, c: &mut CombatTask) {
+    let defender = rules.other_side(&c.side).to_string();
+    c.on_defender = fire(rules, state, c, &c.side.clone());
+    c.on_attacker = fire(rules, state, c, &defender);
+    // Units that retreated into the space this action add nothing and are eliminated by any
+    // loss (11.45).
+    if c.on_defender >= 1 {
+        for &u in &c.defenders.clone() {
+            if state.flow.marks.retreated.contains(&u) {
+                eliminate(rules, state, u);
+            }
+        }
+    }
+    c.remaining = c.on_defender;
+}
+
+fn after_losses(rules: &Rules, state: &mut State, c: &mut CombatTask) {
+    let attacker_won = c.on_defender > c.on_attacker;
+    for (side, card) in std::mem::take(&mut c.cards) {
+        if !rules.card(&card).is_some_and(|x| x.remove) {
+            discard(rules, state, &side, &card);
+        }
+    }
+    let left = alive(state, &c.defenders);
+    if left.is_empty() {
+        start_advance(rules, state, c);
+        return;
+    }
+    if !attacker_won {
+        c.stage = Stage::Advance;
+        c.advance.clear();
+        return;
+    }
+    c.retreat = if c.on_defender - c.on_attacker == 1 {
+        1
+    } else {
+        rules.play.max_retreat
+    };
+    let steps: u32 = left.iter().map(|&u| rules.steps(&state.units[u])).sum();
+    if steps >= 2 && no_retreat_allowed(rules, state, c) {
+        c.stage = Stage::NoRetreat;
+    } else {
+        c.retreating = left;
+        c.retreat_left = c.retreat;
+        c.stage = Stage::Retreat;
+    }
+}
+
+fn start_advance(rules: &Rules, state: &State, c: &mut CombatTask) {
+    c.advance.clear();
+    if alive(state, &c.defenders)
+        .iter()
+        .any(|&u| state.units[u].at == Loc::Space(c.target.clone()))
+    {
+        c.stage = Stage::Advance;
+        return;
+    }
+    let mech_far = if c.retreat == 1 {
+        rules.play.mech_advance.saturating_sub(1)
+    } else {
+        rules.play.mech_advance
+    };
+    for u in alive(state, &c.attackers) {
+        let unit = &state.units[u];
+        let far = if rules
+            .play
+            .short_advance
+            .iter()
+            .any(|t| t == rules.unit_type(unit))
+        {
+            1
+        } else if rules.is_mech(unit) {
+            mech_far
+        } else {
+            1
+        };
+        c.advance.insert(u, far);
+    }
+    c.stage = Stage::Advance;
+}
+
+fn advance_options(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String> {
+    let g = &rules.content.graph;
+    let mut out = Vec::new();
+    for (&u, &left) in &c.advance {
+        let unit = &state.units[u];
+        let Loc::Space(at) = &unit.at else { continue };
+        if left == 0 {
+            continue;
+        }
+        let Some(from) = g.index_of(at) else { continue };
+        let mech = rules.is_mech(unit);
+        for &(n, e) in g.neighbours(from) {
+            let to = &g.spaces[n].id;
+            if !mech && *to != c.target {
+                continue;
+            }
+            if !movable(rules, e)
+                || !may_enter(rules, state, &c.side, n)
+                || enemy_in(rules, state, to, &c.side)
+                || !may_stack(rules, state, u, to)
+                || (mech
+                    && state
+                        .markers
+                        .iter()
+                        .any(|m| m.marker == rules.play.combat_marker && m.space == *to))
+            {
+                continue;
+            }
+            out.push(format!("advance {} {to}", unit.name(rules.content)));
+        }
+    }
+    out
+}
+
+fn retreat_options(rules: &Rules, state: &State, c: &CombatTask, unit: usize) -> Vec<String> {
+    let g = &rules.content.graph;
+    let u = &state.units[unit];
+    let side = rules.side(u);
+    let Loc::Space(at) = &u.at else {
+        return Vec::new();
+    };
+    let Some(from) = g.index_of(at) else {
+        return Vec::new();
+    };
+    let last = c.retreat_left <= 1;
+    let mut friendly = Vec::new();
+    let mut other = Vec::new();
+    for &(n, e) in g.neighbours(from) {
+        let to = &g.spaces[n].id;
+        if *to == c.target
+            || !movable(rules, e)
+            || !may_enter(rules, state, side, n)
+            || enemy_in(rules, state, to, side)
+            || (last && !may_stack(rules, state, unit, to))
+        {
+            continue;
+        }
+        if state.control.get(to).map(String::as_str) == Some(side) {
+            friendly.push(to.clone());
+        } else {
+            other.push(to.clone());
+        }
+    }
+    if friendly.is_empty() {
+        other
+    } else {
+        friendly
+    }
+}
+
+/// The loss factors of the steps a unit can still give, in order: its face, then its back, then
+/// the small unit that would replace it from the reserve.
+fn step_lfs(rules: &Rules, state: &State, unit: usize) -> Vec<u32> {
+    let u = &state.units[unit];
+    let Some(c) = rules.counter(u) else {
+        return Vec::new();
+    };
+    let lf = |values: &Vec<i32>| {
+        values
+            .get(rules_loss_index(rules))
+            .copied()
+            .unwrap_or(1)
+            .max(1) as u32
+    };
+    let mut out = Vec::new();
+    if !u.reduced {
+        out.push(lf(&c.front));
+    }
+    if let Some(back) = &c.back {
+        out.push(lf(back));
+    }
+    if u.reduced && c.back.is_none() {
+        out.push(lf(&c.front));
+    }
+    if rules.is_large(u) {
+        if let Some(r) = step_down_unit(rules, state, unit) {
+            let rc = rules.counter(&state.units[r]);
+            if let Some(rc) = rc {
+                if !state.units[r].reduced {
+                    out.push(lf(&rc.front));
+                }
+                out.push(lf(rc.back.as_ref().unwrap_or(&rc.front)));
+            }
+        }
+    }
+    out
+}
+
+fn rules_loss_index(rules: &Rules) -> usize {
+    rules
+        .game
+        .stats
+        .iter()
+        .position(|s| s.id == rules.play.loss_factor)
+        .unwrap_or(1)
+}
+
+/// The largest loss not above `limit` that these step sequences can give.
+fn best(seqs: &[Vec<u32>], limit: u32) -> u32 {
+    let mut reach = vec![false; limit as usize + 1];
+    reach[0] = true;
+    for seq in seqs {
+        let mut next = reach.clone();
+        for (start, ok) in reach.iter().enumerate() {
+            if !ok {
+                continue;
+            }
+            let mut total = start as u32;
+            for &lf in seq {
+                total += lf;
+                if total > limit {
+                    break;
+                }
+                next[total as usize] = true;
+            }
+        }
+        reach = next;
+    }
+    reach.iter().rposition(|&r| r).unwrap_or(0) as u32
+}
+
+/// Units whose next step may be taken: it fits in the loss left and keeps the best total.
+fn loss_options(rules: &Rules, state: &State, units: &[usize], remaining: u32) -> Vec<usize> {
+    if remaining == 0 {
+        return Vec::new();
+    }
+    let seqs: Vec<Vec<u32>> = units.iter().map(|&u| step_lfs(rules, state, u)).collect();
+    let target = best(&seqs, remaining);
+    if target == 0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (k, &u) in units.iter().enumerate() {
+        let Some(&first) = seqs[k].first() else {
+            continue;
+        };
+        if first > remaining {
+            continue;
+        }
+        let mut rest = seqs.clone();
+        rest[k].remove(0);
+        if first + best(&rest, remaining - first) == target {
+            out.push(u);
+        }
+    }
+    out
+}
+
+/// The small unit in the reserve that would replace a large unit eliminated from its back.
+fn step_down_unit(rules: &Rules, state: &State, unit: usize) -> Option<usize> {
+    let u = &state.units[unit];
+    let side = rules.side(u);
+    let reserve = rules.box_of(side, BoxRole::Reserve)?;
+    let nation = rules.nation(u);
+    let ty = rules.unit_type(u);
+    let rule = rules.play.step_down.iter().find(|s| {
+        s.nations.iter().any(|n| n == nation)
+            && (s.types.is_empty() || s.types.iter().any(|t| t == ty))
+    });
+    let fits = |x: &crate::state::Unit| {
+        x.at == Loc::Box(reserve.to_string())
+            && !rules.is_large(x)
+            && match rule {
+                Some(r) => {
+                    r.by_nations.iter().any(|n| n == rules.nation(x))
+                        && r.by_types.iter().any(|t| t == rules.unit_type(x))
+                }
+                None => rules.nation(x) == nation && rules.unit_type(x) == ty,
+            }
+    };
+    let candidates: Vec<usize> = (0..state.units.len())
+        .filter(|&i| fits(&state.units[i]))
+        .collect();
+    candidates
+        .iter()
+        .copied()
+        .find(|&i| !state.units[i].reduced)
+        .or_else(|| candidates.first().copied())
+}
+
+/// A unit loses a step. A large unit eliminated from its back is replaced where it stands by a
+/// small unit from the reserve, whose index is returned; without one it leaves the game.
+pub(super) fn lose_step(rules: &Rules, state: &mut State, unit: usize) -> Option<usize> {
+    let has_back = rules
+        .counter(&state.units[unit])
+        .is_some_and(|c| c.back.is_some());
+    if !state.units[unit].reduced && has_back {
+        state.units[unit].reduced = true;
+        return None;
+    }
+    let at = state.units[unit].at.clone();
+    if rules.is_large(&state.units[unit]) {
+        let by = step_down_unit(rules, state, unit);
+        let side = rules.side(&state.units[unit]).to_string();
+        state.units[unit].reduced = false;
+        state.units[unit].at = match by {
+            Some(_) => rules
+                .box_of(&side, BoxRole::Eliminated)
+                .map_or(Loc::Removed, |b| Loc::Box(b.to_string())),
+            None => Loc::Removed,
+        };
+        if let Some(r) = by {
+            state.units[r].at = at;
+        }
+        return by;
+    }
+    eliminate(rules, state, unit);
+    None
+}
+
+/// A unit goes to its side's eliminated box.
+fn eliminate(rules: &Rules, state: &mut State, unit: usize) {
+    let side = rules.side(&state.units[unit]).to_string();
+    state.units[unit].reduced = false;
+    state.units[unit].at = rules
+        .box_of(&side, BoxRole::Eliminated)
+        .map_or(Loc::Removed, |b| Loc::Box(b.to_string()));
+}
+
+fn finish(_rules: &Rules, state: &mut State) {
+    state.end("this_combat");
+    state.flow.tasks.pop();
+}

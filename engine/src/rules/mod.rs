@@ -1,0 +1,453 @@
+//! The rules: the sequence of play, read from the game's data, driven as a stack of tasks,
+//! and the general procedures its steps call (action rounds, operations, movement, combat,
+//! strategic redeployment, replacements, attrition, drawing cards, victory).
+//!
+//! Every game is played through one interface: after each action the engine runs every
+//! automatic step until somebody must decide, and leaves a [`Prompt`] in the state: who
+//! decides, what about, and every legal action in its stable text form. [`apply`] takes one of
+//! those texts. Nothing here knows a game by name: what differs between games is the
+//! [`crate::model::PlayRules`] and the sequence in `game.ron`, the tables and the scripts.
+//!
+//! Invariant: [`apply`] either performs a legal action and runs on to the next prompt, or
+//! returns an error and leaves the state untouched. The state after any sequence of actions
+//! is a function of the content, the scenario, the seed and those actions.
+
+pub mod combat;
+mod procedures;
+pub mod supply;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::content::Content;
+use crate::model::{ActionKind, Counter, GameFile, PlayRules, ScenarioFile, Step};
+use crate::script::eval::Answer;
+use crate::state::{Loc, State, Unit};
+
+pub use combat::CombatTask;
+
+/// What the engine asks: who decides, about what, and the legal actions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Prompt {
+    /// The side that decides.
+    pub side: String,
+    /// What kind of decision (`action`, `activate`, `move`, `attack`, `losses` ...).
+    pub kind: String,
+    /// The question, for a person.
+    pub question: String,
+    /// The legal actions, in their text forms; or, when `pick` is given, the things to pick
+    /// from, answered as `choose a b c`.
+    pub options: Vec<String>,
+    /// How many options to pick (at least, at most), for a multiple choice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pick: Option<(usize, usize)>,
+}
+
+impl Prompt {
+    fn one_of(side: &str, kind: &str, question: impl Into<String>, options: Vec<String>) -> Self {
+        Prompt {
+            side: side.to_string(),
+            kind: kind.to_string(),
+            question: question.into(),
+            options,
+            pick: None,
+        }
+    }
+
+    /// Whether an action text answers this prompt.
+    pub fn allows(&self, action: &str) -> bool {
+        match self.pick {
+            None => self.options.iter().any(|o| o == action),
+            Some((min, max)) => {
+                let Some(rest) = action.strip_prefix("choose") else {
+                    return false;
+                };
+                let picked: Vec<&str> = rest.split_whitespace().collect();
+                let distinct: BTreeSet<&&str> = picked.iter().collect();
+                (min..=max).contains(&picked.len())
+                    && distinct.len() == picked.len()
+                    && picked.iter().all(|p| self.options.iter().any(|o| o == p))
+            }
+        }
+    }
+
+    /// Some legal actions, to show as alternatives: every option, or for a multiple choice
+    /// the first picks that fit.
+    pub fn examples(&self) -> Vec<String> {
+        match self.pick {
+            None => self.options.clone(),
+            Some((min, _)) => {
+                let first: Vec<&str> = self.options.iter().take(min).map(String::as_str).collect();
+                vec![format!("choose {}", first.join(" ")).trim_end().to_string()]
+            }
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameResult {
+    pub winner: String,
+    /// `automatic` or `end_of_game`.
+    pub how: String,
+    pub turn: u32,
+}
+
+/// What units did in the current action: movement points used, combats fought, retreats,
+/// redeployments, spaces attacked.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Marks {
+    pub moved: BTreeMap<usize, u32>,
+    pub fought: BTreeSet<usize>,
+    pub retreated: BTreeSet<usize>,
+    pub redeployed: BTreeSet<usize>,
+    pub attacked: BTreeSet<String>,
+}
+
+/// Where play stands: the place in the sequence, the tasks under way, the current prompt.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Flow {
+    pub phase: usize,
+    pub step: usize,
+    pub tasks: Vec<Task>,
+    pub prompt: Option<Prompt>,
+    pub result: Option<GameResult>,
+    pub marks: Marks,
+    /// Each side's previous action this turn (SR and RP may not be played twice running).
+    pub last_action: BTreeMap<String, ActionKind>,
+    /// What happened that a player should read (an event that could not be carried out).
+    pub messages: Vec<String>,
+}
+
+/// A procedure under way.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Task {
+    /// Action rounds: whose turn is next, and whether a side's action is under way.
+    Rounds {
+        /// The sequence step (phase, step) that says how the rounds go.
+        at: (usize, usize),
+        rounds: u32,
+        next: usize,
+        acting: bool,
+    },
+    /// A side chooses its action.
+    Action {
+        side: String,
+    },
+    /// A card's event, with the answers given so far.
+    Event {
+        side: String,
+        card: String,
+        answers: Vec<Answer>,
+        then_ops: u32,
+    },
+    /// A script of the sequence of play, with the answers given so far.
+    Script {
+        side: String,
+        phase: usize,
+        step: usize,
+        answers: Vec<Answer>,
+    },
+    /// Operations: activation points left, and the stage.
+    Ops {
+        side: String,
+        points: u32,
+        stage: OpsStage,
+    },
+    Combat(Box<CombatTask>),
+    /// Strategic redeployment: points left, and the unit chosen, if one is.
+    Sr {
+        side: String,
+        points: u32,
+        unit: Option<usize>,
+    },
+    /// Replacements: half points left in each pool, and the unit being placed, if one is.
+    Replace {
+        side: String,
+        halves: BTreeMap<String, u32>,
+        placing: Option<usize>,
+    },
+    /// Discarding before the draw.
+    Discard {
+        side: String,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpsStage {
+    Activate,
+    Move,
+    Attack,
+}
+
+/// Why the game cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesError(pub String);
+
+impl std::fmt::Display for RulesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The content and scenario the rules read, with the indexes they use.
+pub struct Rules<'c> {
+    pub content: &'c Content,
+    pub game: &'c GameFile,
+    pub play: &'c PlayRules,
+    pub scenario: &'c ScenarioFile,
+    counters: BTreeMap<&'c str, &'c Counter>,
+    strength: usize,
+    loss: usize,
+    movement: usize,
+}
+
+impl<'c> Rules<'c> {
+    pub fn new(content: &'c Content, scenario: &str) -> Result<Rules<'c>, RulesError> {
+        let game = content
+            .game
+            .as_ref()
+            .ok_or_else(|| RulesError("the content has no game.ron".into()))?;
+        let play = game.play.as_ref().ok_or_else(|| {
+            RulesError("game.ron has no `play` rules: the game cannot be played yet".into())
+        })?;
+        if game.sequence.is_empty() {
+            return Err(RulesError("game.ron has no sequence of play".into()));
+        }
+        let scenario = content.scenario(scenario).ok_or_else(|| {
+            let known: Vec<&str> = content.scenarios.iter().map(|s| s.id.as_str()).collect();
+            RulesError(format!(
+                "no scenario `{scenario}` (there are: {})",
+                known.join(", ")
+            ))
+        })?;
+        let stat = |id: &str| {
+            game.stats
+                .iter()
+                .position(|s| s.id == id)
+                .ok_or_else(|| RulesError(format!("no stat `{id}` in game.ron")))
+        };
+        Ok(Rules {
+            content,
+            game,
+            play,
+            scenario,
+            counters: content
+                .counters
+                .iter()
+                .map(|c| (c.id.as_str(), c))
+                .collect(),
+            strength: stat(&play.strength)?,
+            loss: stat(&play.loss_factor)?,
+            movement: stat(&play.movement)?,
+        })
+    }
+
+    pub fn counter(&self, unit: &Unit) -> Option<&'c Counter> {
+        self.counters.get(unit.counter.as_str()).copied()
+    }
+
+    fn stat(&self, unit: &Unit, i: usize) -> i32 {
+        let Some(c) = self.counter(unit) else {
+            return 0;
+        };
+        let values = if unit.reduced {
+            c.back.as_ref().unwrap_or(&c.front)
+        } else {
+            &c.front
+        };
+        values.get(i).copied().unwrap_or(0)
+    }
+
+    pub fn strength(&self, unit: &Unit) -> i32 {
+        self.stat(unit, self.strength)
+    }
+
+    pub fn loss_factor(&self, unit: &Unit) -> i32 {
+        self.stat(unit, self.loss).max(1)
+    }
+
+    pub fn movement(&self, unit: &Unit) -> i32 {
+        self.stat(unit, self.movement)
+    }
+
+    pub fn side(&self, unit: &Unit) -> &'c str {
+        match self.counter(unit) {
+            Some(c) => match &c.side {
+                Some(s) => s,
+                None => supply::nation_side(self.content, &c.nation),
+            },
+            None => "",
+        }
+    }
+
+    pub fn nation(&self, unit: &Unit) -> &'c str {
+        self.counter(unit).map_or("", |c| c.nation.as_str())
+    }
+
+    pub fn size(&self, unit: &Unit) -> &'c str {
+        self.counter(unit).map_or("", |c| c.size.as_str())
+    }
+
+    pub fn unit_type(&self, unit: &Unit) -> &'c str {
+        self.counter(unit).map_or("", |c| c.unit_type.as_str())
+    }
+
+    pub fn is_mech(&self, unit: &Unit) -> bool {
+        self.play
+            .mechanized
+            .iter()
+            .any(|t| t == self.unit_type(unit))
+    }
+
+    pub fn is_large(&self, unit: &Unit) -> bool {
+        self.play.large_size.as_deref() == Some(self.size(unit))
+    }
+
+    /// Steps a unit has left (a unit without a back has one).
+    pub fn steps(&self, unit: &Unit) -> u32 {
+        match self.counter(unit) {
+            Some(c) if c.back.is_some() && !unit.reduced => 2,
+            _ => 1,
+        }
+    }
+
+    /// The activation group of a nation: its group, else itself.
+    pub fn group(&self, nation: &str) -> &'c str {
+        self.game
+            .nations
+            .iter()
+            .find(|n| n.id == nation)
+            .map_or("", |n| n.group.as_deref().unwrap_or(n.id.as_str()))
+    }
+
+    pub fn other_side(&self, side: &str) -> &'c str {
+        self.game
+            .sides
+            .iter()
+            .find(|s| s.id != side)
+            .map_or("", |s| s.id.as_str())
+    }
+
+    /// The deck a side draws from.
+    pub fn deck_of(&self, side: &str) -> &'c str {
+        self.game
+            .decks
+            .iter()
+            .find(|d| d.side.as_deref() == Some(side))
+            .map_or("", |d| d.id.as_str())
+    }
+
+    /// The box of a role (reserve, eliminated) that belongs to a side.
+    pub fn box_of(&self, side: &str, role: crate::model::BoxRole) -> Option<&'c str> {
+        self.game
+            .boxes
+            .iter()
+            .find(|b| b.side.as_deref() == Some(side) && b.role == Some(role))
+            .map(|b| b.id.as_str())
+    }
+
+    pub fn card(&self, id: &str) -> Option<&'c crate::model::Card> {
+        self.content
+            .cards()
+            .find(|(_, c)| c.id == id)
+            .map(|(_, c)| c)
+    }
+
+    pub fn season(&self, turn: u32) -> Option<&'c str> {
+        self.game
+            .turns
+            .iter()
+            .find(|t| t.number == turn)
+            .and_then(|t| t.season.as_deref())
+    }
+}
+
+/// Sets up a scenario's state (with its optional rules switched on as flags `option:<id>`, and
+/// die results to use before the seeded dice) and runs play on to the first prompt.
+pub fn start(
+    rules: &Rules,
+    seed: u64,
+    options: &[String],
+    dice: &[i64],
+) -> Result<State, RulesError> {
+    let mut state = State::new(rules.content, rules.scenario, seed).map_err(|e| RulesError(e.0))?;
+    state.forced_dice = dice.to_vec();
+    for o in options {
+        if !rules.scenario.options.iter().any(|x| &x.id == o) {
+            return Err(RulesError(format!(
+                "scenario `{}` has no optional rule `{o}`",
+                rules.scenario.id
+            )));
+        }
+        state.flags.insert(format!("option:{o}"));
+    }
+    for o in rules.scenario.options.iter().filter(|o| o.default) {
+        state.flags.insert(format!("option:{}", o.id));
+    }
+    procedures::advance(rules, &mut state);
+    Ok(state)
+}
+
+/// Performs one action, given in its text form, and runs on to the next prompt. An action that
+/// is not legal now changes nothing and returns why, with the legal alternatives.
+pub fn apply(rules: &Rules, state: &mut State, action: &str) -> Result<(), IllegalAction> {
+    let action = action.trim();
+    let Some(prompt) = state.flow.prompt.clone() else {
+        return Err(IllegalAction {
+            message: "the game is over".into(),
+            legal: Vec::new(),
+        });
+    };
+    if !prompt.allows(action) {
+        return Err(IllegalAction {
+            message: format!("`{action}` is not legal now: {}", prompt.question),
+            legal: prompt.examples(),
+        });
+    }
+    let before = state.clone();
+    state.flow.prompt = None;
+    if let Err(message) = procedures::act(rules, state, &prompt, action) {
+        *state = before;
+        return Err(IllegalAction {
+            message,
+            legal: prompt.examples(),
+        });
+    }
+    procedures::advance(rules, state);
+    Ok(())
+}
+
+/// An action that may not be taken now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IllegalAction {
+    pub message: String,
+    pub legal: Vec<String>,
+}
+
+/// The spaces a unit stands on, by graph index.
+pub fn space_of(rules: &Rules, unit: &Unit) -> Option<usize> {
+    match &unit.at {
+        Loc::Space(s) => rules.content.graph.index_of(s),
+        _ => None,
+    }
+}
+
+/// The sequence step the flow stands at, if any.
+pub fn current_step<'c>(rules: &Rules<'c>, state: &State) -> Option<&'c Step> {
+    rules
+        .game
+        .sequence
+        .get(state.flow.phase)
+        .and_then(|p| p.steps.get(state.flow.step))
+}
+
+/// The name of the phase the flow stands in.
+pub fn phase_name<'c>(rules: &Rules<'c>, state: &State) -> &'c str {
+    rules
+        .game
+        .sequence
+        .get(state.flow.phase)
+        .map_or("", |p| p.name.as_str())
+}

@@ -1,0 +1,128 @@
+//! Supply: which spaces a piece of a nation, serving a side, traces supply from.
+//!
+//! A piece is supplied when a path leads from its space to a supply source of its nation that
+//! its side controls (and whose flag, if any, is set), every space between being controlled by
+//! its side and free of enemy pieces. The path is Full when it crosses no connection whose kind
+//! gives only Limited supply, Limited otherwise; connections of a kind that blocks supply are
+//! never crossed. One breadth-first search from the sources gives the level of every space at
+//! once, so a rule that asks about many pieces pays for one search per nation.
+
+use crate::content::Content;
+use crate::model::{SupplyLevel, TraceSupply};
+use crate::state::State;
+
+/// The supply a space offers a piece.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    Out,
+    Limited,
+    Full,
+}
+
+/// The side whose pieces a nation's are (empty for a neutral nation).
+pub fn nation_side<'c>(content: &'c Content, nation: &str) -> &'c str {
+    content
+        .game
+        .as_ref()
+        .and_then(|g| g.nations.iter().find(|n| n.id == nation))
+        .and_then(|n| n.side.as_deref())
+        .unwrap_or("")
+}
+
+/// The side a unit serves: its counter's side, else its nation's.
+pub fn unit_side<'c>(content: &'c Content, counter: &str) -> &'c str {
+    match content.counter(counter) {
+        Some(c) => match &c.side {
+            Some(s) => s,
+            None => nation_side(content, &c.nation),
+        },
+        None => "",
+    }
+}
+
+/// The supply trace across an edge: the most restrictive of its kinds'.
+pub fn edge_trace(content: &Content, edge: usize) -> TraceSupply {
+    let kinds = content
+        .game
+        .as_ref()
+        .map(|g| g.connection_kinds.as_slice())
+        .unwrap_or_default();
+    content.graph.edges[edge]
+        .kinds
+        .iter()
+        .filter_map(|k| kinds.iter().find(|x| x.id == *k).map(|x| x.supply))
+        .max_by_key(|s| match s {
+            TraceSupply::Full => 0,
+            TraceSupply::Limited => 1,
+            TraceSupply::Blocked => 2,
+        })
+        .unwrap_or_default()
+}
+
+/// The supply level of every space (by graph index) for a piece of `nation` serving `side`.
+pub fn levels(content: &Content, state: &State, nation: &str, side: &str) -> Vec<Level> {
+    let g = &content.graph;
+    let n = g.spaces.len();
+    // Which spaces hold enemy pieces, and which the side controls.
+    let mut enemy = vec![false; n];
+    for u in &state.units {
+        if let crate::state::Loc::Space(s) = &u.at {
+            if unit_side(content, &u.counter) != side {
+                if let Some(i) = g.index_of(s) {
+                    enemy[i] = true;
+                }
+            }
+        }
+    }
+    let friendly: Vec<bool> = (0..n)
+        .map(|i| !enemy[i] && state.control.get(&g.spaces[i].id).map(String::as_str) == Some(side))
+        .collect();
+    let mut out = vec![Level::Out; n];
+    for full in [true, false] {
+        let level = if full { Level::Full } else { Level::Limited };
+        let mut seen = vec![false; n];
+        let mut stack = Vec::new();
+        for (i, s) in g.spaces.iter().enumerate() {
+            let source = s.supply.iter().any(|src| {
+                src.nations.iter().any(|x| x == nation)
+                    && (!full || src.level == SupplyLevel::Full)
+                    && src.flag.as_ref().is_none_or(|f| state.flags.contains(f))
+            });
+            if source && state.control.get(&s.id).map(String::as_str) == Some(side) {
+                seen[i] = true;
+                if friendly[i] {
+                    stack.push(i);
+                }
+            }
+        }
+        while let Some(i) = stack.pop() {
+            for &(m, e) in g.neighbours(i) {
+                if seen[m] {
+                    continue;
+                }
+                let trace = edge_trace(content, e);
+                if trace == TraceSupply::Blocked || (full && trace == TraceSupply::Limited) {
+                    continue;
+                }
+                seen[m] = true;
+                if friendly[m] {
+                    stack.push(m);
+                }
+            }
+        }
+        for i in 0..n {
+            if seen[i] && out[i] < level {
+                out[i] = level;
+            }
+        }
+    }
+    out
+}
+
+/// The supply level of one space for a piece of `nation` serving `side`.
+pub fn level_at(content: &Content, state: &State, space: &str, nation: &str, side: &str) -> Level {
+    match content.graph.index_of(space) {
+        Some(i) => levels(content, state, nation, side)[i],
+        None => Level::Out,
+    }
+}

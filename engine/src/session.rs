@@ -1,0 +1,341 @@
+//! A playtest session, event-sourced: (content, scenario, options, seed, die results, log of
+//! actions) determines the state by replay.
+//!
+//! The session keeps the log and a checkpoint of the state every [`CHECKPOINT_EVERY`] actions,
+//! so undo replays at most that many actions. A saved game is its log with the content's
+//! fingerprint ([`SavedGame`], a RON file). [`Playtest`] is the hot-reload core the editor
+//! uses: it holds the last good content, and on new content either keeps running the old one
+//! (the new one does not check) or replays the log against the new rules and reports the first
+//! action that became illegal or whose outcome changed, keeping every action before it.
+//!
+//! Invariant: a session's state is always the replay of its log; an action that is not legal
+//! leaves both untouched.
+
+use serde::{Deserialize, Serialize};
+
+use crate::content::Content;
+use crate::diag::Diagnostic;
+use crate::load::Loaded;
+use crate::rules::{self, IllegalAction, Prompt, Rules, RulesError};
+use crate::state::{Loc, State};
+
+/// How many actions lie between two checkpoints.
+pub const CHECKPOINT_EVERY: usize = 32;
+
+/// What starts a session: everything but the actions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    pub scenario: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+    pub seed: u64,
+    /// Die results used before the seeded dice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dice: Vec<i64>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub setup: Setup,
+    log: Vec<String>,
+    /// (number of actions applied, state after them), ascending; the first is the start.
+    checkpoints: Vec<(usize, State)>,
+    state: State,
+}
+
+/// An action of a log that could not be replayed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplayError {
+    /// The action's index in the log (0-based).
+    pub index: usize,
+    pub action: String,
+    pub illegal: IllegalAction,
+}
+
+impl Session {
+    pub fn new(content: &Content, setup: Setup) -> Result<Session, RulesError> {
+        let rules = Rules::new(content, &setup.scenario)?;
+        let state = start_state(&rules, &setup)?;
+        Ok(Session {
+            setup,
+            log: Vec::new(),
+            checkpoints: vec![(0, state.clone())],
+            state,
+        })
+    }
+
+    /// Replays a log. On an illegal action returns the session as far as it got, and the error.
+    pub fn replay(
+        content: &Content,
+        setup: Setup,
+        actions: &[String],
+    ) -> Result<(Session, Option<ReplayError>), RulesError> {
+        let mut session = Session::new(content, setup)?;
+        let rules = Rules::new(content, &session.setup.scenario)?;
+        for (index, action) in actions.iter().enumerate() {
+            if let Err(illegal) = session.apply_with(&rules, action) {
+                return Ok((
+                    session,
+                    Some(ReplayError {
+                        index,
+                        action: action.clone(),
+                        illegal,
+                    }),
+                ));
+            }
+        }
+        Ok((session, None))
+    }
+
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    pub fn prompt(&self) -> Option<&Prompt> {
+        self.state.flow.prompt.as_ref()
+    }
+
+    pub fn log(&self) -> &[String] {
+        &self.log
+    }
+
+    /// Takes one action (its text form); an illegal one changes nothing.
+    pub fn apply(&mut self, content: &Content, action: &str) -> Result<(), IllegalAction> {
+        let rules = Rules::new(content, &self.setup.scenario).map_err(|e| IllegalAction {
+            message: e.0,
+            legal: Vec::new(),
+        })?;
+        self.apply_with(&rules, action)
+    }
+
+    fn apply_with(&mut self, rules: &Rules, action: &str) -> Result<(), IllegalAction> {
+        rules::apply(rules, &mut self.state, action)?;
+        self.log.push(action.trim().to_string());
+        if self.log.len() % CHECKPOINT_EVERY == 0 {
+            self.checkpoints.push((self.log.len(), self.state.clone()));
+        }
+        Ok(())
+    }
+
+    /// Drops the last action; returns it.
+    pub fn undo(&mut self, content: &Content) -> Option<String> {
+        let last = self.log.pop()?;
+        self.checkpoints.retain(|(n, _)| *n <= self.log.len());
+        let (n, state) = self.checkpoints.last().cloned().expect("the start is kept");
+        self.state = state;
+        if let Ok(rules) = Rules::new(content, &self.setup.scenario) {
+            for action in &self.log[n..] {
+                // The log replayed before; it replays again on the same content.
+                let _ = rules::apply(&rules, &mut self.state, action);
+            }
+        }
+        Some(last)
+    }
+
+    pub fn save(&self, content: &Content) -> SavedGame {
+        SavedGame {
+            game: content
+                .game
+                .as_ref()
+                .map(|g| g.id.clone())
+                .unwrap_or_default(),
+            content_hash: content.hash.clone(),
+            setup: self.setup.clone(),
+            actions: self.log.clone(),
+        }
+    }
+}
+
+fn start_state(rules: &Rules, setup: &Setup) -> Result<State, RulesError> {
+    rules::start(rules, setup.seed, &setup.options, &setup.dice)
+}
+
+/// A saved game: the setup, the actions, and the content they were played on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedGame {
+    pub game: String,
+    /// The fingerprint of the content when the game was saved.
+    pub content_hash: String,
+    pub setup: Setup,
+    pub actions: Vec<String>,
+}
+
+impl SavedGame {
+    pub fn to_ron(&self) -> String {
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default()).unwrap_or_default()
+    }
+
+    /// Reads a saved game; a corrupt file gives its line and column.
+    pub fn from_ron(text: &str) -> Result<SavedGame, String> {
+        ron::from_str(text)
+            .map_err(|e| format!("{}:{}: {}", e.span.start.line, e.span.start.col, e.code))
+    }
+}
+
+/// Where a replay against new content first parts from the old one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Divergence {
+    /// The action's index in the log (0-based).
+    pub index: usize,
+    pub action: String,
+    pub kind: DivergenceKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DivergenceKind {
+    /// The action is no longer legal.
+    Illegal(IllegalAction),
+    /// The action is legal but leads to another state: what differs.
+    Changed(Vec<String>),
+}
+
+/// What a reload did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reload {
+    /// The new content does not check: the last good content keeps running.
+    Rejected(Vec<Diagnostic>),
+    /// The log replayed on the new content; where it diverged, if it did (the session keeps
+    /// the actions before that).
+    Replayed(Option<Divergence>),
+    /// The new content cannot play the session's scenario at all.
+    Unplayable(String),
+}
+
+/// A session on the last good content: the hot-reload core.
+pub struct Playtest {
+    pub content: Content,
+    pub session: Session,
+}
+
+impl Playtest {
+    pub fn new(content: Content, setup: Setup) -> Result<Playtest, RulesError> {
+        let session = Session::new(&content, setup)?;
+        Ok(Playtest { content, session })
+    }
+
+    pub fn apply(&mut self, action: &str) -> Result<(), IllegalAction> {
+        self.session.apply(&self.content, action)
+    }
+
+    pub fn undo(&mut self) -> Option<String> {
+        self.session.undo(&self.content)
+    }
+
+    /// Takes newly loaded content: keeps the last good one if it has errors, else replays the
+    /// log on it in step with the old content and stops at the first difference.
+    pub fn reload(&mut self, loaded: Loaded) -> Reload {
+        if loaded.has_errors() {
+            return Reload::Rejected(loaded.diagnostics);
+        }
+        let new = loaded.content;
+        let (old_rules, new_rules) = match (
+            Rules::new(&self.content, &self.session.setup.scenario),
+            Rules::new(&new, &self.session.setup.scenario),
+        ) {
+            (Ok(o), Ok(n)) => (o, n),
+            (_, Err(e)) | (Err(e), _) => return Reload::Unplayable(e.0),
+        };
+        let setup = self.session.setup.clone();
+        let (mut old_state, mut fresh) = match (
+            start_state(&old_rules, &setup),
+            Session::new(&new, setup.clone()),
+        ) {
+            (Ok(o), Ok(n)) => (o, n),
+            (_, Err(e)) | (Err(e), _) => return Reload::Unplayable(e.0),
+        };
+        let mut divergence = None;
+        if old_state != fresh.state {
+            divergence = Some(Divergence {
+                index: 0,
+                action: "(setup)".into(),
+                kind: DivergenceKind::Changed(differences(&old_state, &fresh.state)),
+            });
+        }
+        if divergence.is_none() {
+            for (index, action) in self.session.log.clone().iter().enumerate() {
+                let _ = rules::apply(&old_rules, &mut old_state, action);
+                let mut trial = fresh.clone();
+                match trial.apply_with(&new_rules, action) {
+                    Err(illegal) => {
+                        divergence = Some(Divergence {
+                            index,
+                            action: action.clone(),
+                            kind: DivergenceKind::Illegal(illegal),
+                        });
+                        break;
+                    }
+                    Ok(()) if trial.state != old_state => {
+                        divergence = Some(Divergence {
+                            index,
+                            action: action.clone(),
+                            kind: DivergenceKind::Changed(differences(&old_state, &trial.state)),
+                        });
+                        break;
+                    }
+                    Ok(()) => fresh = trial,
+                }
+            }
+        }
+        drop(old_rules);
+        drop(new_rules);
+        self.content = new;
+        self.session = fresh;
+        Reload::Replayed(divergence)
+    }
+}
+
+/// What differs between two states, for a person: turn, tracks, control, units, hands, flags,
+/// the prompt.
+pub fn differences(old: &State, new: &State) -> Vec<String> {
+    let mut out = Vec::new();
+    if (old.turn, old.round) != (new.turn, new.round) {
+        out.push(format!(
+            "turn {} round {} is now turn {} round {}",
+            old.turn, old.round, new.turn, new.round
+        ));
+    }
+    for (k, v) in &new.tracks {
+        let before = old.tracks.get(k).copied().unwrap_or(0);
+        if before != *v {
+            out.push(format!("track {k}: {before} is now {v}"));
+        }
+    }
+    for (k, v) in &new.control {
+        if old.control.get(k) != Some(v) {
+            out.push(format!(
+                "control of {k}: {:?} is now {v}",
+                old.control.get(k)
+            ));
+        }
+    }
+    for (a, b) in old.units.iter().zip(&new.units) {
+        if a.at != b.at || a.reduced != b.reduced {
+            let place = |u: &crate::state::Unit| match &u.at {
+                Loc::Space(s) | Loc::Box(s) => {
+                    format!("{s}{}", if u.reduced { " (reduced)" } else { "" })
+                }
+                Loc::Unplaced => "not in play".into(),
+                Loc::Removed => "removed".into(),
+            };
+            out.push(format!("{}: {} is now {}", a.counter, place(a), place(b)));
+        }
+    }
+    if old.hands != new.hands {
+        out.push("the hands differ".into());
+    }
+    if old.flags != new.flags {
+        out.push("the flags differ".into());
+    }
+    if old.flow.prompt != new.flow.prompt {
+        out.push("the next decision differs".into());
+    }
+    if old.flow.messages != new.flow.messages {
+        if let Some(m) = new.flow.messages.last() {
+            out.push(format!("now: {m}"));
+        }
+    }
+    if out.is_empty() {
+        out.push("the dice or the piles differ".into());
+    }
+    out
+}
