@@ -11,6 +11,7 @@ use sandtable_engine::diag::{Diagnostic, Sources};
 use sandtable_engine::format::{format_text, write_atomic};
 use sandtable_engine::load::{load_dir, ContentSource, DirSource};
 use sandtable_engine::schema::{self, FileKind};
+use sandtable_engine::session::{state_json, Session, Setup};
 
 #[derive(Parser)]
 #[command(
@@ -67,6 +68,38 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play a scenario: replay actions, then print the state and/or the pending prompt.
+    ///
+    /// Actions are read one per line, in the text form the prompt prints (blank lines and lines
+    /// starting with `#` are skipped). Die results given with --dice are used first, then the
+    /// seeded dice. An illegal action is reported with its line number and the legal
+    /// alternatives, and the exit code is 1. With neither --state nor --prompt, the prompt is
+    /// printed as text.
+    Play {
+        dir: PathBuf,
+        #[arg(long)]
+        scenario: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Optional rules to switch on, separated by commas.
+        #[arg(long, value_delimiter = ',')]
+        options: Vec<String>,
+        /// A file of actions, one per line.
+        #[arg(long)]
+        actions: Option<PathBuf>,
+        /// Die results to use first, separated by commas (for example 3,5,1).
+        #[arg(long, value_delimiter = ',')]
+        dice: Vec<i64>,
+        /// Print the state (`json`).
+        #[arg(long, value_parser = ["json"])]
+        state: Option<String>,
+        /// Print the pending prompt (`json`).
+        #[arg(long, value_parser = ["json"])]
+        prompt: Option<String>,
+        /// Also write the game (setup, actions, content fingerprint) to this RON file.
+        #[arg(long)]
+        save: Option<PathBuf>,
+    },
     /// Regenerate the JSON Schemas of the content file kinds from the Rust types.
     ///
     /// With --check, write nothing: exit 1 if a committed schema differs from the generated one.
@@ -85,6 +118,31 @@ fn main() -> ExitCode {
         Command::Validate { dir, json } => validate(&dir, json),
         Command::Fmt { dir, check } => fmt(&dir, check),
         Command::Schema { check, dir } => schema_cmd(&dir, check),
+        Command::Play {
+            dir,
+            scenario,
+            seed,
+            options,
+            actions,
+            dice,
+            state,
+            prompt,
+            save,
+        } => play(
+            &dir,
+            Setup {
+                scenario,
+                options,
+                seed,
+                dice,
+            },
+            actions.as_deref(),
+            PlayOutput {
+                state: state.is_some(),
+                prompt: prompt.is_some(),
+                save,
+            },
+        ),
         Command::Odds {
             dir,
             table,
@@ -358,4 +416,108 @@ fn schema_cmd(dir: &Path, check: bool) -> ExitCode {
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
+}
+
+struct PlayOutput {
+    state: bool,
+    prompt: bool,
+    save: Option<PathBuf>,
+}
+
+fn play(dir: &Path, setup: Setup, actions: Option<&Path>, out: PlayOutput) -> ExitCode {
+    let loaded = load_dir(dir);
+    if loaded.has_errors() {
+        let errors: Vec<Diagnostic> = loaded.errors().cloned().collect();
+        print_diagnostics(&loaded.sources, &errors);
+        eprintln!(
+            "{}: the content does not check; nothing was played",
+            dir.display()
+        );
+        return ExitCode::from(1);
+    }
+    let content = loaded.content;
+    let mut session = match Session::new(&content, setup) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let mut failed = false;
+    if let Some(path) = actions {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        };
+        for (n, line) in text.lines().enumerate() {
+            let action = line.trim();
+            if action.is_empty() || action.starts_with('#') {
+                continue;
+            }
+            if let Err(e) = session.apply(&content, action) {
+                eprintln!(
+                    "{}:{}: error: illegal action `{action}`: {}",
+                    path.display(),
+                    n + 1,
+                    e.message
+                );
+                if !e.legal.is_empty() {
+                    eprintln!("  legal actions now:");
+                    for l in &e.legal {
+                        eprintln!("    {l}");
+                    }
+                }
+                failed = true;
+                break;
+            }
+        }
+    }
+    if let Some(path) = &out.save {
+        let text = session.save(&content).to_ron();
+        if let Err(e) = write_atomic(path, &text) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    let st = session.state();
+    if out.state {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&state_json(&content, st)).unwrap_or_default()
+        );
+    }
+    if out.prompt {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&st.flow.prompt).unwrap_or_default()
+        );
+    }
+    if !out.state && !out.prompt {
+        match (&st.flow.prompt, &st.flow.result) {
+            (Some(p), _) => {
+                println!(
+                    "turn {} round {}: {} decides: {}",
+                    st.turn, st.round, p.side, p.question
+                );
+                match p.pick {
+                    Some((min, max)) => {
+                        println!("  choose {min} to {max} of: {}", p.options.join(" "))
+                    }
+                    None => p.options.iter().for_each(|o| println!("  {o}")),
+                }
+            }
+            (None, Some(r)) => {
+                println!("game over: {} wins ({}, turn {})", r.winner, r.how, r.turn)
+            }
+            (None, None) => println!("no decision is open"),
+        }
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

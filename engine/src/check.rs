@@ -261,12 +261,58 @@ impl Checker<'_> {
                 content.scripts.insert(card.id.clone(), scripts);
             }
         }
+        if let Some(f) = &files.game {
+            let text = &sources.get(f.file).text;
+            for (p, phase) in f.data.sequence.iter().enumerate() {
+                for (s, step) in phase.steps.iter().enumerate() {
+                    let place = format!("/sequence/{p}/steps/{s}");
+                    match step {
+                        Step::Script { effect, .. } => {
+                            let parsed = syntax::parse(effect);
+                            let mut errors = parsed.errors;
+                            errors.extend(check_stmts(&parsed.stmts, ScriptKind::Event, &names));
+                            self.script_errors(f, text, &format!("{place}/Script/effect"), errors);
+                            content.sequence.steps.insert((p, s), parsed.stmts);
+                        }
+                        Step::ActionRounds(rounds) => {
+                            for (a, action) in rounds.free_actions.iter().enumerate() {
+                                let at = format!("{place}/ActionRounds/free_actions/{a}");
+                                let condition = action.playable.as_ref().and_then(|src| {
+                                    let (expr, mut errors) = syntax::parse_expr(src);
+                                    if let Some(e) = &expr {
+                                        errors.extend(check_condition(e, &names));
+                                    }
+                                    self.script_errors(f, text, &format!("{at}/playable"), errors);
+                                    expr
+                                });
+                                let parsed = syntax::parse(&action.effect);
+                                let mut errors = parsed.errors;
+                                errors.extend(check_stmts(
+                                    &parsed.stmts,
+                                    ScriptKind::Event,
+                                    &names,
+                                ));
+                                self.script_errors(f, text, &format!("{at}/effect"), errors);
+                                content.sequence.actions.insert(
+                                    (p, s, a),
+                                    crate::script::FreeActionScripts {
+                                        playable: condition,
+                                        effect: parsed.stmts,
+                                    },
+                                );
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
     }
 
     /// Reports problems found inside a script at their place in the content file.
-    fn script_errors(
+    fn script_errors<T>(
         &mut self,
-        f: &Parsed<CardsFile>,
+        f: &Parsed<T>,
         text: &str,
         pointer: &str,
         errors: Vec<ScriptError>,

@@ -35,6 +35,8 @@ pub struct Content {
     /// The cards' scripts, parsed (those that checked, and those that did not, as far as they
     /// could be read).
     pub scripts: crate::script::Scripts,
+    /// The scripts of the sequence of play, parsed.
+    pub sequence: crate::script::SequenceScripts,
     /// A fingerprint of the files it was loaded from (see [`crate::load`]).
     pub hash: String,
 }

@@ -424,6 +424,26 @@ pub struct ActionRounds {
     /// Rounds (counted from 1) in which a side may not play a card for its OPS, in a season.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub no_ops_rounds: Vec<SeasonRounds>,
+    /// Actions a side may take instead of playing a card, written as scripts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub free_actions: Vec<FreeAction>,
+}
+
+/// An action taken without a card: its text form is its id; it may be taken when its
+/// condition holds, and it runs its effect.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FreeAction {
+    pub id: String,
+    pub side: String,
+    pub name: String,
+    /// A condition in the effect language (always, if none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub playable: Option<String>,
+    /// What the action does, in the effect language.
+    pub effect: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
 }
 
 /// The actions a side may take.
@@ -459,6 +479,8 @@ pub enum ActionKind {
     Event,
     /// Operations of the automatic value, without a card.
     AutoOps,
+    /// One of the action rounds' free actions (written as scripts).
+    Free,
 }
 
 /// The parameters of the general procedures of play.
@@ -541,7 +563,117 @@ pub struct PlayRules {
     /// Hand size: a side's hand-limit track and the table of its minimum and maximum by turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hands: Vec<HandRule>,
+    /// Stand Fast orders: units may leave a space holding this marker only at a price in
+    /// victory points, unless they retreat, advance, or first enter an enemy-controlled space.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stand_fast: Option<StandFast>,
+    /// Mandated offensives: while its flag is set a side owes an attack, or the capture of a
+    /// space, by units of the nations named; the flag clears as soon as one is made.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub offensives: Vec<Offensive>,
+    /// Markers that hinder one side where they stand (partisans): supply traced through the
+    /// space is only Limited; strategic redeployment may not enter, leave or cross it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hindering_markers: Vec<HinderingMarker>,
+    /// Extra activation costs of particular units (PanzerArmee Afrika outside Libya).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub activation_extra: Vec<ActivationExtra>,
+    /// On the listed turns, units of these nations that retreat the full length may not end
+    /// their retreat next to the space they defended (B2B 4.4).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retreat_away: Vec<RetreatAway>,
+    /// Where units may operate: a unit a rule names may move, retreat, advance and be
+    /// redeployed only into the rule's regions (national restrictions).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub operate_in: Vec<OperateIn>,
     pub victory: Victory,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HinderingMarker {
+    pub marker: String,
+    /// The side it hinders.
+    pub side: String,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub limits_supply: bool,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub blocks_sr: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActivationExtra {
+    /// A space holding a unit of one of these counters costs more to activate ...
+    pub counters: Vec<String>,
+    /// ... when it lies outside this region (anywhere, if none) ...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outside: Option<String>,
+    /// ... and, if this is set, only when that unit is not in Full Supply.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub unless_full_supply: bool,
+    pub cost: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RetreatAway {
+    pub nations: Vec<String>,
+    pub turns: Vec<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StandFast {
+    pub marker: String,
+    /// Victory points the owning side pays to leave such a space by a move.
+    pub exit_vp: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Offensive {
+    /// Set (by the orders script) while the offensive is owed.
+    pub flag: String,
+    pub side: String,
+    /// Units of these nations meet it.
+    pub nations: Vec<String>,
+    /// If given, only attacks by units of these sizes count (captures by any unit do).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attack_sizes: Vec<String>,
+    /// If given, the attack or the capture must be outside this region.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outside: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OperateIn {
+    /// The units the rule binds: of these nations, or these counters.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nations: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counters: Vec<String>,
+    /// Only units of these sizes (all sizes if empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<String>,
+    /// Counters the rule does not bind (a unit with a rule of its own).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub except_counters: Vec<String>,
+    /// The regions they may be in (anywhere, if empty) ...
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub regions: Vec<String>,
+    /// ... and the regions they may not be in.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_regions: Vec<String>,
+    /// The rule is lifted while this flag is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unless_flag: Option<String>,
+    /// The rule's number, for messages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -339,3 +339,47 @@ pub fn differences(old: &State, new: &State) -> Vec<String> {
     }
     out
 }
+
+/// The state as JSON, for tools: where play stands, tracks, control, units, markers, hands,
+/// flags, the result, the latest messages, and the prompt.
+pub fn state_json(content: &Content, state: &State) -> serde_json::Value {
+    use serde_json::json;
+    let place = |at: &Loc| match at {
+        Loc::Space(s) => json!({"space": s}),
+        Loc::Box(b) => json!({"box": b}),
+        Loc::Unplaced => json!("unplaced"),
+        Loc::Removed => json!("removed"),
+    };
+    let units: Vec<serde_json::Value> = state
+        .units
+        .iter()
+        .filter(|u| u.at != Loc::Unplaced)
+        .map(|u| json!({"unit": u.name(content), "at": place(&u.at), "reduced": u.reduced}))
+        .collect();
+    let markers: Vec<serde_json::Value> = state
+        .markers
+        .iter()
+        .map(|m| json!({"marker": m.marker, "space": m.space, "level": m.level}))
+        .collect();
+    let phase = content
+        .game
+        .as_ref()
+        .and_then(|g| g.sequence.get(state.flow.phase))
+        .map_or("", |p| p.id.as_str());
+    let recent: Vec<&String> = state.flow.messages.iter().rev().take(20).rev().collect();
+    json!({
+        "turn": state.turn,
+        "round": state.round,
+        "phase": phase,
+        "tracks": state.tracks,
+        "flags": state.flags,
+        "control": state.control,
+        "units": units,
+        "markers": markers,
+        "hands": state.hands,
+        "played": state.played,
+        "result": state.flow.result,
+        "messages": recent,
+        "prompt": state.flow.prompt,
+    })
+}

@@ -338,6 +338,12 @@ impl State {
     }
 
     /// Records a card played as an event.
+    /// Clears a flag, timed or not.
+    pub fn clear_flag(&mut self, flag: &str) {
+        self.timed_flags.retain(|(x, _, _)| x != flag);
+        self.flags.remove(flag);
+    }
+
     pub fn record_played(&mut self, card: &str) {
         self.played.entry(card.to_string()).or_insert(self.turn);
         self.played_this_turn.insert(card.to_string());

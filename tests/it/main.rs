@@ -8,6 +8,7 @@ mod cli;
 mod docs;
 mod golden;
 mod graph_model;
+mod play;
 mod robustness;
 mod script_builtins;
 

@@ -9,7 +9,8 @@
 use std::collections::BTreeMap;
 
 use super::procedures::{
-    discard, enemy_in, enter, find_unit, may_enter, may_stack, movable, SupplyCache,
+    discard, enemy_in, enter, find_unit, leave_stand_fast, may_enter, may_operate, may_stack,
+    movable, offensive_made, SupplyCache,
 };
 use super::supply::Level;
 use super::{Prompt, Rules, Task};
@@ -347,6 +348,7 @@ pub(super) fn act(
                 .map(|(i, _)| i)
                 .collect();
             state.flow.marks.attacked.insert(c.target.clone());
+            offensive_made(rules, state, &c.attackers, &c.target, true);
             for &a in &c.attackers {
                 state.flow.marks.fought.insert(a);
             }
@@ -406,6 +408,7 @@ pub(super) fn act(
         (Stage::Retreat, "retreat") => {
             let u = find_unit(rules, state, arg)?;
             let to = words.get(2).ok_or("where to?")?.to_string();
+            leave_stand_fast(rules, state, u, &to, true);
             enter(rules, state, u, &to);
             state.flow.marks.retreated.insert(u);
             c.retreat_left = c.retreat_left.saturating_sub(1);
@@ -417,6 +420,7 @@ pub(super) fn act(
         (Stage::Advance, "advance") => {
             let u = find_unit(rules, state, arg)?;
             let to = words.get(2).ok_or("where to?")?.to_string();
+            leave_stand_fast(rules, state, u, &to, true);
             enter(rules, state, u, &to);
             let stop = stops_mech(rules, state, &to);
             if let Some(left) = c.advance.get_mut(&u) {
@@ -780,7 +784,7 @@ fn advance_options(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String> 
     out
 }
 
-fn retreat_options(rules: &Rules, state: &State, c: &CombatTask, unit: usize) -> Vec<String> {
+pub fn retreat_options(rules: &Rules, state: &State, c: &CombatTask, unit: usize) -> Vec<String> {
     let g = &rules.content.graph;
     let u = &state.units[unit];
     let side = rules.side(u);
@@ -791,6 +795,13 @@ fn retreat_options(rules: &Rules, state: &State, c: &CombatTask, unit: usize) ->
         return Vec::new();
     };
     let last = c.retreat_left <= 1;
+    // A full-length retreat that may not end next to the defended space (B2B 4.4).
+    let away = last
+        && c.retreat > 1
+        && rules.play.retreat_away.iter().any(|r| {
+            r.turns.contains(&state.turn) && r.nations.iter().any(|n| n == rules.nation(u))
+        });
+    let target = g.index_of(&c.target);
     let mut friendly = Vec::new();
     let mut other = Vec::new();
     for &(n, e) in g.neighbours(from) {
@@ -799,7 +810,9 @@ fn retreat_options(rules: &Rules, state: &State, c: &CombatTask, unit: usize) ->
             || !movable(rules, e)
             || !may_enter(rules, state, side, n)
             || enemy_in(rules, state, to, side)
+            || !may_operate(rules, state, unit, to)
             || (last && !may_stack(rules, state, unit, to))
+            || (away && target.is_some_and(|t| g.neighbours(t).iter().any(|&(x, _)| x == n)))
         {
             continue;
         }
@@ -841,13 +854,27 @@ fn step_lfs(rules: &Rules, state: &State, unit: usize) -> Vec<u32> {
         out.push(lf(&c.front));
     }
     if rules.is_large(u) {
-        if let Some(r) = step_down_unit(rules, state, unit) {
-            let rc = rules.counter(&state.units[r]);
-            if let Some(rc) = rc {
-                if !state.units[r].reduced {
-                    out.push(lf(&rc.front));
+        match step_down_unit(rules, state, unit) {
+            Some(r) => {
+                if let Some(rc) = rules.counter(&state.units[r]) {
+                    if !state.units[r].reduced {
+                        out.push(lf(&rc.front));
+                    }
+                    out.push(lf(rc.back.as_ref().unwrap_or(&rc.front)));
                 }
-                out.push(lf(rc.back.as_ref().unwrap_or(&rc.front)));
+            }
+            // With no small unit in the reserve, losses are still taken as if one were there
+            // (11.3): the large unit then leaves the game and the rest of the loss is ignored.
+            None => {
+                if let Some(rc) = rules
+                    .content
+                    .counters
+                    .iter()
+                    .find(|k| steps_down_to(rules, u, k))
+                {
+                    out.push(lf(&rc.front));
+                    out.push(lf(rc.back.as_ref().unwrap_or(&rc.front)));
+                }
             }
         }
     }
@@ -887,8 +914,9 @@ fn best(seqs: &[Vec<u32>], limit: u32) -> u32 {
     reach.iter().rposition(|&r| r).unwrap_or(0) as u32
 }
 
-/// Units whose next step may be taken: it fits in the loss left and keeps the best total.
-fn loss_options(rules: &Rules, state: &State, units: &[usize], remaining: u32) -> Vec<usize> {
+/// Units whose next step may be taken now: it fits in the loss left and keeps the largest
+/// total the loss number allows (11.3).
+pub fn loss_options(rules: &Rules, state: &State, units: &[usize], remaining: u32) -> Vec<usize> {
     if remaining == 0 {
         return Vec::new();
     }
@@ -914,30 +942,36 @@ fn loss_options(rules: &Rules, state: &State, units: &[usize], remaining: u32) -
     out
 }
 
-/// The small unit in the reserve that would replace a large unit eliminated from its back.
-fn step_down_unit(rules: &Rules, state: &State, unit: usize) -> Option<usize> {
-    let u = &state.units[unit];
-    let side = rules.side(u);
-    let reserve = rules.box_of(side, BoxRole::Reserve)?;
-    let nation = rules.nation(u);
-    let ty = rules.unit_type(u);
+/// Whether a small counter may replace a large unit eliminated from its back: the game's
+/// step-down rule for the unit's nation and type, else a small unit of its nation and type.
+fn steps_down_to(rules: &Rules, unit: &crate::state::Unit, small: &crate::model::Counter) -> bool {
+    let nation = rules.nation(unit);
+    let ty = rules.unit_type(unit);
+    if rules.play.large_size.as_deref() == Some(small.size.as_str()) {
+        return false;
+    }
     let rule = rules.play.step_down.iter().find(|s| {
         s.nations.iter().any(|n| n == nation)
             && (s.types.is_empty() || s.types.iter().any(|t| t == ty))
     });
-    let fits = |x: &crate::state::Unit| {
-        x.at == Loc::Box(reserve.to_string())
-            && !rules.is_large(x)
-            && match rule {
-                Some(r) => {
-                    r.by_nations.iter().any(|n| n == rules.nation(x))
-                        && r.by_types.iter().any(|t| t == rules.unit_type(x))
-                }
-                None => rules.nation(x) == nation && rules.unit_type(x) == ty,
-            }
-    };
+    match rule {
+        Some(r) => r.by_nations.contains(&small.nation) && r.by_types.contains(&small.unit_type),
+        None => small.nation == nation && small.unit_type == ty,
+    }
+}
+
+/// The small unit in the reserve that would replace a large unit eliminated from its back (a
+/// full-strength one first).
+fn step_down_unit(rules: &Rules, state: &State, unit: usize) -> Option<usize> {
+    let u = &state.units[unit];
+    let reserve = Loc::Box(rules.box_of(rules.side(u), BoxRole::Reserve)?.to_string());
     let candidates: Vec<usize> = (0..state.units.len())
-        .filter(|&i| fits(&state.units[i]))
+        .filter(|&i| {
+            state.units[i].at == reserve
+                && rules
+                    .counter(&state.units[i])
+                    .is_some_and(|c| steps_down_to(rules, u, c))
+        })
         .collect();
     candidates
         .iter()
@@ -948,7 +982,7 @@ fn step_down_unit(rules: &Rules, state: &State, unit: usize) -> Option<usize> {
 
 /// A unit loses a step. A large unit eliminated from its back is replaced where it stands by a
 /// small unit from the reserve, whose index is returned; without one it leaves the game.
-pub(super) fn lose_step(rules: &Rules, state: &mut State, unit: usize) -> Option<usize> {
+pub fn lose_step(rules: &Rules, state: &mut State, unit: usize) -> Option<usize> {
     let has_back = rules
         .counter(&state.units[unit])
         .is_some_and(|c| c.back.is_some());

@@ -26,6 +26,7 @@ use crate::script::eval::Answer;
 use crate::state::{Loc, State, Unit};
 
 pub use combat::CombatTask;
+pub use procedures::{may_operate, space_activation_cost};
 
 /// What the engine asks: who decides, about what, and the legal actions.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -167,6 +168,12 @@ pub enum Task {
         side: String,
         halves: BTreeMap<String, u32>,
         placing: Option<usize>,
+    },
+    /// A free action of the action rounds (at phase, step, action), with the answers so far.
+    Free {
+        side: String,
+        at: (usize, usize, usize),
+        answers: Vec<Answer>,
     },
     /// Discarding before the draw.
     Discard {

@@ -158,6 +158,11 @@ fn step_task(rules: &Rules, state: &mut State, task: Task) -> Option<Prompt> {
             step,
             answers,
         } => run_sequence_script(rules, state, &side, (phase, step), &answers),
+        Task::Free { side, at, answers } => {
+            let name = free_action(rules, at).map_or("", |a| a.name.as_str());
+            let stmts = rules.content.sequence.actions.get(&at).map(|x| &x.effect);
+            run_script(rules, state, &side, stmts, &answers, name)
+        }
         Task::Ops {
             side,
             points,
@@ -203,10 +208,12 @@ pub(super) fn act(
         .ok_or("no task is under way")?;
     match task {
         Task::Action { side } => take_action(rules, state, &side, &words),
-        Task::Event { .. } | Task::Script { .. } => {
+        Task::Event { .. } | Task::Script { .. } | Task::Free { .. } => {
             let picked: Vec<String> = words.iter().skip(1).map(|w| w.to_string()).collect();
             match state.flow.tasks.last_mut() {
-                Some(Task::Event { answers, .. }) | Some(Task::Script { answers, .. }) => {
+                Some(Task::Event { answers, .. })
+                | Some(Task::Script { answers, .. })
+                | Some(Task::Free { answers, .. }) => {
                     answers.push(picked);
                 }
                 _ => {}
@@ -327,6 +334,24 @@ fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt {
     if rules.play.auto_ops.is_some_and(|n| n > 0) && may(ActionKind::AutoOps) {
         options.push("auto_ops".into());
     }
+    if let (Some(at), Some(spec)) = (rounds_at(state), spec) {
+        for (a, action) in spec.free_actions.iter().enumerate() {
+            if action.side != side || !may(ActionKind::Free) {
+                continue;
+            }
+            let condition = rules
+                .content
+                .sequence
+                .actions
+                .get(&(at.0, at.1, a))
+                .and_then(|x| x.playable.as_ref());
+            let ok = condition
+                .is_none_or(|c| eval::condition(c, rules.content, state, &ctx).unwrap_or(false));
+            if ok {
+                options.push(action.id.clone());
+            }
+        }
+    }
     if options.is_empty() {
         options.push("pass".into());
     }
@@ -348,6 +373,25 @@ pub(super) fn card_ops(rules: &Rules, card: &str) -> u32 {
         .map_or(0, |v| (*v).max(0) as u32)
 }
 
+/// Where the action rounds under way stand in the sequence: (phase, step).
+fn rounds_at(state: &State) -> Option<(usize, usize)> {
+    state.flow.tasks.iter().rev().find_map(|t| match t {
+        Task::Rounds { at, .. } => Some(*at),
+        _ => None,
+    })
+}
+
+/// A free action of the action rounds at a place.
+fn free_action<'c>(
+    rules: &Rules<'c>,
+    (phase, step, action): (usize, usize, usize),
+) -> Option<&'c crate::model::FreeAction> {
+    match rules.game.sequence.get(phase)?.steps.get(step)? {
+        Step::ActionRounds(spec) => spec.free_actions.get(action),
+        _ => None,
+    }
+}
+
 fn take_action(rules: &Rules, state: &mut State, side: &str, words: &[&str]) -> Result<(), String> {
     state.flow.tasks.pop();
     let kind = match words[0] {
@@ -356,8 +400,34 @@ fn take_action(rules: &Rules, state: &mut State, side: &str, words: &[&str]) -> 
         "rp" => ActionKind::Rp,
         "event" => ActionKind::Event,
         "auto_ops" => ActionKind::AutoOps,
-        _ => {
+        "pass" => {
             state.flow.last_action.remove(side);
+            return Ok(());
+        }
+        free => {
+            let at = rounds_at(state).ok_or("no action rounds are under way")?;
+            let Some(Step::ActionRounds(spec)) = rules
+                .game
+                .sequence
+                .get(at.0)
+                .and_then(|p| p.steps.get(at.1))
+            else {
+                return Err("no action rounds are under way".into());
+            };
+            let a = spec
+                .free_actions
+                .iter()
+                .position(|x| x.id == free)
+                .ok_or_else(|| format!("no action `{free}`"))?;
+            state
+                .flow
+                .last_action
+                .insert(side.to_string(), ActionKind::Free);
+            state.flow.tasks.push(Task::Free {
+                side: side.into(),
+                at: (at.0, at.1, a),
+                answers: Vec::new(),
+            });
             return Ok(());
         }
     };
@@ -415,7 +485,7 @@ fn take_action(rules: &Rules, state: &mut State, side: &str, words: &[&str]) -> 
                 then_ops: if dual { ops } else { 0 },
             });
         }
-        ActionKind::AutoOps => {}
+        ActionKind::AutoOps | ActionKind::Free => {}
     }
     Ok(())
 }
@@ -492,23 +562,36 @@ fn run_sequence_script(
     at: (usize, usize),
     answers: &[Vec<String>],
 ) -> Option<Prompt> {
-    let Some(Step::Script { effect, .. }) = rules
+    let name = rules
         .game
         .sequence
         .get(at.0)
-        .and_then(|p| p.steps.get(at.1))
-    else {
+        .map_or("", |p| p.name.as_str());
+    let stmts = rules.content.sequence.steps.get(&at);
+    run_script(rules, state, side, stmts, answers, name)
+}
+
+/// Runs a script of the game's sequence (a step's, or a free action's) for a side: asks its
+/// next decision, or finishes the task. A script that fails is reported and skipped.
+fn run_script(
+    rules: &Rules,
+    state: &mut State,
+    side: &str,
+    stmts: Option<&Vec<syntax::Stmt>>,
+    answers: &[Vec<String>],
+    name: &str,
+) -> Option<Prompt> {
+    let Some(stmts) = stmts else {
         state.flow.tasks.pop();
         return None;
     };
-    let parsed = syntax::parse(effect);
     let ctx = Context {
         me: side.to_string(),
         enemy: rules.other_side(side).to_string(),
         card: None,
         combat: None,
     };
-    match eval::run(&parsed.stmts, rules.content, state, &ctx, answers) {
+    match eval::run(stmts, rules.content, state, &ctx, answers) {
         Ok((Outcome::Asks(d), _)) => Some(Prompt {
             side: d.by,
             kind: "decision".into(),
@@ -522,11 +605,6 @@ fn run_sequence_script(
         }
         Err(e) => {
             state.flow.tasks.pop();
-            let name = rules
-                .game
-                .sequence
-                .get(at.0)
-                .map_or("", |p| p.name.as_str());
             state
                 .flow
                 .messages
@@ -607,17 +685,48 @@ fn has_marker(state: &State, space: &str, marker: &str) -> bool {
 /// The cost to activate a space: its nationality groups, or one per unit when any is not in
 /// Full Supply.
 fn activation_cost(rules: &Rules, state: &State, cache: &mut SupplyCache, units: &[usize]) -> u32 {
-    if units
+    let base = if units
         .iter()
         .any(|&u| cache.unit(rules, state, u) != Level::Full)
     {
-        return units.len() as u32;
-    }
-    let groups: std::collections::BTreeSet<&str> = units
+        units.len() as u32
+    } else {
+        let groups: std::collections::BTreeSet<&str> = units
+            .iter()
+            .map(|&u| rules.group(rules.nation(&state.units[u])))
+            .collect();
+        groups.len() as u32
+    };
+    let extra: u32 = rules
+        .play
+        .activation_extra
         .iter()
-        .map(|&u| rules.group(rules.nation(&state.units[u])))
-        .collect();
-    groups.len() as u32
+        .map(|x| {
+            let applies = |&u: &usize| {
+                let unit = &state.units[u];
+                let Loc::Space(at) = &unit.at else {
+                    return false;
+                };
+                x.counters.contains(&unit.counter)
+                    && x.outside
+                        .as_ref()
+                        .is_none_or(|r| !crate::state::space_in_region(rules.content, at, r))
+                    && (!x.unless_full_supply || cache.unit(rules, state, u) != Level::Full)
+            };
+            if units.iter().any(applies) {
+                x.cost
+            } else {
+                0
+            }
+        })
+        .sum();
+    base + extra
+}
+
+/// The cost to activate a space for a side now (what the prompt offers).
+pub fn space_activation_cost(rules: &Rules, state: &State, space: &str, side: &str) -> u32 {
+    let units = own_units(rules, state, space, side);
+    activation_cost(rules, state, &mut SupplyCache::default(), &units)
 }
 
 /// Spaces a side has units on, in map order.
@@ -746,6 +855,7 @@ fn ops_act(
             let unit = find_unit(rules, state, words.get(1).copied().unwrap_or(""))?;
             let to = words.get(2).ok_or("where to?")?.to_string();
             *state.flow.marks.moved.entry(unit).or_insert(0) += 1;
+            leave_stand_fast(rules, state, unit, &to, false);
             if has_marker(state, &to, &rules.play.combat_marker) {
                 // A mechanized unit that ends its move on a Combat marker fights instead.
                 let ma = rules.movement(&state.units[unit]).max(0) as u32;
@@ -796,8 +906,33 @@ pub(super) fn may_enter(rules: &Rules, state: &State, side: &str, space: usize) 
     })
 }
 
-/// Whether a unit may end its move in a space without breaking the stacking rules.
+/// Whether a unit may operate in a space: every national restriction that binds it allows
+/// the space (a rule lifted by its flag binds no one).
+pub fn may_operate(rules: &Rules, state: &State, unit: usize, space: &str) -> bool {
+    let u = &state.units[unit];
+    rules.play.operate_in.iter().all(|r| {
+        let binds = (r.nations.iter().any(|n| n == rules.nation(u))
+            || r.counters.contains(&u.counter))
+            && !r.except_counters.contains(&u.counter)
+            && (r.sizes.is_empty() || r.sizes.iter().any(|s| s == rules.size(u)))
+            && r.unless_flag
+                .as_ref()
+                .is_none_or(|f| !state.flags.contains(f));
+        let within = |regions: &[String]| {
+            regions
+                .iter()
+                .any(|reg| crate::state::space_in_region(rules.content, space, reg))
+        };
+        !binds || (r.regions.is_empty() || within(&r.regions)) && !within(&r.not_regions)
+    })
+}
+
+/// Whether a unit may end its move in a space: where it may operate, without breaking the
+/// stacking rules.
 pub(super) fn may_stack(rules: &Rules, state: &State, unit: usize, space: &str) -> bool {
+    if !may_operate(rules, state, unit, space) {
+        return false;
+    }
     let u = &state.units[unit];
     let side = rules.side(u);
     let nation = rules.nation(u);
@@ -883,11 +1018,93 @@ fn move_options(rules: &Rules, state: &State, side: &str) -> Vec<String> {
     options
 }
 
-/// A unit enters a space: it takes control of it.
+/// A unit enters a space: it takes control of it (which may meet an offensive its side owes).
 pub(super) fn enter(rules: &Rules, state: &mut State, unit: usize, space: &str) {
     state.units[unit].at = Loc::Space(space.to_string());
     let side = rules.side(&state.units[unit]).to_string();
-    take_control(rules, state, space, &side);
+    if state.control.get(space) != Some(&side) {
+        take_control(rules, state, space, &side);
+        offensive_made(rules, state, &[unit], space, false);
+    }
+}
+
+/// A unit leaves a space under Stand Fast orders: the marker comes off, and the side pays its
+/// price unless the unit is forced out (a retreat), advances after combat, or first enters a
+/// space the enemy controls.
+pub(super) fn leave_stand_fast(
+    rules: &Rules,
+    state: &mut State,
+    unit: usize,
+    to: &str,
+    free: bool,
+) {
+    let Some(sf) = &rules.play.stand_fast else {
+        return;
+    };
+    let Loc::Space(from) = &state.units[unit].at else {
+        return;
+    };
+    let Some(i) = state
+        .markers
+        .iter()
+        .position(|m| m.marker == sf.marker && m.space == *from)
+    else {
+        return;
+    };
+    let from = from.clone();
+    state.markers.remove(i);
+    let side = rules.side(&state.units[unit]);
+    let into_enemy = state.control.get(to).is_some_and(|c| c != side);
+    if !free && !into_enemy && sf.exit_vp > 0 {
+        pay_vp(rules, state, side, sf.exit_vp);
+        state.flow.messages.push(format!(
+            "{side} leaves {from} against Stand Fast orders: {} VP",
+            sf.exit_vp
+        ));
+    }
+}
+
+/// A side pays victory points: the victory track moves against it.
+pub(super) fn pay_vp(rules: &Rules, state: &mut State, side: &str, vp: u32) {
+    let v = &rules.play.victory;
+    let by = if side == v.raised_by {
+        -i64::from(vp)
+    } else {
+        i64::from(vp)
+    };
+    add_track(rules, state, &v.track, by);
+}
+
+/// Units attacked a space, or captured it: a mandated offensive their side owes is met if one
+/// of them is of the offensive's nations (and, for an attack, sizes) and the space lies where
+/// the offensive asks.
+pub(super) fn offensive_made(
+    rules: &Rules,
+    state: &mut State,
+    units: &[usize],
+    space: &str,
+    attack: bool,
+) {
+    for o in &rules.play.offensives {
+        if !state.flags.contains(&o.flag)
+            || o.outside
+                .as_ref()
+                .is_some_and(|r| crate::state::space_in_region(rules.content, space, r))
+        {
+            continue;
+        }
+        let meets = units.iter().any(|&u| {
+            let x = &state.units[u];
+            rules.side(x) == o.side
+                && o.nations.iter().any(|n| n == rules.nation(x))
+                && (!attack
+                    || o.attack_sizes.is_empty()
+                    || o.attack_sizes.iter().any(|s| s == rules.size(x)))
+        });
+        if meets {
+            state.clear_flag(&o.flag);
+        }
+    }
 }
 
 /// A side takes control of a space; its victory points change hands.
@@ -1006,12 +1223,20 @@ fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<String> {
                 state.control.get(&g.spaces[i].id).map(String::as_str) == Some(side)
                     && !enemy_in(rules, state, &g.spaces[i].id, side)
             };
+            let blocked = |i: usize| {
+                rules.play.hindering_markers.iter().any(|h| {
+                    h.blocks_sr && h.side == side && has_marker(state, &g.spaces[i].id, &h.marker)
+                })
+            };
+            if blocked(start) {
+                return out;
+            }
             let mut seen = vec![false; g.spaces.len()];
             seen[start] = true;
             let mut stack = vec![start];
             while let Some(i) = stack.pop() {
                 for &(n, e) in g.neighbours(i) {
-                    if seen[n] || !friendly(n) || !may_enter(rules, state, side, n) {
+                    if seen[n] || !friendly(n) || !may_enter(rules, state, side, n) || blocked(n) {
                         continue;
                     }
                     let kinds = &g.edges[e].kinds;

@@ -77,6 +77,21 @@ pub fn levels(content: &Content, state: &State, nation: &str, side: &str) -> Vec
     let friendly: Vec<bool> = (0..n)
         .map(|i| !enemy[i] && state.control.get(&g.spaces[i].id).map(String::as_str) == Some(side))
         .collect();
+    // Spaces whose markers let the side trace only Limited supply through them.
+    let mut hindered = vec![false; n];
+    if let Some(play) = content.game.as_ref().and_then(|g| g.play.as_ref()) {
+        for h in play
+            .hindering_markers
+            .iter()
+            .filter(|h| h.limits_supply && h.side == side)
+        {
+            for m in state.markers.iter().filter(|m| m.marker == h.marker) {
+                if let Some(i) = g.index_of(&m.space) {
+                    hindered[i] = true;
+                }
+            }
+        }
+    }
     let mut out = vec![Level::Out; n];
     for full in [true, false] {
         let level = if full { Level::Full } else { Level::Limited };
@@ -88,7 +103,10 @@ pub fn levels(content: &Content, state: &State, nation: &str, side: &str) -> Vec
                     && (!full || src.level == SupplyLevel::Full)
                     && src.flag.as_ref().is_none_or(|f| state.flags.contains(f))
             });
-            if source && state.control.get(&s.id).map(String::as_str) == Some(side) {
+            if source
+                && state.control.get(&s.id).map(String::as_str) == Some(side)
+                && !(full && hindered[i])
+            {
                 seen[i] = true;
                 if friendly[i] {
                     stack.push(i);
@@ -101,7 +119,9 @@ pub fn levels(content: &Content, state: &State, nation: &str, side: &str) -> Vec
                     continue;
                 }
                 let trace = edge_trace(content, e);
-                if trace == TraceSupply::Blocked || (full && trace == TraceSupply::Limited) {
+                if trace == TraceSupply::Blocked
+                    || (full && (trace == TraceSupply::Limited || hindered[m]))
+                {
                     continue;
                 }
                 seen[m] = true;

@@ -524,6 +524,22 @@ impl<'a> Eval<'a> {
                 let s = self.id(pos(0)?)?;
                 Value::Int(self.state.hands.get(&s).map_or(0, Vec::len) as i64)
             }
+            "pile_cards" => {
+                let deck = self.id(pos(0)?)?;
+                let mut cards: Vec<String> = [&self.state.draw_piles, &self.state.discards]
+                    .iter()
+                    .filter_map(|piles| piles.get(&deck))
+                    .flatten()
+                    .cloned()
+                    .collect();
+                cards.sort();
+                Value::Set(
+                    cards
+                        .into_iter()
+                        .map(|c| Value::Id(Kind::Card, c))
+                        .collect(),
+                )
+            }
             "spaces" => self.spaces(args, range)?,
             "units" => self.units(args)?,
             "controller" => {
@@ -757,8 +773,7 @@ impl<'a> Eval<'a> {
             }
             "clear_flag" => {
                 let f = self.id(pos(0)?)?;
-                self.state.timed_flags.retain(|(x, _, _)| *x != f);
-                self.state.flags.remove(&f);
+                self.state.clear_flag(&f);
                 Value::Void
             }
             "control" => {
@@ -906,6 +921,22 @@ impl<'a> Eval<'a> {
                         .or_default()
                         .push(card);
                 }
+                Value::Void
+            }
+            "shuffle_in_set_aside" => {
+                let deck = self.id(pos(0)?)?;
+                let mut pile = Vec::new();
+                for piles in [
+                    &mut self.state.draw_piles,
+                    &mut self.state.discards,
+                    &mut self.state.set_aside,
+                ] {
+                    pile.extend(piles.get_mut(&deck).map(std::mem::take).unwrap_or_default());
+                }
+                // The order before shuffling is fixed, so the shuffle depends on the seed only.
+                pile.sort();
+                self.state.shuffle(&mut pile);
+                self.state.draw_piles.insert(deck, pile);
                 Value::Void
             }
             "reveal_hand" => {
@@ -1381,10 +1412,22 @@ impl<'a> Eval<'a> {
             (_, _, _, Some(c)) => ColumnInput::Name(c),
             _ => ColumnInput::Single,
         };
+        // A roll on the table takes the roll modifiers the player has on it (roll_modifier).
+        let turn = self.state.turn;
+        let standing: i64 = self
+            .state
+            .modifiers
+            .iter()
+            .filter(|m| m.side == self.ctx.me && m.from_turn.is_none_or(|t| turn >= t))
+            .filter_map(|m| match &m.effect {
+                ModifierEffect::RollDrm { table, amount } if *table == table_id => Some(*amount),
+                _ => None,
+            })
+            .sum();
         let row = match (roll, number, row_name.as_deref()) {
             (Some(r), ..) => RowInput::Roll {
                 roll: r as i32,
-                drm: drm as i32,
+                drm: drm.saturating_add(standing) as i32,
             },
             (_, Some(n), _) => RowInput::Number(n as i32),
             (_, _, Some(name)) => RowInput::Name(name),

@@ -30,3 +30,18 @@ pub struct CardScripts {
 
 /// Every card's scripts, by card id.
 pub type Scripts = BTreeMap<String, CardScripts>;
+
+/// The parsed scripts of the sequence of play in `game.ron`: a Script step's by (phase, step);
+/// a free action's condition and effect by (phase, step, action).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SequenceScripts {
+    pub steps: BTreeMap<(usize, usize), Vec<Stmt>>,
+    pub actions: BTreeMap<(usize, usize, usize), FreeActionScripts>,
+}
+
+/// A free action's condition (if it has one) and effect.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FreeActionScripts {
+    pub playable: Option<Expr>,
+    pub effect: Vec<Stmt>,
+}

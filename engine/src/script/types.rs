@@ -261,6 +261,7 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin { name: "turn_played", params: params![p("card", P::E(K::Card))], ret: R::Int, ctx: Ctx::Query, doc: "The turn a card was first played as an event, or 0 if it has not been." },
     Builtin { name: "available", params: params![p("counter", P::E(K::Counter))], ret: R::Int, ctx: Ctx::Query, doc: "How many pieces of a counter are not yet in play." },
     Builtin { name: "played_this_turn", params: params![p("card", P::E(K::Card))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether a card has been played as an event this turn." },
+    Builtin { name: "pile_cards", params: params![p("deck", P::E(K::Deck))], ret: R::SetOf(K::Card), ctx: Ctx::Query, doc: "The cards of a deck's draw pile and discard pile." },
     Builtin { name: "hand_size", params: params![p("side", P::E(K::Side))], ret: R::Int, ctx: Ctx::Query, doc: "How many cards a side holds." },
     // --- the map
     Builtin { name: "spaces", params: &SPACE_FILTERS, ret: R::SetOf(K::Space), ctx: Ctx::Query, doc: "The spaces that pass every filter given." },
@@ -318,6 +319,7 @@ pub static BUILTINS: &[Builtin] = &[
     // --- cards
     Builtin { name: "draw", params: params![p("side", P::E(K::Side)), p("how_many", P::Int)], ret: R::Void, ctx: Ctx::Effect, doc: "A side draws cards from its draw pile." },
     Builtin { name: "discard_random", params: params![p("side", P::E(K::Side)), p("how_many", P::Int)], ret: R::Void, ctx: Ctx::Effect, doc: "A side discards cards from its hand at random." },
+    Builtin { name: "shuffle_in_set_aside", params: params![p("deck", P::E(K::Deck))], ret: R::Void, ctx: Ctx::Effect, doc: "Shuffles a deck's set-aside cards (a group not yet in play), its discards and its draw pile together into its draw pile." },
     Builtin { name: "reveal_hand", params: params![p("side", P::E(K::Side))], ret: R::Void, ctx: Ctx::Effect, doc: "A side shows its hand to the other until the end of the turn." },
     Builtin { name: "take_card", params: params![p("card", P::E(K::Card)), p("side", P::E(K::Side))], ret: R::Void, ctx: Ctx::Effect, doc: "Puts a card into a side's hand from wherever it is (draw pile, discards, set aside)." },
     Builtin { name: "hand_limit", params: params![p("side", P::E(K::Side)), p("change", P::Int), n("from_turn", P::Int), n("until", P::E(K::Duration))], ret: R::Void, ctx: Ctx::Effect, doc: "Changes a side's hand limit for the next Draw phase (or the duration given; from the turn `from_turn` on if given)." },

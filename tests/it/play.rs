@@ -1,0 +1,620 @@
+//! Playing Barbarossa to Berlin through the session: the rulebook's worked examples of play,
+//! the turn-1 special rules, and the properties of the session (replay equals live play, the
+//! same seed gives the same game, undo, illegal actions change nothing, random campaigns end).
+
+use sandtable_engine::agent::RandomAgent;
+use sandtable_engine::rules::{self, combat, Rules};
+use sandtable_engine::script::eval::{self, Context, Outcome};
+use sandtable_engine::script::syntax;
+use sandtable_engine::session::{Playtest, SavedGame, Session, Setup};
+use sandtable_engine::state::{Loc, State};
+
+use crate::cards::b2b;
+
+fn setup(seed: u64) -> Setup {
+    Setup {
+        scenario: "campaign".into(),
+        options: Vec::new(),
+        seed,
+        dice: Vec::new(),
+    }
+}
+
+/// Plays `n` random actions (or to the end); returns the session.
+fn random_walk(seed: u64, n: usize) -> Session {
+    let mut s = Session::new(b2b(), setup(seed)).unwrap();
+    let mut agent = RandomAgent::new(seed);
+    for _ in 0..n {
+        let Some(p) = s.prompt().cloned() else { break };
+        let a = agent.act(&p);
+        s.apply(b2b(), &a).unwrap_or_else(|e| {
+            panic!("seed {seed}: `{a}` was offered but refused: {}", e.message)
+        });
+    }
+    s
+}
+
+fn unit(state: &State, name: &str) -> usize {
+    state
+        .units
+        .iter()
+        .position(|u| u.name(b2b()) == name)
+        .unwrap_or_else(|| panic!("no unit {name}"))
+}
+
+/// Answers the turn-1 Orders (4.4): the Axis player's three Stand Fast markers.
+fn past_turn_1_orders(s: &mut Session) {
+    let p = s.prompt().unwrap().clone();
+    assert_eq!((p.side.as_str(), p.kind.as_str()), ("axis", "decision"));
+    assert_eq!(p.pick, Some((3, 3)));
+    let picks: Vec<&str> = p.options.iter().take(3).map(String::as_str).collect();
+    s.apply(b2b(), &format!("choose {}", picks.join(" ")))
+        .unwrap();
+}
+
+#[test]
+fn rule_4_4_turn_1_no_orders_roll_the_axis_places_three_stand_fast_markers_on_soviet_spaces() {
+    let mut s = Session::new(b2b(), setup(3)).unwrap();
+    let p = s.prompt().unwrap().clone();
+    // Every option holds Soviet units next to a supplied Axis unit.
+    assert!(
+        p.options
+            .iter()
+            .any(|o| o == "brest_litovsk" || o == "kaunas"),
+        "{:?}",
+        p.options
+    );
+    past_turn_1_orders(&mut s);
+    let marked: Vec<&str> = s
+        .state()
+        .markers
+        .iter()
+        .filter(|m| m.marker == "stand_fast")
+        .map(|m| m.space.as_str())
+        .collect();
+    assert_eq!(marked.len(), 3);
+    assert!(!s.state().flags.contains("okw_offensive"));
+}
+
+#[test]
+fn rule_4_4_turn_1_the_axis_opens_with_barbarossa_or_von_paulus_pause_as_an_event() {
+    let mut s = Session::new(b2b(), setup(3)).unwrap();
+    past_turn_1_orders(&mut s);
+    let p = s.prompt().unwrap();
+    assert_eq!(p.side, "axis");
+    assert!(p.options.contains(&"event barbarossa".to_string()));
+    assert!(
+        p.options
+            .iter()
+            .all(|o| o == "event barbarossa" || o == "event von_paulus_pause"),
+        "{:?}",
+        p.options
+    );
+}
+
+#[test]
+fn rule_4_4_turn_1_has_one_round_each_and_the_allies_may_not_play_replacements() {
+    let mut s = Session::new(b2b(), setup(3)).unwrap();
+    let mut agent = RandomAgent::new(3);
+    // Play the Axis round through.
+    while s.prompt().is_some_and(|p| p.side == "axis") {
+        let a = agent.act(&s.prompt().cloned().unwrap());
+        s.apply(b2b(), &a).unwrap();
+    }
+    let p = s.prompt().unwrap().clone();
+    assert_eq!((p.side.as_str(), p.kind.as_str()), ("allied", "action"));
+    assert!(
+        !p.options.iter().any(|o| o.starts_with("rp ")),
+        "{:?}",
+        p.options
+    );
+    // After the Allied round, the turn goes on to the later phases, not to a second round.
+    while s.state().turn == 1 && s.state().round == 1 && s.prompt().is_some() {
+        let a = agent.act(&s.prompt().cloned().unwrap());
+        s.apply(b2b(), &a).unwrap();
+    }
+    assert!(
+        s.state().turn > 1
+            || s.state().round == 2 && s.state().flow.tasks.is_empty()
+            || s.prompt().is_none_or(|p| p.kind != "action")
+    );
+}
+
+#[test]
+fn rule_11_3_a_full_and_a_reduced_german_army_take_a_loss_of_5_by_the_reduced_army_and_its_corps() {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (full, reduced) = (unit(&state, "ge_4th_army"), unit(&state, "ge_2nd_army"));
+    for (u, r) in [(full, false), (reduced, true)] {
+        state.units[u].at = Loc::Space("warsaw".into());
+        state.units[u].reduced = r;
+    }
+    let mut units = vec![full, reduced];
+    let mut left = 5;
+    // The only step that keeps the whole loss of 5 is the reduced Army's.
+    assert_eq!(
+        combat::loss_options(&rules, &state, &units, left),
+        vec![reduced]
+    );
+    left -= 3;
+    let corps = combat::lose_step(&rules, &mut state, reduced).expect("a corps from the reserve");
+    assert_eq!(state.units[corps].counter, "ge_corps");
+    assert_eq!(state.units[corps].at, Loc::Space("warsaw".into()));
+    units.push(corps);
+    // The corps (LF 1) then takes both remaining steps and is eliminated.
+    for _ in 0..2 {
+        assert_eq!(
+            combat::loss_options(&rules, &state, &units, left),
+            vec![corps]
+        );
+        combat::lose_step(&rules, &mut state, corps);
+        left -= 1;
+    }
+    assert_eq!(left, 0);
+    assert_eq!(state.units[corps].at, Loc::Box("axis_eliminated".into()));
+    assert!(
+        !state.units[full].reduced,
+        "the full-strength Army remains intact"
+    );
+}
+
+#[test]
+fn rule_11_3_without_a_panzer_corps_in_reserve_a_loss_of_5_still_eliminates_the_reduced_panzer_army(
+) {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    for u in state.units.iter_mut() {
+        if u.counter == "ge_pz_corps" && u.at == Loc::Box("axis_reserve".into()) {
+            u.at = Loc::Unplaced;
+        }
+    }
+    let (inf, pz) = (unit(&state, "ge_4th_army"), unit(&state, "ge_1st_pz_army"));
+    for (u, r) in [(inf, false), (pz, true)] {
+        state.units[u].at = Loc::Space("warsaw".into());
+        state.units[u].reduced = r;
+    }
+    let units = vec![inf, pz];
+    // A loss of 4: either three-point step may be taken and the extra point ignored.
+    let four = combat::loss_options(&rules, &state, &units, 4);
+    assert!(four.contains(&inf), "{four:?}");
+    // A loss of 5: the Panzer Army must go, as if a corps were there to take the rest.
+    assert_eq!(combat::loss_options(&rules, &state, &units, 5), vec![pz]);
+    assert_eq!(combat::lose_step(&rules, &mut state, pz), None);
+    assert_eq!(state.units[pz].at, Loc::Removed, "permanently eliminated");
+}
+
+/// Runs the End of Turn Phase's winter script of game.ron on a state.
+fn run_winter_check(state: &mut State) {
+    let game = b2b().game.as_ref().unwrap();
+    let script = game
+        .sequence
+        .iter()
+        .flat_map(|p| &p.steps)
+        .find_map(|s| match s {
+            sandtable_engine::model::Step::Script { effect, .. }
+                if effect.contains("winter_vp_requirement") =>
+            {
+                Some(effect.clone())
+            }
+            _ => None,
+        })
+        .expect("the winter check is a script of the sequence");
+    let parsed = syntax::parse(&script);
+    assert!(parsed.errors.is_empty());
+    let ctx = Context {
+        me: "axis".into(),
+        enemy: "allied".into(),
+        card: None,
+        combat: None,
+    };
+    let (outcome, _) = eval::run(&parsed.stmts, b2b(), state, &ctx, &[]).unwrap();
+    assert_eq!(outcome, Outcome::Done);
+}
+
+/// A state in which the Axis controls exactly `n` VP spaces of the Soviet Union, Egypt and Iraq.
+fn axis_holding(turn: u32, n: usize) -> State {
+    let content = b2b();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    state.turn = turn;
+    let rules = Rules::new(content, "campaign").unwrap();
+    let _ = &rules;
+    let targets: Vec<String> = content
+        .graph
+        .spaces
+        .iter()
+        .filter(|s| {
+            s.vp > 0
+                && ["soviet_union", "egypt", "iraq"]
+                    .iter()
+                    .any(|r| sandtable_engine::state::space_in_region(content, &s.id, r))
+        })
+        .map(|s| s.id.clone())
+        .collect();
+    assert!(targets.len() > n);
+    for (i, s) in targets.iter().enumerate() {
+        let side = if i < n { "axis" } else { "allied" };
+        state.control.insert(s.clone(), side.into());
+    }
+    state.tracks.insert("vp".into(), 10);
+    state
+}
+
+#[test]
+fn rule_5_2_winter_1942_with_four_vp_spaces_subtracts_1_and_with_three_subtracts_2() {
+    for (held, vp) in [(5, 10), (4, 9), (3, 8), (7, 10)] {
+        let mut s = axis_holding(4, held);
+        run_winter_check(&mut s);
+        assert_eq!(s.track("vp"), vp, "holding {held} in Winter 42");
+    }
+}
+
+#[test]
+fn rule_5_2_no_vp_check_outside_winter_turns() {
+    let mut s = axis_holding(6, 0);
+    run_winter_check(&mut s);
+    assert_eq!(s.track("vp"), 10);
+}
+
+#[test]
+fn replay_of_a_log_equals_live_play() {
+    for seed in [1, 2] {
+        let live = random_walk(seed, 400);
+        let (replayed, err) = Session::replay(b2b(), setup(seed), live.log()).unwrap();
+        assert_eq!(err, None);
+        assert!(replayed.state() == live.state(), "seed {seed}");
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_game() {
+    let a = random_walk(5, 300);
+    let b = random_walk(5, 300);
+    assert_eq!(a.log(), b.log());
+    assert!(a.state() == b.state());
+    let c = random_walk(6, 300);
+    assert_ne!(a.log(), c.log());
+}
+
+#[test]
+fn undo_drops_the_last_action_and_gives_the_state_before_it() {
+    let mut s = random_walk(8, 70);
+    let (before, _) = Session::replay(b2b(), setup(8), &s.log()[..69]).unwrap();
+    let last = s.log()[69].clone();
+    assert_eq!(s.undo(b2b()), Some(last));
+    assert!(s.state() == before.state());
+    assert_eq!(s.log().len(), 69);
+}
+
+#[test]
+fn an_illegal_action_changes_nothing_and_names_the_legal_ones() {
+    let mut s = random_walk(9, 20);
+    let before = s.state().clone();
+    let err = s.apply(b2b(), "move nobody nowhere").unwrap_err();
+    assert!(!err.legal.is_empty());
+    assert!(s.state() == &before);
+    assert_eq!(s.log().len(), 20);
+}
+
+#[test]
+fn a_replayed_log_stops_at_its_first_illegal_action_keeping_those_before() {
+    let s = random_walk(4, 30);
+    let mut log = s.log().to_vec();
+    log.insert(10, "attack berlin".into());
+    let (partial, err) = Session::replay(b2b(), setup(4), &log).unwrap();
+    let err = err.expect("the inserted action is illegal");
+    assert_eq!(err.index, 10);
+    assert_eq!(partial.log(), &s.log()[..10]);
+}
+
+#[test]
+fn a_saved_game_round_trips_and_a_corrupt_one_gives_its_place() {
+    let s = random_walk(2, 25);
+    let saved = s.save(b2b());
+    assert_eq!(saved.content_hash, b2b().hash);
+    let back = SavedGame::from_ron(&saved.to_ron()).unwrap();
+    assert_eq!(back, saved);
+    let err = SavedGame::from_ron("(game: \"x\", content_hash: 3").unwrap_err();
+    assert!(err.starts_with("1:"), "{err}");
+}
+
+#[test]
+fn hot_reload_with_content_that_does_not_check_keeps_the_last_good_rules() {
+    let s = random_walk(3, 15);
+    let mut p = Playtest::new(b2b().clone(), setup(3)).unwrap();
+    for a in s.log() {
+        p.apply(a).unwrap();
+    }
+    let mut broken = sandtable_engine::load::load_dir(crate::b2b());
+    broken
+        .diagnostics
+        .push(sandtable_engine::diag::Diagnostic::at_path(
+            "E9999", "x", "broken",
+        ));
+    let r = p.reload(broken);
+    assert!(matches!(r, sandtable_engine::session::Reload::Rejected(_)));
+    assert_eq!(p.session.log().len(), 15);
+}
+
+#[test]
+fn hot_reload_with_the_same_rules_replays_the_whole_log() {
+    let s = random_walk(3, 60);
+    let mut p = Playtest::new(b2b().clone(), setup(3)).unwrap();
+    for a in s.log() {
+        p.apply(a).unwrap();
+    }
+    let r = p.reload(sandtable_engine::load::load_dir(crate::b2b()));
+    assert_eq!(r, sandtable_engine::session::Reload::Replayed(None));
+    assert_eq!(p.session.log(), s.log());
+}
+
+#[test]
+fn hot_reload_after_a_rule_change_reports_the_first_action_whose_outcome_changed() {
+    // Play until the first combat, then make every fire table cell one higher.
+    let s = random_walk(11, 2000);
+    let fight = s
+        .log()
+        .iter()
+        .position(|a| a == "fight" || a.starts_with("no_card"))
+        .expect("a random game fights");
+    let log = s.log()[..=fight + 3].to_vec();
+    let mut p = Playtest::new(b2b().clone(), setup(11)).unwrap();
+    for a in &log {
+        p.apply(a).unwrap();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    crate::copy_tree(&crate::b2b(), dir.path());
+    let tables = dir.path().join("tables.ron");
+    let text = std::fs::read_to_string(&tables).unwrap();
+    let bumped = text
+        .replace(
+            "(key: 1, cells: [0, 0, 1, 1, 2, 2, 3, 3, 4])",
+            "(key: 1, cells: [3, 3, 3, 3, 3, 3, 3, 3, 4])",
+        )
+        .replace(
+            "(key: 2, cells: [0, 1, 1, 2, 2, 3, 3, 4, 4])",
+            "(key: 2, cells: [3, 3, 3, 3, 3, 3, 3, 4, 4])",
+        )
+        .replace(
+            "(key: 1, cells: [0, 0, 0, 0, 1, 1, 1, 1, 2])",
+            "(key: 1, cells: [2, 2, 2, 2, 2, 2, 2, 2, 2])",
+        )
+        .replace(
+            "(key: 2, cells: [0, 0, 1, 1, 1, 1, 1, 2, 2])",
+            "(key: 2, cells: [2, 2, 2, 2, 2, 2, 2, 2, 2])",
+        );
+    assert_ne!(bumped, text);
+    std::fs::write(&tables, bumped).unwrap();
+    let r = p.reload(sandtable_engine::load::load_dir(dir.path()));
+    match r {
+        sandtable_engine::session::Reload::Replayed(Some(d)) => {
+            assert!(d.index <= fight + 3, "{d:?}");
+            assert_eq!(
+                p.session.log().len(),
+                d.index,
+                "the actions before it are kept"
+            );
+        }
+        other => {
+            // Only possible when every roll in that combat fell on rows 3-6.
+            assert_eq!(other, sandtable_engine::session::Reload::Replayed(None));
+        }
+    }
+}
+
+#[test]
+fn random_campaigns_play_to_a_result_without_error() {
+    for seed in 1..=3 {
+        let s = random_walk(seed, 100_000);
+        let r = s.state().flow.result.clone().expect("the game ended");
+        assert!(["axis", "allied"].contains(&r.winner.as_str()), "{r:?}");
+        assert!(r.turn <= 18);
+    }
+}
+
+#[test]
+fn random_walks_never_leave_units_overstacked_or_with_enemies() {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    for seed in [21, 22] {
+        let mut s = Session::new(content, setup(seed)).unwrap();
+        let mut agent = RandomAgent::new(seed);
+        for _ in 0..1500 {
+            let Some(p) = s.prompt().cloned() else { break };
+            s.apply(content, &agent.act(&p)).unwrap();
+            // Between actions no space holds both sides' units.
+            let mut sides: std::collections::BTreeMap<&str, std::collections::BTreeSet<&str>> =
+                Default::default();
+            for u in &s.state().units {
+                if let Loc::Space(sp) = &u.at {
+                    sides.entry(sp).or_default().insert(rules.side(u));
+                }
+            }
+            assert!(
+                sides.values().all(|v| v.len() == 1),
+                "seed {seed}: {sides:?}"
+            );
+        }
+    }
+    let _ = rules::phase_name;
+}
+
+/// Runs the sequence script whose text contains `marker` on a state, answering each decision
+/// with the first option (`yes` to a question); returns the answers given.
+fn run_sequence_script(state: &mut State, side: &str, marker: &str) -> Vec<Vec<String>> {
+    let game = b2b().game.as_ref().unwrap();
+    let script = game
+        .sequence
+        .iter()
+        .flat_map(|p| &p.steps)
+        .find_map(|s| match s {
+            sandtable_engine::model::Step::Script { effect, .. } if effect.contains(marker) => {
+                Some(effect.clone())
+            }
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no sequence script mentions {marker}"));
+    let parsed = syntax::parse(&script);
+    assert!(parsed.errors.is_empty());
+    let ctx = Context {
+        me: side.into(),
+        enemy: if side == "axis" { "allied" } else { "axis" }.into(),
+        card: None,
+        combat: None,
+    };
+    let mut answers: Vec<Vec<String>> = Vec::new();
+    loop {
+        match eval::run(&parsed.stmts, b2b(), state, &ctx, &answers).unwrap() {
+            (Outcome::Done, _) => return answers,
+            (Outcome::Asks(d), _) => answers.push(vec![d.options[0].clone()]),
+        }
+    }
+}
+
+fn us_entered_on(turn: u32, now: u32) -> State {
+    let content = b2b();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    state.played.insert("fdr_declares_war".into(), turn);
+    state.flags.insert("us_at_war".into());
+    state.turn = now;
+    state
+}
+
+#[test]
+fn rule_7_8_us_entry_on_turn_4_adds_the_total_war_cards_in_the_draw_of_turn_7() {
+    let total_war = |s: &State, deck: &str| {
+        s.draw_piles[deck]
+            .iter()
+            .chain(s.hands.get(deck).into_iter().flatten())
+            .filter(|c| {
+                sandtable_engine::rules::Rules::new(b2b(), "campaign")
+                    .unwrap()
+                    .card(c)
+                    .is_some_and(|k| k.group.as_deref() == Some("total_war"))
+            })
+            .count()
+    };
+    // Turns 5 and 6: not yet.
+    for turn in [5, 6] {
+        let mut s = us_entered_on(4, turn);
+        run_sequence_script(&mut s, "axis", "shuffle_in_set_aside");
+        assert!(!s.set_aside["axis"].is_empty() && !s.set_aside["allied"].is_empty());
+        assert_eq!(total_war(&s, "axis"), 0);
+    }
+    // Turn 7: in both decks, the Axis takes Totaler Krieg!, the Allies a Blitzkrieg card.
+    let mut s = us_entered_on(4, 7);
+    let aside = (s.set_aside["axis"].len(), s.set_aside["allied"].len());
+    let allied_hand = s.hands["allied"].len();
+    let answers = run_sequence_script(&mut s, "axis", "shuffle_in_set_aside");
+    assert_eq!(
+        answers.len(),
+        2,
+        "the Allied Blitzkrieg card and the Axis question"
+    );
+    assert!(s.set_aside["axis"].is_empty() && s.set_aside["allied"].is_empty());
+    assert_eq!(total_war(&s, "allied"), aside.1);
+    assert!(s.hands["axis"].contains(&"totaler_krieg".to_string()));
+    assert_eq!(
+        total_war(&s, "axis"),
+        aside.0,
+        "Totaler Krieg! is in the Axis hand"
+    );
+    assert_eq!(s.hands["allied"].len(), allied_hand + 1);
+    assert!(s.flags.contains("total_war"));
+    // It happens once.
+    let before = s.draw_piles.clone();
+    s.turn = 8;
+    run_sequence_script(&mut s, "axis", "shuffle_in_set_aside");
+    assert_eq!(s.draw_piles, before);
+}
+
+#[test]
+fn rule_13_3_panzerarmee_afrika_in_limited_supply_outside_libya_costs_2_ops_to_activate() {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let paa = state
+        .units
+        .iter()
+        .position(|u| u.counter == "ge_pzaa")
+        .expect("a PanzerArmee Afrika piece");
+    // Hellfire Pass (Egypt, Axis at the start) and Tobruk (Libya), both in Limited Supply
+    // across the sea from Italy.
+    state.control.insert("tobruk".into(), "axis".into());
+    for u in state.units.iter_mut() {
+        if u.at == Loc::Space("tobruk".into()) || u.at == Loc::Space("hellfire_pass".into()) {
+            u.at = Loc::Unplaced;
+        }
+    }
+    for (space, cost) in [("hellfire_pass", 2), ("tobruk", 1)] {
+        state.units[paa].at = Loc::Space(space.into());
+        assert!(!sandtable_engine::state::space_in_region(
+            content,
+            "hellfire_pass",
+            "libya"
+        ));
+        let level = sandtable_engine::rules::supply::level_at(content, &state, space, "ge", "axis");
+        assert_eq!(
+            level,
+            sandtable_engine::rules::supply::Level::Limited,
+            "{space}"
+        );
+        assert_eq!(
+            sandtable_engine::rules::space_activation_cost(&rules, &state, space, "axis"),
+            cost,
+            "{space}"
+        );
+    }
+}
+
+#[test]
+fn rule_4_4_on_turn_1_a_soviet_unit_retreating_two_spaces_from_kaunas_may_not_end_next_to_it() {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let g = &content.graph;
+    let near_kaunas = g.neighbour_ids("kaunas");
+    // The first step: Dvinsk. The second may go on to Pskov, not to a neighbour of Kaunas.
+    let front = unit(&state, "su_northwest_front");
+    state.units[front].at = Loc::Space("dvinsk".into());
+    let mut c = combat::CombatTask::new("axis", "kaunas");
+    c.retreat = 2;
+    c.retreat_left = 1;
+    let ends: Vec<String> = combat::retreat_options(&rules, &state, &c, front);
+    assert!(ends.contains(&"pskov".to_string()), "{ends:?}");
+    assert!(
+        ends.iter().all(|e| !near_kaunas.contains(&e.as_str())),
+        "{ends:?}"
+    );
+    // From turn 2 on, the neighbours of Kaunas are open again.
+    state.turn = 2;
+    let later = combat::retreat_options(&rules, &state, &c, front);
+    assert!(
+        later.iter().any(|e| near_kaunas.contains(&e.as_str())),
+        "{later:?}"
+    );
+}
+
+#[test]
+fn rule_19_hungarian_units_may_never_enter_romania_and_western_allies_never_the_soviet_union() {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let hu = unit(&state, "hu_2nd_army");
+    let br = state
+        .units
+        .iter()
+        .position(|u| u.counter.starts_with("br_"))
+        .unwrap();
+    let ro_space = content
+        .graph
+        .spaces
+        .iter()
+        .find(|s| s.country.as_deref() == Some("romania"))
+        .unwrap();
+    assert!(!rules::may_operate(&rules, &state, hu, &ro_space.id));
+    assert!(rules::may_operate(&rules, &state, hu, "kiev"));
+    assert!(!rules::may_operate(&rules, &state, br, "kiev"));
+    assert!(rules::may_operate(&rules, &state, br, "cairo"));
+}
