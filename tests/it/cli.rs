@@ -263,3 +263,152 @@ fn odds_column_shift_stops_at_the_last_column() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(String::from_utf8_lossy(&out.stdout).contains("column 3:1"));
 }
+
+/// A full random campaign, as a log of actions, and how it ended.
+fn random_campaign(seed: u64) -> (Vec<String>, sandtable_engine::rules::GameResult) {
+    use sandtable_engine::agent::RandomAgent;
+    use sandtable_engine::session::{Session, Setup};
+    let content = crate::cards::b2b();
+    let setup = Setup {
+        scenario: "campaign".into(),
+        options: Vec::new(),
+        seed,
+        dice: Vec::new(),
+    };
+    let mut s = Session::new(content, setup).unwrap();
+    let mut agent = RandomAgent::new(seed);
+    while let Some(p) = s.prompt().cloned() {
+        s.apply(content, &agent.act(&p)).unwrap();
+    }
+    let result = s.state().flow.result.clone().unwrap();
+    (s.log().to_vec(), result)
+}
+
+#[test]
+fn play_replays_a_full_campaign_from_a_log_and_prints_the_state_as_json() {
+    let (log, result) = random_campaign(12);
+    let dir = tempfile::tempdir().unwrap();
+    let actions = dir.path().join("campaign.log");
+    let mut text = String::from("# a random campaign, seed 12\n\n");
+    text.push_str(&log.join("\n"));
+    std::fs::write(&actions, text).unwrap();
+    let out = sandtable(&[
+        "play",
+        "content/barbarossa-to-berlin",
+        "--scenario",
+        "campaign",
+        "--seed",
+        "12",
+        "--actions",
+        actions.to_str().unwrap(),
+        "--state",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let state: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(state["result"]["winner"], result.winner.as_str());
+    assert_eq!(state["result"]["turn"], result.turn);
+    assert!(state["prompt"].is_null());
+}
+
+#[test]
+fn play_reports_an_illegal_action_at_its_line_with_the_legal_alternatives() {
+    let (log, _) = random_campaign(13);
+    let dir = tempfile::tempdir().unwrap();
+    let actions = dir.path().join("bad.log");
+    let mut lines: Vec<String> = log[..4].to_vec();
+    lines.push("attack moscow".into());
+    std::fs::write(&actions, lines.join("\n")).unwrap();
+    let out = sandtable(&[
+        "play",
+        "content/barbarossa-to-berlin",
+        "--scenario",
+        "campaign",
+        "--seed",
+        "13",
+        "--actions",
+        actions.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "{}:5: error: illegal action `attack moscow`",
+            actions.display()
+        )),
+        "{err}"
+    );
+    assert!(err.contains("legal actions now:"), "{err}");
+}
+
+#[test]
+fn play_prints_the_pending_prompt_as_json_and_names_an_unknown_scenario() {
+    let out = sandtable(&[
+        "play",
+        "content/barbarossa-to-berlin",
+        "--scenario",
+        "campaign",
+        "--prompt",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let prompt: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(prompt["side"], "axis");
+    assert!(prompt["options"].as_array().is_some_and(|o| !o.is_empty()));
+    // An unknown scenario is a clear error.
+    let out = sandtable(&["play", "content/barbarossa-to-berlin", "--scenario", "nope"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("no scenario `nope`"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn play_uses_the_given_die_results_before_the_seeded_dice() {
+    use sandtable_engine::agent::RandomAgent;
+    use sandtable_engine::session::{state_json, Session, Setup};
+    // 300 actions played with thirty sixes before the seeded dice.
+    let content = crate::cards::b2b();
+    let sixes = vec![6; 30];
+    let setup = Setup {
+        scenario: "campaign".into(),
+        options: Vec::new(),
+        seed: 14,
+        dice: sixes.clone(),
+    };
+    let mut s = Session::new(content, setup).unwrap();
+    let mut agent = RandomAgent::new(14);
+    for _ in 0..300 {
+        let Some(p) = s.prompt().cloned() else { break };
+        s.apply(content, &agent.act(&p)).unwrap();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let actions = dir.path().join("sixes.log");
+    std::fs::write(&actions, s.log().join("\n")).unwrap();
+    let dice: Vec<String> = sixes.iter().map(i64::to_string).collect();
+    let dice = dice.join(",");
+    let actions = actions.to_str().unwrap();
+    let mut args = vec![
+        "play",
+        "content/barbarossa-to-berlin",
+        "--scenario",
+        "campaign",
+        "--seed",
+        "14",
+        "--actions",
+        actions,
+        "--state",
+        "json",
+    ];
+    let without = sandtable(&args);
+    args.extend(["--dice", dice.as_str()]);
+    let with = sandtable(&args);
+    assert!(with.status.success(), "{}", stderr(&with));
+    let state: serde_json::Value = serde_json::from_slice(&with.stdout).unwrap();
+    assert_eq!(state, state_json(content, s.state()));
+    // Without the sixes the same log plays another game, or stops at an action it no longer
+    // allows.
+    assert!(!without.status.success() || without.stdout != with.stdout);
+}

@@ -618,3 +618,185 @@ fn rule_19_hungarian_units_may_never_enter_romania_and_western_allies_never_the_
     assert!(!rules::may_operate(&rules, &state, br, "kiev"));
     assert!(rules::may_operate(&rules, &state, br, "cairo"));
 }
+
+/// The campaign's start, with play set to a side's operations at a stage (the spaces given
+/// marked for it) so that moves and attacks can be tried from a prepared position.
+fn operations(
+    side: &str,
+    stage: rules::OpsStage,
+    marked: &[(&str, &str)],
+) -> (Rules<'static>, State) {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    state.turn = 3;
+    state.flow.phase = 1;
+    state.flow.step = 1;
+    state.flow.tasks = vec![rules::Task::Ops {
+        side: side.into(),
+        points: 0,
+        stage,
+    }];
+    for (marker, space) in marked {
+        state.markers.push(sandtable_engine::state::MarkerOnMap {
+            marker: marker.to_string(),
+            space: space.to_string(),
+            level: 1,
+            until: None,
+        });
+    }
+    rules::resume(&rules, &mut state);
+    (rules, state)
+}
+
+/// A German unit on `space`, with `own` emptied and held by the Axis and `enemy` emptied and
+/// held by the Allies: the unit's name.
+fn german_front(state: &mut State, space: &str, own: &str, enemy: &str) -> String {
+    for u in state.units.iter_mut() {
+        if u.at == Loc::Space(own.into()) || u.at == Loc::Space(enemy.into()) {
+            u.at = Loc::Unplaced;
+        }
+    }
+    state.control.insert(own.into(), "axis".into());
+    state.control.insert(enemy.into(), "allied".into());
+    let ge = state
+        .units
+        .iter()
+        .position(|u| u.counter.starts_with("ge_") && u.at == Loc::Space(space.into()))
+        .unwrap_or_else(|| panic!("no German unit in {space}"));
+    state.units[ge].name(b2b())
+}
+
+#[test]
+fn rule_8_4_leaving_a_stand_fast_space_costs_the_axis_1_vp_unless_it_enters_enemy_territory() {
+    let (space, own, enemy) = ("hellfire_pass", "gazala", "buq_buq");
+    for (to, vp_change) in [(own, -1), (enemy, 0)] {
+        let (rules, mut state) = operations(
+            "axis",
+            rules::OpsStage::Move,
+            &[("move", space), ("stand_fast", space)],
+        );
+        let name = german_front(&mut state, space, own, enemy);
+        rules::resume(&rules, &mut state);
+        let vp = state.track("vp");
+        rules::apply(&rules, &mut state, &format!("move {name} {to}")).unwrap();
+        assert_eq!(state.track("vp"), vp + vp_change, "into {to}");
+        assert!(
+            !state
+                .markers
+                .iter()
+                .any(|m| m.marker == "stand_fast" && m.space == space),
+            "the marker comes off"
+        );
+    }
+}
+
+#[test]
+fn rule_8_2_an_okw_offensive_is_met_by_a_german_capture_outside_the_soviet_union_or_costs_1_vp() {
+    // Outside the Soviet Union (Egypt) the capture meets it; inside (Brest-Litovsk) it does not.
+    for (space, own, enemy, met) in [
+        ("hellfire_pass", "gazala", "buq_buq", true),
+        ("warsaw", "radom", "brest_litovsk", false),
+    ] {
+        let (rules, mut state) = operations("axis", rules::OpsStage::Move, &[("move", space)]);
+        let name = german_front(&mut state, space, own, enemy);
+        state.flags.insert("okw_offensive".into());
+        rules::resume(&rules, &mut state);
+        rules::apply(&rules, &mut state, &format!("move {name} {enemy}")).unwrap();
+        assert_eq!(
+            !state.flags.contains("okw_offensive"),
+            met,
+            "capture of {enemy}"
+        );
+    }
+    // At the end of the turn an offensive still owed costs its side a VP.
+    let mut owed = axis_holding(6, 0);
+    owed.flags.insert("okw_offensive".into());
+    owed.flags.insert("soviet_offensive".into());
+    run_sequence_script(&mut owed, "axis", "okw_offensive");
+    assert_eq!(owed.track("vp"), 10 - 1 + 1);
+    let mut met = axis_holding(6, 0);
+    run_sequence_script(&mut met, "axis", "okw_offensive");
+    assert_eq!(met.track("vp"), 10);
+}
+
+#[test]
+fn rule_16_2_partisans_are_placed_as_an_allied_action_after_the_partisans_event() {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    state.turn = 3;
+    state.flow.phase = 1;
+    state.flow.step = 1;
+    state.flow.tasks = vec![
+        rules::Task::Rounds {
+            at: (1, 0),
+            rounds: 6,
+            next: 2,
+            acting: true,
+        },
+        rules::Task::Action {
+            side: "allied".into(),
+        },
+    ];
+    rules::resume(&rules, &mut state);
+    assert!(!state
+        .flow
+        .prompt
+        .as_ref()
+        .unwrap()
+        .options
+        .contains(&"partisans".to_string()));
+    state.played.insert("partisans".into(), 2);
+    rules::resume(&rules, &mut state);
+    let p = state.flow.prompt.clone().unwrap();
+    assert!(
+        p.options.contains(&"partisans".to_string()),
+        "{:?}",
+        p.options
+    );
+    rules::apply(&rules, &mut state, "partisans").unwrap();
+    let choice = state.flow.prompt.clone().unwrap();
+    assert_eq!(choice.pick, Some((1, 1)), "one marker in 1941-42");
+    for s in &choice.options {
+        assert_eq!(state.control[s], "axis");
+        assert!(state.units_at(s).next().is_none());
+        assert!(
+            sandtable_engine::state::space_in_region(content, s, "soviet_union")
+                || ["yugoslavia", "greece", "turkey"]
+                    .iter()
+                    .any(|r| sandtable_engine::state::space_in_region(content, s, r))
+        );
+    }
+    let at = choice.options[0].clone();
+    rules::apply(&rules, &mut state, &format!("choose {at}")).unwrap();
+    assert!(state
+        .markers
+        .iter()
+        .any(|m| m.marker == "partisan" && m.space == at));
+}
+
+#[test]
+fn rule_16_3_axis_units_trace_only_limited_supply_through_a_partisan_space() {
+    use sandtable_engine::rules::supply::{level_at, Level};
+    let content = b2b();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let space = "warsaw";
+    assert_eq!(level_at(content, &state, space, "ge", "axis"), Level::Full);
+    let soviet = level_at(content, &state, space, "su", "allied");
+    state.markers.push(sandtable_engine::state::MarkerOnMap {
+        marker: "partisan".into(),
+        space: space.into(),
+        level: 1,
+        until: None,
+    });
+    assert_eq!(
+        level_at(content, &state, space, "ge", "axis"),
+        Level::Limited
+    );
+    assert_eq!(
+        level_at(content, &state, space, "su", "allied"),
+        soviet,
+        "no effect on the Allies"
+    );
+}

@@ -397,6 +397,13 @@ pub fn start(
     Ok(state)
 }
 
+/// Runs every automatic step until a player must decide, and sets the prompt: for a state
+/// prepared by hand (a test's position, a setup edited in the editor).
+pub fn resume(rules: &Rules, state: &mut State) {
+    state.flow.prompt = None;
+    procedures::advance(rules, state);
+}
+
 /// Performs one action, given in its text form, and runs on to the next prompt. An action that
 /// is not legal now changes nothing and returns why, with the legal alternatives.
 pub fn apply(rules: &Rules, state: &mut State, action: &str) -> Result<(), IllegalAction> {
