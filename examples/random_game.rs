@@ -1,5 +1,8 @@
-//! Plays random campaigns and prints how each ended: `cargo run --release --example
-//! random_game -- [games] [first seed]`.
+//! Plays random campaigns and prints how each ended, then what went wrong in play, if anything
+//! (events that could not be carried out, sequence scripts that failed), with how often:
+//! `cargo run --release --example random_game -- [games] [first seed]`.
+
+use std::collections::BTreeMap;
 
 use sandtable_engine::agent::RandomAgent;
 use sandtable_engine::session::{Session, Setup};
@@ -12,6 +15,7 @@ fn main() {
     let content = loaded.content;
     let start = std::time::Instant::now();
     let mut actions = 0;
+    let mut troubles: BTreeMap<String, u32> = BTreeMap::new();
     for seed in first..first + games {
         let setup = Setup {
             scenario: "campaign".into(),
@@ -29,6 +33,14 @@ fn main() {
         }
         actions += s.log().len();
         let st = s.state();
+        for m in &st.flow.messages {
+            if m.contains("could not be carried out")
+                || m.contains("failed")
+                || m.contains("stalled")
+            {
+                *troubles.entry(m.clone()).or_default() += 1;
+            }
+        }
         println!(
             "seed {seed}: {:?} after {} actions, vp {}",
             st.flow.result,
@@ -36,5 +48,8 @@ fn main() {
             st.track("vp")
         );
     }
-    eprintln!("{games} games, {actions} actions in {:?}", start.elapsed());
+    println!("{games} games, {actions} actions in {:?}", start.elapsed());
+    for (m, n) in &troubles {
+        println!("{n:>6}  {m}");
+    }
 }

@@ -185,6 +185,7 @@ pub(crate) fn check(
     if let Some(counters) = &files.counters {
         c.counters(counters);
         content.counters = counters.data.counters.clone();
+        content.index_counters();
     }
     if let (Some(game), Some(_)) = (&files.game, &files.counters) {
         let counter_ids = c.ids.counters.clone();

@@ -6,7 +6,8 @@
 //! checking again. With errors it is still as complete as the checker could make it (the editor
 //! shows it), but rules must not run on it.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::diag::FileId;
 use crate::model::{Card, CardsFile, Counter, GameFile, MapFile, Pos, ScenarioFile, Space, Table};
@@ -20,6 +21,33 @@ pub struct ContentFile {
     pub relative: String,
     pub id: FileId,
 }
+
+/// FNV-1a: a fast hash for the short ids the indexes look up (they are never iterated, so
+/// the hash cannot change the order of anything in play).
+#[derive(Default)]
+pub struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+/// A map from ids, for lookups only.
+pub type IdMap<V> = HashMap<String, V, BuildHasherDefault<Fnv>>;
 
 /// A game's content after loading and checking.
 #[derive(Debug, Clone, Default)]
@@ -39,11 +67,54 @@ pub struct Content {
     pub sequence: crate::script::SequenceScripts,
     /// A fingerprint of the files it was loaded from (see [`crate::load`]).
     pub hash: String,
+    /// Counter id to its index in `counters` (never iterated).
+    pub(crate) counter_index: IdMap<usize>,
+    /// The supply index, built on first use (content is not changed after loading).
+    supply: std::sync::OnceLock<crate::rules::supply::SupplyIndex>,
+    /// For each region of the game, whether each space (by graph index) lies in it; built on
+    /// first use.
+    regions: std::sync::OnceLock<IdMap<Vec<bool>>>,
 }
 
 impl Content {
     pub fn counter(&self, id: &str) -> Option<&Counter> {
-        self.counters.iter().find(|c| c.id == id)
+        self.counter_index
+            .get(id)
+            .and_then(|&i| self.counters.get(i))
+            .filter(|c| c.id == id)
+            .or_else(|| self.counters.iter().find(|c| c.id == id))
+    }
+
+    /// What the content says about supply, indexed.
+    pub fn supply_index(&self) -> &crate::rules::supply::SupplyIndex {
+        self.supply
+            .get_or_init(|| crate::rules::supply::SupplyIndex::new(self))
+    }
+
+    /// For each region of the game, which spaces lie in it.
+    pub fn region_index(&self) -> &IdMap<Vec<bool>> {
+        self.regions.get_or_init(|| {
+            let regions = self.game.as_ref().map_or(&[][..], |g| g.regions.as_slice());
+            regions
+                .iter()
+                .map(|r| {
+                    let members = (0..self.graph.spaces.len())
+                        .map(|i| crate::state::space_index_in_region(self, i, &r.id))
+                        .collect();
+                    (r.id.clone(), members)
+                })
+                .collect()
+        })
+    }
+
+    /// Indexes the counters by id (after `counters` is set).
+    pub(crate) fn index_counters(&mut self) {
+        self.counter_index = self
+            .counters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.id.clone(), i))
+            .collect();
     }
 
     pub fn table(&self, id: &str) -> Option<&Table> {
@@ -68,7 +139,9 @@ pub struct MapGraph {
     /// Every space, area, zone and hex, with defaults filled in (a hex's terrain and position).
     pub spaces: Vec<Space>,
     pub edges: Vec<Edge>,
-    index: BTreeMap<String, usize>,
+    /// Space id to index (a hash map: looked up on every move and supply trace, never
+    /// iterated, so its order cannot leak into play).
+    index: IdMap<usize>,
     /// For each space, its neighbours and the edge that joins them.
     neighbours: Vec<Vec<(usize, usize)>>,
 }

@@ -109,7 +109,13 @@ impl Session {
     }
 
     fn apply_with(&mut self, rules: &Rules, action: &str) -> Result<(), IllegalAction> {
-        rules::apply(rules, &mut self.state, action)?;
+        if let Err(e) = rules::apply_unguarded(rules, &mut self.state, action) {
+            if self.state.flow.prompt.is_none() {
+                // The action failed half-way: the state is the replay of the log again.
+                self.restore(rules);
+            }
+            return Err(e);
+        }
         self.log.push(action.trim().to_string());
         if self.log.len() % CHECKPOINT_EVERY == 0 {
             self.checkpoints.push((self.log.len(), self.state.clone()));
@@ -120,16 +126,21 @@ impl Session {
     /// Drops the last action; returns it.
     pub fn undo(&mut self, content: &Content) -> Option<String> {
         let last = self.log.pop()?;
+        if let Ok(rules) = Rules::new(content, &self.setup.scenario) {
+            self.restore(&rules);
+        }
+        Some(last)
+    }
+
+    /// Makes the state the replay of the log again, from the last checkpoint within it.
+    fn restore(&mut self, rules: &Rules) {
         self.checkpoints.retain(|(n, _)| *n <= self.log.len());
         let (n, state) = self.checkpoints.last().cloned().expect("the start is kept");
         self.state = state;
-        if let Ok(rules) = Rules::new(content, &self.setup.scenario) {
-            for action in &self.log[n..] {
-                // The log replayed before; it replays again on the same content.
-                let _ = rules::apply(&rules, &mut self.state, action);
-            }
+        for action in &self.log[n..] {
+            // The log replayed before; it replays again on the same content.
+            let _ = rules::apply_unguarded(rules, &mut self.state, action);
         }
-        Some(last)
     }
 
     pub fn save(&self, content: &Content) -> SavedGame {
@@ -252,10 +263,10 @@ impl Playtest {
             });
         }
         if divergence.is_none() {
-            for (index, action) in self.session.log.clone().iter().enumerate() {
-                let _ = rules::apply(&old_rules, &mut old_state, action);
-                let mut trial = fresh.clone();
-                match trial.apply_with(&new_rules, action) {
+            for (index, action) in self.session.log.iter().enumerate() {
+                // The log replayed on the old content before; it replays again.
+                let _ = rules::apply_unguarded(&old_rules, &mut old_state, action);
+                match fresh.apply_with(&new_rules, action) {
                     Err(illegal) => {
                         divergence = Some(Divergence {
                             index,
@@ -264,20 +275,22 @@ impl Playtest {
                         });
                         break;
                     }
-                    Ok(()) if trial.state != old_state => {
+                    Ok(()) if fresh.state != old_state => {
+                        let changed = differences(&old_state, &fresh.state);
+                        // Keep the actions before this one only.
+                        fresh.log.pop();
+                        fresh.restore(&new_rules);
                         divergence = Some(Divergence {
                             index,
                             action: action.clone(),
-                            kind: DivergenceKind::Changed(differences(&old_state, &trial.state)),
+                            kind: DivergenceKind::Changed(changed),
                         });
                         break;
                     }
-                    Ok(()) => fresh = trial,
+                    Ok(()) => {}
                 }
             }
         }
-        drop(old_rules);
-        drop(new_rules);
         self.content = new;
         self.session = fresh;
         Reload::Replayed(divergence)

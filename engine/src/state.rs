@@ -375,9 +375,18 @@ fn region_within(content: &Content, country: Option<&str>, region: &str) -> bool
 
 /// Whether a space lies in a region (its country, its further regions, or regions those lie in).
 pub fn space_in_region(content: &Content, space: &str, region: &str) -> bool {
-    let Some(s) = content.graph.space(space) else {
+    let Some(i) = content.graph.index_of(space) else {
         return false;
     };
+    match content.region_index().get(region) {
+        Some(members) => members[i],
+        None => space_index_in_region(content, i, region),
+    }
+}
+
+/// Whether the space at a graph index lies in a region, found by walking the region tree.
+pub(crate) fn space_index_in_region(content: &Content, space: usize, region: &str) -> bool {
+    let s = &content.graph.spaces[space];
     region_within(content, s.country.as_deref(), region)
         || s.regions
             .iter()

@@ -185,6 +185,84 @@ fn rule_11_3_without_a_panzer_corps_in_reserve_a_loss_of_5_still_eliminates_the_
     assert_eq!(state.units[pz].at, Loc::Removed, "permanently eliminated");
 }
 
+#[test]
+fn rule_11_3_with_an_infantry_corps_also_in_the_combat_the_panzer_army_need_never_go() {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    for u in state.units.iter_mut() {
+        if u.counter == "ge_pz_corps" && u.at == Loc::Box("axis_reserve".into()) {
+            u.at = Loc::Unplaced;
+        }
+    }
+    let (inf, pz) = (unit(&state, "ge_4th_army"), unit(&state, "ge_1st_pz_army"));
+    let corps = state
+        .units
+        .iter()
+        .position(|u| u.counter == "ge_corps" && matches!(u.at, Loc::Space(_)))
+        .unwrap();
+    for (u, r) in [(inf, false), (pz, true), (corps, false)] {
+        state.units[u].at = Loc::Space("warsaw".into());
+        state.units[u].reduced = r;
+    }
+    let options = combat::loss_options(&rules, &state, &[inf, pz, corps], 5);
+    assert!(
+        options.contains(&inf) && options.contains(&corps),
+        "{options:?}"
+    );
+}
+
+#[test]
+fn rule_11_1_a_soviet_attack_from_three_spaces_needs_a_mechanized_unit_in_two_of_them() {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let piece = |state: &State, ty: &str, skip: &[usize]| {
+        (0..state.units.len())
+            .find(|&i| {
+                !skip.contains(&i)
+                    && rules.nation(&state.units[i]) == "su"
+                    && rules.unit_type(&state.units[i]) == ty
+            })
+            .unwrap_or_else(|| panic!("a Soviet {ty} piece"))
+    };
+    let a = piece(&state, "infantry", &[]);
+    let b = piece(&state, "infantry", &[a]);
+    let c = piece(&state, "infantry", &[a, b]);
+    let mech = ["tank", "mechanized"]
+        .iter()
+        .find_map(|t| {
+            (0..state.units.len()).find(|&i| {
+                rules.nation(&state.units[i]) == "su" && rules.unit_type(&state.units[i]) == *t
+            })
+        })
+        .expect("a Soviet mechanized piece");
+    let mech2 = ["tank", "mechanized"]
+        .iter()
+        .find_map(|t| {
+            (0..state.units.len()).find(|&i| {
+                i != mech
+                    && rules.nation(&state.units[i]) == "su"
+                    && rules.unit_type(&state.units[i]) == *t
+            })
+        })
+        .expect("a second Soviet mechanized piece");
+    for (u, at) in [
+        (a, "minsk"),
+        (b, "smolensk"),
+        (c, "kiev"),
+        (mech, "smolensk"),
+        (mech2, "kiev"),
+    ] {
+        state.units[u].at = Loc::Space(at.into());
+    }
+    // One mechanized unit among three spaces is not enough; one in each added space is.
+    assert!(!combat::may_fight(&rules, &state, &[a, b, c, mech]));
+    assert!(combat::may_fight(&rules, &state, &[a, b, c, mech, mech2]));
+    assert!(combat::may_fight(&rules, &state, &[a, b, mech]));
+    assert!(!combat::may_fight(&rules, &state, &[a, b]));
+}
+
 /// Runs the End of Turn Phase's winter script of game.ron on a state.
 fn run_winter_check(state: &mut State) {
     let game = b2b().game.as_ref().unwrap();

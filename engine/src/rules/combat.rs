@@ -167,7 +167,7 @@ fn eligible(rules: &Rules, state: &State, c: &CombatTask) -> Vec<usize> {
 
 /// Whether the committed attackers may fight: besides one space, every space they attack from
 /// holds an attacking mechanized unit.
-fn may_fight(rules: &Rules, state: &State, attackers: &[usize]) -> bool {
+pub fn may_fight(rules: &Rules, state: &State, attackers: &[usize]) -> bool {
     let mut spaces: BTreeMap<&Loc, bool> = BTreeMap::new();
     for &a in attackers {
         let u = &state.units[a];

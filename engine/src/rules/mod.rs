@@ -204,7 +204,6 @@ pub struct Rules<'c> {
     pub game: &'c GameFile,
     pub play: &'c PlayRules,
     pub scenario: &'c ScenarioFile,
-    counters: BTreeMap<&'c str, &'c Counter>,
     strength: usize,
     loss: usize,
     movement: usize,
@@ -240,11 +239,6 @@ impl<'c> Rules<'c> {
             game,
             play,
             scenario,
-            counters: content
-                .counters
-                .iter()
-                .map(|c| (c.id.as_str(), c))
-                .collect(),
             strength: stat(&play.strength)?,
             loss: stat(&play.loss_factor)?,
             movement: stat(&play.movement)?,
@@ -252,7 +246,7 @@ impl<'c> Rules<'c> {
     }
 
     pub fn counter(&self, unit: &Unit) -> Option<&'c Counter> {
-        self.counters.get(unit.counter.as_str()).copied()
+        self.content.counter(&unit.counter)
     }
 
     fn stat(&self, unit: &Unit, i: usize) -> i32 {
@@ -407,6 +401,19 @@ pub fn resume(rules: &Rules, state: &mut State) {
 /// Performs one action, given in its text form, and runs on to the next prompt. An action that
 /// is not legal now changes nothing and returns why, with the legal alternatives.
 pub fn apply(rules: &Rules, state: &mut State, action: &str) -> Result<(), IllegalAction> {
+    let before = state.clone();
+    apply_unguarded(rules, state, action).inspect_err(|_| *state = before)
+}
+
+/// Like [`apply`] without keeping a copy of the state: an action the prompt does not offer
+/// changes nothing, but one it offers that then fails (which a well-formed prompt never
+/// allows) may leave the state half-changed, and the caller must restore it. The session does,
+/// from its checkpoints, and so saves a copy of the whole state on every action.
+pub fn apply_unguarded(
+    rules: &Rules,
+    state: &mut State,
+    action: &str,
+) -> Result<(), IllegalAction> {
     let action = action.trim();
     let Some(prompt) = state.flow.prompt.clone() else {
         return Err(IllegalAction {
@@ -420,10 +427,8 @@ pub fn apply(rules: &Rules, state: &mut State, action: &str) -> Result<(), Illeg
             legal: prompt.examples(),
         });
     }
-    let before = state.clone();
     state.flow.prompt = None;
     if let Err(message) = procedures::act(rules, state, &prompt, action) {
-        *state = before;
         return Err(IllegalAction {
             message,
             legal: prompt.examples(),

@@ -631,7 +631,9 @@ pub(super) fn discard(rules: &Rules, state: &mut State, side: &str, card: &str) 
 /// Supply levels by nation, computed once per question.
 #[derive(Default)]
 pub(super) struct SupplyCache {
-    levels: BTreeMap<(String, String), Vec<Level>>,
+    views: Vec<supply::SideView>,
+    /// (nation, side, level of every space); few entries, found without allocating.
+    levels: Vec<(String, String, Vec<Level>)>,
 }
 
 impl SupplyCache {
@@ -652,13 +654,25 @@ impl SupplyCache {
         nation: &str,
         side: &str,
     ) -> Level {
-        let key = (nation.to_string(), side.to_string());
-        self.levels
-            .entry(key)
-            .or_insert_with(|| supply::levels(rules.content, state, nation, side))
-            .get(space)
-            .copied()
-            .unwrap_or(Level::Out)
+        let found = self
+            .levels
+            .iter()
+            .position(|(n, s, _)| n == nation && s == side);
+        let i = found.unwrap_or_else(|| {
+            let v = match self.views.iter().position(|v| v.side() == side) {
+                Some(v) => v,
+                None => {
+                    self.views
+                        .push(supply::SideView::new(rules.content, state, side));
+                    self.views.len() - 1
+                }
+            };
+            let levels = supply::levels_seen(rules.content, state, &self.views[v], nation);
+            self.levels
+                .push((nation.to_string(), side.to_string(), levels));
+            self.levels.len() - 1
+        });
+        self.levels[i].2.get(space).copied().unwrap_or(Level::Out)
     }
 }
 

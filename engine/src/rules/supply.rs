@@ -59,52 +59,122 @@ pub fn edge_trace(content: &Content, edge: usize) -> TraceSupply {
         .unwrap_or_default()
 }
 
+/// What the content says about supply, indexed once: the trace across every edge, and each
+/// nation's sources (space, level, the flag that opens it).
+#[derive(Debug, Clone, Default)]
+pub struct SupplyIndex {
+    edges: Vec<TraceSupply>,
+    sources: std::collections::BTreeMap<String, Vec<(usize, SupplyLevel, Option<String>)>>,
+}
+
+impl SupplyIndex {
+    pub fn new(content: &Content) -> SupplyIndex {
+        let g = &content.graph;
+        let mut sources: std::collections::BTreeMap<String, Vec<_>> = Default::default();
+        for (i, s) in g.spaces.iter().enumerate() {
+            for src in &s.supply {
+                for nation in &src.nations {
+                    sources.entry(nation.clone()).or_default().push((
+                        i,
+                        src.level,
+                        src.flag.clone(),
+                    ));
+                }
+            }
+        }
+        SupplyIndex {
+            edges: (0..g.edges.len()).map(|e| edge_trace(content, e)).collect(),
+            sources,
+        }
+    }
+}
+
+/// The map as one side sees it for tracing supply: which spaces hold enemy pieces, which it
+/// controls free of them, and which hinder its supply (a partisan marker).
+#[derive(Debug, Clone)]
+pub struct SideView {
+    side: String,
+    friendly: Vec<bool>,
+    hindered: Vec<bool>,
+}
+
+impl SideView {
+    pub fn new(content: &Content, state: &State, side: &str) -> SideView {
+        let g = &content.graph;
+        let n = g.spaces.len();
+        let mut enemy = vec![false; n];
+        for u in &state.units {
+            if let crate::state::Loc::Space(s) = &u.at {
+                if unit_side(content, &u.counter) != side {
+                    if let Some(i) = g.index_of(s) {
+                        enemy[i] = true;
+                    }
+                }
+            }
+        }
+        let mut friendly = vec![false; n];
+        for (space, holder) in &state.control {
+            if holder == side {
+                if let Some(i) = g.index_of(space) {
+                    friendly[i] = !enemy[i];
+                }
+            }
+        }
+        // Spaces whose markers let the side trace only Limited supply through them.
+        let mut hindered = vec![false; n];
+        if let Some(play) = content.game.as_ref().and_then(|g| g.play.as_ref()) {
+            for h in play
+                .hindering_markers
+                .iter()
+                .filter(|h| h.limits_supply && h.side == side)
+            {
+                for m in state.markers.iter().filter(|m| m.marker == h.marker) {
+                    if let Some(i) = g.index_of(&m.space) {
+                        hindered[i] = true;
+                    }
+                }
+            }
+        }
+        SideView {
+            side: side.to_string(),
+            friendly,
+            hindered,
+        }
+    }
+
+    pub fn side(&self) -> &str {
+        &self.side
+    }
+}
+
 /// The supply level of every space (by graph index) for a piece of `nation` serving `side`.
 pub fn levels(content: &Content, state: &State, nation: &str, side: &str) -> Vec<Level> {
+    levels_seen(content, state, &SideView::new(content, state, side), nation)
+}
+
+/// The supply level of every space for a piece of `nation`, on a side's view of the map.
+pub fn levels_seen(content: &Content, state: &State, view: &SideView, nation: &str) -> Vec<Level> {
     let g = &content.graph;
+    let index = content.supply_index();
     let n = g.spaces.len();
-    // Which spaces hold enemy pieces, and which the side controls.
-    let mut enemy = vec![false; n];
-    for u in &state.units {
-        if let crate::state::Loc::Space(s) = &u.at {
-            if unit_side(content, &u.counter) != side {
-                if let Some(i) = g.index_of(s) {
-                    enemy[i] = true;
-                }
-            }
-        }
-    }
-    let friendly: Vec<bool> = (0..n)
-        .map(|i| !enemy[i] && state.control.get(&g.spaces[i].id).map(String::as_str) == Some(side))
-        .collect();
-    // Spaces whose markers let the side trace only Limited supply through them.
-    let mut hindered = vec![false; n];
-    if let Some(play) = content.game.as_ref().and_then(|g| g.play.as_ref()) {
-        for h in play
-            .hindering_markers
-            .iter()
-            .filter(|h| h.limits_supply && h.side == side)
-        {
-            for m in state.markers.iter().filter(|m| m.marker == h.marker) {
-                if let Some(i) = g.index_of(&m.space) {
-                    hindered[i] = true;
-                }
-            }
-        }
-    }
+    let side = view.side.as_str();
+    let (friendly, hindered) = (&view.friendly, &view.hindered);
+    let sources = index.sources.get(nation).map_or(&[][..], Vec::as_slice);
     let mut out = vec![Level::Out; n];
+    let mut seen = vec![false; n];
+    let mut stack = Vec::new();
     for full in [true, false] {
         let level = if full { Level::Full } else { Level::Limited };
-        let mut seen = vec![false; n];
-        let mut stack = Vec::new();
-        for (i, s) in g.spaces.iter().enumerate() {
-            let source = s.supply.iter().any(|src| {
-                src.nations.iter().any(|x| x == nation)
-                    && (!full || src.level == SupplyLevel::Full)
-                    && src.flag.as_ref().is_none_or(|f| state.flags.contains(f))
-            });
-            if source
-                && state.control.get(&s.id).map(String::as_str) == Some(side)
+        seen.iter_mut().for_each(|x| *x = false);
+        stack.clear();
+        for (i, src_level, flag) in sources {
+            let i = *i;
+            let open = (!full || *src_level == SupplyLevel::Full)
+                && flag.as_ref().is_none_or(|f| state.flags.contains(f));
+            if open
+                && !seen[i]
+                && (friendly[i]
+                    || state.control.get(&g.spaces[i].id).map(String::as_str) == Some(side))
                 && !(full && hindered[i])
             {
                 seen[i] = true;
@@ -118,7 +188,7 @@ pub fn levels(content: &Content, state: &State, nation: &str, side: &str) -> Vec
                 if seen[m] {
                     continue;
                 }
-                let trace = edge_trace(content, e);
+                let trace = index.edges[e];
                 if trace == TraceSupply::Blocked
                     || (full && (trace == TraceSupply::Limited || hindered[m]))
                 {

@@ -84,6 +84,9 @@ struct Eval<'a> {
     scopes: Vec<Vec<(String, Value)>>,
     /// Modifiers a combat card adds to its combat.
     pub combat_modifiers: Vec<Modifier>,
+    /// Supply levels traced so far (nation, side, level of every space), kept until the script
+    /// next changes the state.
+    supply: std::cell::RefCell<Vec<(String, String, Vec<crate::rules::supply::Level>)>>,
 }
 
 /// Stops evaluation: a runtime error, or a decision that has no answer yet.
@@ -192,6 +195,7 @@ impl<'a> Eval<'a> {
             steps: 0,
             scopes: vec![names],
             combat_modifiers: Vec::new(),
+            supply: Default::default(),
         }
     }
 
@@ -470,7 +474,10 @@ impl<'a> Eval<'a> {
                 .ok_or(())
                 .or_else(|_| fail(range, format!("`{name}` is missing an argument")))
         };
-        let _ = b;
+        if b.ctx != super::types::Ctx::Query {
+            // An effect may change what supply traces through.
+            self.supply.borrow_mut().clear();
+        }
         let faces = self.content.game.as_ref().map_or(6, |g| g.dice.faces);
         Ok(match name {
             "turn" => Value::Int(i64::from(self.state.turn)),
@@ -1461,7 +1468,17 @@ impl<'a> Eval<'a> {
 
     /// Whether a piece of `nation` serving `side` in `start` traces supply.
     fn traces_supply(&self, start: &str, nation: &str, side: &str, full: bool) -> bool {
-        let level = crate::rules::supply::level_at(self.content, self.state, start, nation, side);
+        let Some(space) = self.content.graph.index_of(start) else {
+            return false;
+        };
+        let mut cache = self.supply.borrow_mut();
+        let found = cache.iter().position(|(n, s, _)| n == nation && s == side);
+        let i = found.unwrap_or_else(|| {
+            let levels = crate::rules::supply::levels(self.content, self.state, nation, side);
+            cache.push((nation.to_string(), side.to_string(), levels));
+            cache.len() - 1
+        });
+        let level = cache[i].2[space];
         if full {
             level == crate::rules::supply::Level::Full
         } else {
