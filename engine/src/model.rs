@@ -292,6 +292,9 @@ pub enum BoxRole {
     Eliminated,
     /// Units out of the game for good.
     Removed,
+    /// Units waiting on the turn record track (eliminated out of supply) to reach the
+    /// eliminated box.
+    Delayed,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -582,11 +585,78 @@ pub struct PlayRules {
     /// their retreat next to the space they defended (B2B 4.4).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub retreat_away: Vec<RetreatAway>,
+    /// Markers captured with their space: when a side takes control of a space holding one,
+    /// the marker comes off and the victory track moves by `vp` (Stalin, 5.5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub captured_markers: Vec<CapturedMarker>,
+    /// How many cards a side may play for replacement points in a turn, on some turns.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rp_card_limits: Vec<RpCardLimit>,
+    /// How many steps of some units may be rebuilt in a turn (German Panzers, 14.52).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replacement_caps: Vec<ReplacementCap>,
+    /// While a flag is set, units of some nations in a region are not mechanized (Winter 42).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub demechanized: Vec<Demechanized>,
+    /// Large units eliminated out of supply wait on the turn track for this many turns before
+    /// they reach the eliminated box, and take a small unit of theirs from the reserve with
+    /// them (or leave the game when there is none) (13.44).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oos_delay: Option<OosDelay>,
     /// Where units may operate: a unit a rule names may move, retreat, advance and be
     /// redeployed only into the rule's regions (national restrictions).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub operate_in: Vec<OperateIn>,
     pub victory: Victory,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CapturedMarker {
+    pub marker: String,
+    /// The side whose taking the space captures it.
+    pub by: String,
+    /// The change of the victory track.
+    pub vp: i32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RpCardLimit {
+    pub side: String,
+    /// From turn `from` to turn `to`, both included.
+    pub from: u32,
+    pub to: u32,
+    pub max: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplacementCap {
+    pub nations: Vec<String>,
+    pub types: Vec<String>,
+    /// Steps a turn ...
+    pub steps: u32,
+    /// ... or this many from the turn after a card's event was played.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after_card: Option<(String, u32)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Demechanized {
+    pub flag: String,
+    pub nations: Vec<String>,
+    pub region: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OosDelay {
+    pub turns: u32,
+    /// Nations whose large units go to the eliminated box at once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub except_nations: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -128,6 +128,8 @@ pub struct State {
     pub modifiers: Vec<Modifier>,
     /// Die results to use before the seeded dice (playtests with fixed rolls).
     pub forced_dice: Vec<i64>,
+    /// Units waiting on the turn track, with the turn they reach the eliminated box.
+    pub delayed: BTreeMap<usize, u32>,
     /// Where play stands in the sequence of play, and the prompt it waits on.
     pub flow: crate::rules::Flow,
     rng: ChaCha8Rng,
@@ -164,6 +166,7 @@ impl State {
             revealed: BTreeSet::new(),
             revealed_cards: BTreeMap::new(),
             modifiers: Vec::new(),
+            delayed: BTreeMap::new(),
             forced_dice: Vec::new(),
             flow: crate::rules::Flow::default(),
             rng: ChaCha8Rng::seed_from_u64(seed),

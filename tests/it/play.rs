@@ -697,6 +697,12 @@ fn rule_19_hungarian_units_may_never_enter_romania_and_western_allies_never_the_
     assert!(rules::may_operate(&rules, &state, br, "cairo"));
 }
 
+/// The index of the Action Phase in the sequence of play.
+fn action_phase() -> usize {
+    let game = b2b().game.as_ref().unwrap();
+    game.sequence.iter().position(|p| p.id == "action").unwrap()
+}
+
 /// The campaign's start, with play set to a side's operations at a stage (the spaces given
 /// marked for it) so that moves and attacks can be tried from a prepared position.
 fn operations(
@@ -708,7 +714,7 @@ fn operations(
     let rules = Rules::new(content, "campaign").unwrap();
     let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
     state.turn = 3;
-    state.flow.phase = 1;
+    state.flow.phase = action_phase();
     state.flow.step = 1;
     state.flow.tasks = vec![rules::Task::Ops {
         side: side.into(),
@@ -804,11 +810,11 @@ fn rule_16_2_partisans_are_placed_as_an_allied_action_after_the_partisans_event(
     let rules = Rules::new(content, "campaign").unwrap();
     let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
     state.turn = 3;
-    state.flow.phase = 1;
+    state.flow.phase = action_phase();
     state.flow.step = 1;
     state.flow.tasks = vec![
         rules::Task::Rounds {
-            at: (1, 0),
+            at: (action_phase(), 0),
             rounds: 6,
             next: 2,
             acting: true,
@@ -877,4 +883,205 @@ fn rule_16_3_axis_units_trace_only_limited_supply_through_a_partisan_space() {
         soviet,
         "no effect on the Allies"
     );
+}
+
+#[test]
+fn rule_5_5_the_axis_taking_stalins_space_eliminates_him_for_4_vp() {
+    let (rules, mut state) = operations("axis", rules::OpsStage::Move, &[("move", "mozhaik")]);
+    for u in state.units.iter_mut() {
+        if u.at == Loc::Space("moscow".into()) || u.at == Loc::Space("mozhaik".into()) {
+            u.at = Loc::Unplaced;
+        }
+    }
+    state.control.insert("mozhaik".into(), "axis".into());
+    let ge = unit(&state, "ge_4th_army");
+    state.units[ge].at = Loc::Space("mozhaik".into());
+    state.flow.phase = action_phase();
+    state.flow.step = 1;
+    state.flow.tasks = vec![rules::Task::Ops {
+        side: "axis".into(),
+        points: 0,
+        stage: rules::OpsStage::Move,
+    }];
+    state.markers.push(sandtable_engine::state::MarkerOnMap {
+        marker: "move".into(),
+        space: "mozhaik".into(),
+        level: 1,
+        until: None,
+    });
+    rules::resume(&rules, &mut state);
+    let vp = state.track("vp");
+    let moscow_vp = i64::from(b2b().graph.space("moscow").unwrap().vp);
+    rules::apply(&rules, &mut state, "move ge_4th_army moscow").unwrap();
+    assert!(!state.markers.iter().any(|m| m.marker == "stalin"));
+    assert_eq!(state.track("vp"), vp + moscow_vp + 4);
+}
+
+/// The campaign's start at a side's action in the Action Phase of a turn.
+fn action_of(side: &str, turn: u32) -> (Rules<'static>, State) {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    state.turn = turn;
+    state.flow.phase = action_phase();
+    state.flow.step = 1;
+    state.flow.tasks = vec![
+        rules::Task::Rounds {
+            at: (action_phase(), 0),
+            rounds: 6,
+            next: 1,
+            acting: true,
+        },
+        rules::Task::Action { side: side.into() },
+    ];
+    rules::resume(&rules, &mut state);
+    (rules, state)
+}
+
+#[test]
+fn rule_7_5_on_turns_8_to_11_the_axis_plays_at_most_two_rp_cards_a_turn() {
+    let offers_rp = |state: &State| {
+        state
+            .flow
+            .prompt
+            .as_ref()
+            .unwrap()
+            .options
+            .iter()
+            .any(|o| o.starts_with("rp "))
+    };
+    for (turn, played, allowed) in [(7, 2, true), (8, 1, true), (8, 2, false), (12, 1, false)] {
+        let (rules, mut state) = action_of("axis", turn);
+        state.flow.rp_cards.insert("axis".into(), played);
+        rules::resume(&rules, &mut state);
+        assert_eq!(offers_rp(&state), allowed, "turn {turn}, {played} played");
+    }
+}
+
+#[test]
+fn rule_14_52_two_panzer_steps_a_turn_are_rebuilt_three_after_totaler_krieg() {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let setup = |capped: u32, krieg: Option<u32>| {
+        let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+        state.turn = 9;
+        if let Some(t) = krieg {
+            state.played.insert("totaler_krieg".into(), t);
+        }
+        let pz = unit(&state, "ge_1st_pz_army");
+        state.units[pz].reduced = true;
+        state.flow.capped_steps.insert(0, capped);
+        state.flow.tasks = vec![rules::Task::Replace {
+            side: "axis".into(),
+            halves: [("rp_ge".to_string(), 20), ("rp_axis".to_string(), 0)].into(),
+            placing: None,
+        }];
+        rules::resume(&rules, &mut state);
+        state
+            .flow
+            .prompt
+            .unwrap()
+            .options
+            .contains(&"rebuild ge_1st_pz_army".to_string())
+    };
+    assert!(setup(1, None));
+    assert!(!setup(2, None));
+    assert!(
+        !setup(2, Some(9)),
+        "not on the turn Totaler Krieg is played"
+    );
+    assert!(setup(2, Some(8)), "three from the turn after");
+    assert!(!setup(3, Some(8)));
+}
+
+#[test]
+fn rule_13_44_an_oos_german_army_waits_three_turns_and_takes_a_corps_from_the_reserve() {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let attrition = content
+        .game
+        .as_ref()
+        .unwrap()
+        .sequence
+        .iter()
+        .position(|p| p.id == "attrition")
+        .unwrap();
+    state.turn = 5;
+    let army = unit(&state, "ge_4th_army");
+    state.units[army].at = Loc::Space("gorki".into());
+    let corps_in_reserve = |s: &State| {
+        s.units
+            .iter()
+            .filter(|u| u.counter == "ge_corps" && u.at == Loc::Box("axis_reserve".into()))
+            .count()
+    };
+    let reserve = corps_in_reserve(&state);
+    state.flow.phase = attrition;
+    state.flow.step = 0;
+    state.flow.tasks.clear();
+    rules::resume(&rules, &mut state);
+    assert_eq!(state.units[army].at, Loc::Box("axis_turn_track".into()));
+    assert_eq!(state.delayed.get(&army), Some(&8));
+    assert_eq!(
+        corps_in_reserve(&state),
+        reserve - 1,
+        "a matching corps goes with it"
+    );
+    // Turn 8's Axis Attrition Segment puts it in the Eliminated Units Box.
+    state.turn = 8;
+    state.flow.phase = attrition;
+    state.flow.step = 0;
+    state.flow.tasks.clear();
+    rules::resume(&rules, &mut state);
+    assert_eq!(state.units[army].at, Loc::Box("axis_eliminated".into()));
+    assert!(state.delayed.is_empty());
+}
+
+#[test]
+fn rule_15_2_in_winter_42_german_panzers_in_the_soviet_union_are_not_mechanized() {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    state.turn = 4;
+    let pz = unit(&state, "ge_1st_pz_army");
+    state.units[pz].at = Loc::Space("kiev".into());
+    run_sequence_script(&mut state, "axis", "winter_42");
+    assert!(state.flags.contains("winter_42"));
+    assert!(!rules.is_mech_now(&state, &state.units[pz]));
+    state.units[pz].at = Loc::Space("warsaw".into());
+    assert!(
+        rules.is_mech_now(&state, &state.units[pz]),
+        "outside the Soviet Union"
+    );
+    // Von Paulus Pause cancels it.
+    let mut paused = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    paused.turn = 4;
+    paused.flags.insert("winter_42_cancelled".into());
+    run_sequence_script(&mut paused, "axis", "winter_42");
+    assert!(!paused.flags.contains("winter_42"));
+}
+
+#[test]
+fn rule_14_53_each_wehrkreis_space_not_held_in_full_supply_costs_a_german_rp() {
+    let content = b2b();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    state.tracks.insert("rp_ge".into(), 3);
+    run_sequence_script(&mut state, "axis", "wehrkreis");
+    assert_eq!(state.track("rp_ge"), 3);
+    let wehrkreis: Vec<String> = content
+        .graph
+        .spaces
+        .iter()
+        .filter(|s| sandtable_engine::state::space_in_region(content, &s.id, "wehrkreis"))
+        .map(|s| s.id.clone())
+        .collect();
+    state.control.insert(wehrkreis[0].clone(), "allied".into());
+    run_sequence_script(&mut state, "axis", "wehrkreis");
+    assert_eq!(state.track("rp_ge"), 2);
+    for w in &wehrkreis {
+        state.control.insert(w.clone(), "allied".into());
+    }
+    run_sequence_script(&mut state, "axis", "wehrkreis");
+    assert_eq!(state.track("rp_ge"), 0, "never below 0");
 }

@@ -171,7 +171,7 @@ pub fn may_fight(rules: &Rules, state: &State, attackers: &[usize]) -> bool {
     let mut spaces: BTreeMap<&Loc, bool> = BTreeMap::new();
     for &a in attackers {
         let u = &state.units[a];
-        *spaces.entry(&u.at).or_insert(false) |= rules.is_mech(u);
+        *spaces.entry(&u.at).or_insert(false) |= rules.is_mech_now(state, u);
     }
     !attackers.is_empty() && spaces.values().filter(|m| !**m).count() <= 1
 }
@@ -740,7 +740,7 @@ fn start_advance(rules: &Rules, state: &State, c: &mut CombatTask) {
             .any(|t| t == rules.unit_type(unit))
         {
             1
-        } else if rules.is_mech(unit) {
+        } else if rules.is_mech_now(state, unit) {
             mech_far
         } else {
             1
@@ -760,7 +760,7 @@ fn advance_options(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String> 
             continue;
         }
         let Some(from) = g.index_of(at) else { continue };
-        let mech = rules.is_mech(unit);
+        let mech = rules.is_mech_now(state, unit);
         for &(n, e) in g.neighbours(from) {
             let to = &g.spaces[n].id;
             if !mech && *to != c.target {
@@ -962,7 +962,7 @@ fn steps_down_to(rules: &Rules, unit: &crate::state::Unit, small: &crate::model:
 
 /// The small unit in the reserve that would replace a large unit eliminated from its back (a
 /// full-strength one first).
-fn step_down_unit(rules: &Rules, state: &State, unit: usize) -> Option<usize> {
+pub(super) fn step_down_unit(rules: &Rules, state: &State, unit: usize) -> Option<usize> {
     let u = &state.units[unit];
     let reserve = Loc::Box(rules.box_of(rules.side(u), BoxRole::Reserve)?.to_string());
     let candidates: Vec<usize> = (0..state.units.len())

@@ -119,6 +119,10 @@ pub struct Flow {
     pub last_action: BTreeMap<String, ActionKind>,
     /// What happened that a player should read (an event that could not be carried out).
     pub messages: Vec<String>,
+    /// Cards each side played for replacement points this turn.
+    pub rp_cards: BTreeMap<String, u32>,
+    /// Steps rebuilt this turn under each replacement cap (by its index in the play rules).
+    pub capped_steps: BTreeMap<usize, u32>,
 }
 
 /// A procedure under way.
@@ -300,6 +304,18 @@ impl<'c> Rules<'c> {
             .mechanized
             .iter()
             .any(|t| t == self.unit_type(unit))
+    }
+
+    /// Whether a unit is mechanized now: of a mechanized type, and not under a rule that takes
+    /// that away while a flag is set (Winter 42).
+    pub fn is_mech_now(&self, state: &State, unit: &Unit) -> bool {
+        self.is_mech(unit)
+            && !self.play.demechanized.iter().any(|d| {
+                state.flags.contains(&d.flag)
+                    && d.nations.iter().any(|n| n == self.nation(unit))
+                    && matches!(&unit.at, Loc::Space(s)
+                        if crate::state::space_in_region(self.content, s, &d.region))
+            })
     }
 
     pub fn is_large(&self, unit: &Unit) -> bool {

@@ -282,6 +282,13 @@ fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt {
             .any(|r| Some(r.season.as_str()) == season && r.rounds.contains(&state.round))
     });
     let last = state.flow.last_action.get(side).copied();
+    let rp_played = state.flow.rp_cards.get(side).copied().unwrap_or(0);
+    let rp_room = rules
+        .play
+        .rp_card_limits
+        .iter()
+        .filter(|l| l.side == side && (l.from..=l.to).contains(&state.turn))
+        .all(|l| rp_played < l.max);
     let mut options = Vec::new();
     let ctx = Context {
         me: side.to_string(),
@@ -308,7 +315,7 @@ fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt {
                 .get(p.value.as_deref().unwrap_or(&p.track))
                 .is_some_and(|v| *v > 0)
         });
-        if gives_rp && may(ActionKind::Rp) && last != Some(ActionKind::Rp) {
+        if gives_rp && may(ActionKind::Rp) && last != Some(ActionKind::Rp) && rp_room {
             options.push(format!("rp {card_id}"));
         }
         if may(ActionKind::Event) {
@@ -464,6 +471,7 @@ fn take_action(rules: &Rules, state: &mut State, side: &str, words: &[&str]) -> 
         }
         ActionKind::Rp => {
             discard(rules, state, side, &card);
+            *state.flow.rp_cards.entry(side.to_string()).or_default() += 1;
             let values = rules
                 .card(&card)
                 .map(|c| c.values.clone())
@@ -1010,7 +1018,7 @@ fn move_options(rules: &Rules, state: &State, side: &str) -> Vec<String> {
         if used >= ma {
             continue;
         }
-        let mech = rules.is_mech(u) && level != Level::Out;
+        let mech = rules.is_mech_now(state, u) && level != Level::Out;
         let Some(from) = g.index_of(at) else { continue };
         for &(n, e) in g.neighbours(from) {
             let to = &g.spaces[n].id;
@@ -1128,6 +1136,20 @@ pub(super) fn take_control(rules: &Rules, state: &mut State, space: &str, side: 
         return;
     }
     state.control.insert(space.to_string(), side.to_string());
+    for c in rules.play.captured_markers.iter().filter(|c| c.by == side) {
+        if let Some(i) = state
+            .markers
+            .iter()
+            .position(|m| m.marker == c.marker && m.space == space)
+        {
+            state.markers.remove(i);
+            add_track(rules, state, &rules.play.victory.track, i64::from(c.vp));
+            state.flow.messages.push(format!(
+                "{side} captures the {} marker in {space}",
+                c.marker
+            ));
+        }
+    }
     let vp = rules.content.graph.space(space).map_or(0, |s| s.vp);
     if vp != 0 {
         let v = &rules.play.victory;
@@ -1429,6 +1451,11 @@ fn replace_prompt(
         if dot || halves.get(pool).copied().unwrap_or(0) < rp_cost(rules, state, i) {
             continue;
         }
+        if replacement_cap(rules, state, i).is_some_and(|(cap, limit)| {
+            state.flow.capped_steps.get(&cap).copied().unwrap_or(0) >= limit
+        }) {
+            continue;
+        }
         let ok = match &u.at {
             Loc::Space(_) => u.reduced && cache.unit(rules, state, i) == Level::Full,
             Loc::Box(b) if Some(b.as_str()) == reserve => u.reduced,
@@ -1457,6 +1484,31 @@ fn replace_prompt(
         "Spend replacement points, then done",
         options,
     ))
+}
+
+/// The replacement cap a unit falls under, if any: its index, and the steps it allows this
+/// turn.
+fn replacement_cap(rules: &Rules, state: &State, unit: usize) -> Option<(usize, u32)> {
+    let u = &state.units[unit];
+    rules
+        .play
+        .replacement_caps
+        .iter()
+        .enumerate()
+        .find(|(_, c)| {
+            c.nations.iter().any(|n| n == rules.nation(u))
+                && c.types.iter().any(|t| t == rules.unit_type(u))
+        })
+        .map(|(i, c)| {
+            let raised = c.after_card.as_ref().and_then(|(card, steps)| {
+                state
+                    .played
+                    .get(card)
+                    .is_some_and(|&t| t < state.turn)
+                    .then_some(*steps)
+            });
+            (i, raised.unwrap_or(c.steps))
+        })
 }
 
 fn finish_replacements(rules: &Rules, state: &mut State) {
@@ -1488,6 +1540,9 @@ fn replace_act(
             let cost = rp_cost(rules, state, u);
             if let Some(h) = halves.get_mut(pool) {
                 *h = h.saturating_sub(cost);
+            }
+            if let Some((cap, _)) = replacement_cap(rules, state, u) {
+                *state.flow.capped_steps.entry(cap).or_default() += 1;
             }
             let eliminated = rules.box_of(side, BoxRole::Eliminated);
             let unit = &mut state.units[u];
@@ -1535,9 +1590,51 @@ fn attrition(rules: &Rules, state: &mut State, side: &str) {
         })
         .collect();
     let eliminated = rules.box_of(side, BoxRole::Eliminated);
+    let to_eliminated = eliminated.map_or(Loc::Removed, |b| Loc::Box(b.to_string()));
+    // Units whose wait on the turn track is over reach the eliminated box (6.C).
+    let due: Vec<usize> = state
+        .delayed
+        .iter()
+        .filter(|&(&u, &turn)| turn <= state.turn && rules.side(&state.units[u]) == side)
+        .map(|(&u, _)| u)
+        .collect();
+    for u in due {
+        state.delayed.remove(&u);
+        state.units[u].at = to_eliminated.clone();
+    }
+    let delay = rules.play.oos_delay.as_ref();
+    let waiting = rules.box_of(side, BoxRole::Delayed);
     for u in out {
         state.units[u].reduced = false;
-        state.units[u].at = eliminated.map_or(Loc::Removed, |b| Loc::Box(b.to_string()));
+        if !rules.is_large(&state.units[u]) || delay.is_none() {
+            state.units[u].at = to_eliminated.clone();
+            continue;
+        }
+        // A large unit takes a small unit of its own from the reserve with it; with none
+        // there, it leaves the game (13.44).
+        match combat::step_down_unit(rules, state, u) {
+            Some(small) => {
+                state.units[small].reduced = false;
+                state.units[small].at = to_eliminated.clone();
+            }
+            None => {
+                state.units[u].at = Loc::Removed;
+                continue;
+            }
+        }
+        let d = delay.expect("checked above");
+        match waiting {
+            Some(b)
+                if !d
+                    .except_nations
+                    .iter()
+                    .any(|n| n == rules.nation(&state.units[u])) =>
+            {
+                state.units[u].at = Loc::Box(b.to_string());
+                state.delayed.insert(u, state.turn + d.turns);
+            }
+            _ => state.units[u].at = to_eliminated.clone(),
+        }
     }
     // Spaces the side controls that no nation of it could trace supply from pass to the
     // enemy, unless a friendly fort holds them or friendly units stand there.
@@ -1679,6 +1776,8 @@ fn end_turn(rules: &Rules, state: &mut State) {
     state.played_this_turn.clear();
     state.revealed_cards.clear();
     state.flow.last_action.clear();
+    state.flow.rp_cards.clear();
+    state.flow.capped_steps.clear();
     state.flow.phase = 0;
     state.flow.step = 0;
     if state.turn >= rules.scenario.last_turn {
