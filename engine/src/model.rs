@@ -585,6 +585,10 @@ pub struct PlayRules {
     /// their retreat next to the space they defended (B2B 4.4).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub retreat_away: Vec<RetreatAway>,
+    /// Markers that are supply sources for some nations where they stand (beach heads): Full
+    /// Supply within `full_within` spaces of the marker, Limited beyond (13.1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marker_sources: Vec<MarkerSource>,
     /// Markers captured with their space: when a side takes control of a space holding one,
     /// the marker comes off and the victory track moves by `vp` (Stalin, 5.5).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -608,6 +612,14 @@ pub struct PlayRules {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub operate_in: Vec<OperateIn>,
     pub victory: Victory,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MarkerSource {
+    pub marker: String,
+    pub nations: Vec<String>,
+    pub full_within: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

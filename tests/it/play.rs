@@ -887,34 +887,11 @@ fn rule_16_3_axis_units_trace_only_limited_supply_through_a_partisan_space() {
 
 #[test]
 fn rule_5_5_the_axis_taking_stalins_space_eliminates_him_for_4_vp() {
-    let (rules, mut state) = operations("axis", rules::OpsStage::Move, &[("move", "mozhaik")]);
-    for u in state.units.iter_mut() {
-        if u.at == Loc::Space("moscow".into()) || u.at == Loc::Space("mozhaik".into()) {
-            u.at = Loc::Unplaced;
-        }
-    }
-    state.control.insert("mozhaik".into(), "axis".into());
-    let ge = unit(&state, "ge_4th_army");
-    state.units[ge].at = Loc::Space("mozhaik".into());
-    state.flow.phase = action_phase();
-    state.flow.step = 1;
-    state.flow.tasks = vec![rules::Task::Ops {
-        side: "axis".into(),
-        points: 0,
-        stage: rules::OpsStage::Move,
-    }];
-    state.markers.push(sandtable_engine::state::MarkerOnMap {
-        marker: "move".into(),
-        space: "mozhaik".into(),
-        level: 1,
-        until: None,
-    });
-    rules::resume(&rules, &mut state);
-    let vp = state.track("vp");
+    let (before, after) = german_move("ge_4th_army", "mozhaik", "moscow");
     let moscow_vp = i64::from(b2b().graph.space("moscow").unwrap().vp);
-    rules::apply(&rules, &mut state, "move ge_4th_army moscow").unwrap();
-    assert!(!state.markers.iter().any(|m| m.marker == "stalin"));
-    assert_eq!(state.track("vp"), vp + moscow_vp + 4);
+    assert!(before.markers.iter().any(|m| m.marker == "stalin"));
+    assert!(!after.markers.iter().any(|m| m.marker == "stalin"));
+    assert_eq!(after.track("vp"), before.track("vp") + moscow_vp + 4);
 }
 
 /// The campaign's start at a side's action in the Action Phase of a turn.
@@ -1084,4 +1061,104 @@ fn rule_14_53_each_wehrkreis_space_not_held_in_full_supply_costs_a_german_rp() {
     }
     run_sequence_script(&mut state, "axis", "wehrkreis");
     assert_eq!(state.track("rp_ge"), 0, "never below 0");
+}
+
+#[test]
+fn rule_13_1_units_tracing_to_a_beach_head_are_in_full_supply_within_two_spaces_and_limited_beyond()
+{
+    use sandtable_engine::rules::supply::{level_at, Level};
+    let content = b2b();
+    let g = &content.graph;
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    // A path inland from beach A: one, two and three spaces away.
+    let beach = "beach_a";
+    // A neighbour of `from` that is no beach and lies next to none of the spaces nearer the beach.
+    let inland = |from: &str, nearer: &[&str]| -> String {
+        g.neighbour_ids(from)
+            .into_iter()
+            .find(|n| {
+                !n.starts_with("beach_")
+                    && nearer
+                        .iter()
+                        .all(|x| x != n && !g.neighbour_ids(x).contains(n))
+            })
+            .unwrap()
+            .to_string()
+    };
+    let one = inland(beach, &[]);
+    let two = inland(&one, &[beach]);
+    let three = inland(&two, &[beach, &one]);
+    for s in [&one, &two, &three] {
+        state.control.insert(s.clone(), "allied".into());
+        for u in state.units.iter_mut() {
+            if u.at == Loc::Space(s.clone()) {
+                u.at = Loc::Unplaced;
+            }
+        }
+    }
+    let before = level_at(content, &state, &three, "br", "allied");
+    assert_eq!(before, Level::Out, "no supply there without the beach head");
+    state.markers.push(sandtable_engine::state::MarkerOnMap {
+        marker: "beach_head_br".into(),
+        space: beach.into(),
+        level: 1,
+        until: None,
+    });
+    assert_eq!(level_at(content, &state, &one, "br", "allied"), Level::Full);
+    assert_eq!(level_at(content, &state, &two, "br", "allied"), Level::Full);
+    assert_eq!(
+        level_at(content, &state, &three, "br", "allied"),
+        Level::Limited
+    );
+    assert_eq!(
+        level_at(content, &state, &one, "us", "allied"),
+        Level::Out,
+        "a British beach head"
+    );
+}
+
+/// A German unit moved from `from` into `to` (emptied first) in a prepared Move stage; the
+/// state before and after.
+fn german_move(counter: &str, from: &str, to: &str) -> (State, State) {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    for u in state.units.iter_mut() {
+        if u.at == Loc::Space(to.into()) || u.at == Loc::Space(from.into()) {
+            u.at = Loc::Unplaced;
+        }
+    }
+    state.control.insert(from.into(), "axis".into());
+    let ge = unit(&state, counter);
+    state.units[ge].at = Loc::Space(from.into());
+    state.flow.phase = action_phase();
+    state.flow.step = 1;
+    state.flow.tasks = vec![rules::Task::Ops {
+        side: "axis".into(),
+        points: 0,
+        stage: rules::OpsStage::Move,
+    }];
+    state.markers.push(sandtable_engine::state::MarkerOnMap {
+        marker: "move".into(),
+        space: from.into(),
+        level: 1,
+        until: None,
+    });
+    rules::resume(&rules, &mut state);
+    let before = state.clone();
+    rules::apply(&rules, &mut state, &format!("move {counter} {to}")).unwrap();
+    (before, state)
+}
+
+#[test]
+fn rule_10_2_a_soviet_trench_is_removed_when_its_space_becomes_axis_controlled() {
+    let (before, after) = german_move("ge_4th_army", "warsaw", "bialystok");
+    let trench = |s: &State| {
+        s.markers
+            .iter()
+            .any(|m| m.marker == "trench" && m.space == "bialystok")
+    };
+    assert!(trench(&before));
+    assert!(!trench(&after));
+    assert_eq!(after.control["bialystok"], "axis");
 }

@@ -1136,6 +1136,12 @@ pub(super) fn take_control(rules: &Rules, state: &mut State, space: &str, side: 
         return;
     }
     state.control.insert(space.to_string(), side.to_string());
+    if before.is_some() {
+        // Trenches do not survive a change of hands (10.2).
+        state
+            .markers
+            .retain(|m| m.space != space || !rules.play.trench_markers.contains(&m.marker));
+    }
     for c in rules.play.captured_markers.iter().filter(|c| c.by == side) {
         if let Some(i) = state
             .markers

@@ -206,7 +206,61 @@ pub fn levels_seen(content: &Content, state: &State, view: &SideView, nation: &s
             }
         }
     }
+    from_markers(content, state, view, nation, &mut out);
     out
+}
+
+/// Supply from markers that are sources (beach heads): a breadth-first search from each, through
+/// the side's spaces, Full within the marker's range and Limited beyond.
+fn from_markers(
+    content: &Content,
+    state: &State,
+    view: &SideView,
+    nation: &str,
+    out: &mut [Level],
+) {
+    let Some(play) = content.game.as_ref().and_then(|g| g.play.as_ref()) else {
+        return;
+    };
+    let g = &content.graph;
+    let index = content.supply_index();
+    for source in play
+        .marker_sources
+        .iter()
+        .filter(|m| m.nations.iter().any(|n| n == nation))
+    {
+        let mut dist = vec![u32::MAX; g.spaces.len()];
+        let mut queue = std::collections::VecDeque::new();
+        for m in state.markers.iter().filter(|m| m.marker == source.marker) {
+            if let Some(i) = g.index_of(&m.space) {
+                dist[i] = 0;
+                queue.push_back(i);
+            }
+        }
+        while let Some(i) = queue.pop_front() {
+            // The marker's own space passes supply on; beyond it, only the side's spaces do.
+            if dist[i] > 0 && !view.friendly[i] {
+                continue;
+            }
+            for &(m, e) in g.neighbours(i) {
+                if dist[m] != u32::MAX || index.edges[e] == TraceSupply::Blocked {
+                    continue;
+                }
+                dist[m] = dist[i] + 1;
+                queue.push_back(m);
+            }
+        }
+        for (i, d) in dist.iter().enumerate() {
+            let level = match *d {
+                u32::MAX => continue,
+                d if d <= source.full_within && !view.hindered[i] => Level::Full,
+                _ => Level::Limited,
+            };
+            if out[i] < level {
+                out[i] = level;
+            }
+        }
+    }
 }
 
 /// The supply level of one space for a piece of `nation` serving `side`.
