@@ -6,6 +6,7 @@
 //! script again from the start. Every run has a step budget, so no script can loop for ever.
 //! Dice come from the state's seeded dice.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use super::syntax::{Arg, BinaryOp, Expr, ExprKind, Range, ScriptError, Stmt, UnaryOp};
@@ -76,7 +77,9 @@ pub struct Combat {
 
 struct Eval<'a> {
     content: &'a Content,
-    state: &'a mut State,
+    /// The state, copied on the first change (a condition never copies it; a script that
+    /// fails or asks leaves the caller's state as it was).
+    state: Cow<'a, State>,
     ctx: &'a Context,
     answers: &'a [Answer],
     next_answer: usize,
@@ -115,12 +118,13 @@ pub fn run(
     ctx: &Context,
     answers: &[Answer],
 ) -> Result<(Outcome, Vec<Modifier>), ScriptError> {
-    let mut scratch = state.clone();
-    let mut e = Eval::new(content, &mut scratch, ctx, answers);
+    let mut e = Eval::new(content, state, ctx, answers);
     match e.stmts(stmts) {
         Ok(()) => {
             let modifiers = std::mem::take(&mut e.combat_modifiers);
-            *state = scratch;
+            if let Cow::Owned(changed) = e.state {
+                *state = changed;
+            }
             Ok((Outcome::Done, modifiers))
         }
         Err(Stop::Ask(d)) => Ok((Outcome::Asks(d), Vec::new())),
@@ -135,8 +139,7 @@ pub fn condition(
     state: &State,
     ctx: &Context,
 ) -> Result<bool, ScriptError> {
-    let mut scratch = state.clone();
-    let mut e = Eval::new(content, &mut scratch, ctx, &[]);
+    let mut e = Eval::new(content, state, ctx, &[]);
     match e.expr(expr) {
         Ok(Value::Bool(b)) => Ok(b),
         Ok(other) => Err(ScriptError {
@@ -158,7 +161,7 @@ pub fn condition(
 impl<'a> Eval<'a> {
     fn new(
         content: &'a Content,
-        state: &'a mut State,
+        state: &'a State,
         ctx: &'a Context,
         answers: &'a [Answer],
     ) -> Eval<'a> {
@@ -188,7 +191,7 @@ impl<'a> Eval<'a> {
         }
         Eval {
             content,
-            state,
+            state: Cow::Borrowed(state),
             ctx,
             answers,
             next_answer: 0,
@@ -657,7 +660,7 @@ impl<'a> Eval<'a> {
                 let (a, b) = (self.int(pos(0)?)?, self.int(pos(1)?)?);
                 Value::Int(if name == "min" { a.min(b) } else { a.max(b) })
             }
-            "roll" => Value::Int(self.state.roll(faces)),
+            "roll" => Value::Int(self.state.to_mut().roll(faces)),
             "lookup" => self.lookup(args, range)?,
             "choose" | "choose_up_to" | "choose_one" => {
                 let (n, set_expr) = if name == "choose_one" {
@@ -756,7 +759,7 @@ impl<'a> Eval<'a> {
                     .map_or((i64::MIN, i64::MAX), |x| {
                         (i64::from(x.min), i64::from(x.max))
                     });
-                self.state.tracks.insert(t, value.clamp(lo, hi));
+                self.state.to_mut().tracks.insert(t, value.clamp(lo, hi));
                 Value::Void
             }
             "set_flag" => {
@@ -768,24 +771,26 @@ impl<'a> Eval<'a> {
                     Some(_) if set_for_good => {}
                     Some(e) => {
                         let until = self.id(e)?;
-                        self.state
-                            .timed_flags
-                            .push((f.clone(), until, self.ctx.card.clone()));
+                        self.state.to_mut().timed_flags.push((
+                            f.clone(),
+                            until,
+                            self.ctx.card.clone(),
+                        ));
                     }
                     // Set for good: no duration may clear it any more.
-                    None => self.state.timed_flags.retain(|(x, _, _)| *x != f),
+                    None => self.state.to_mut().timed_flags.retain(|(x, _, _)| *x != f),
                 }
-                self.state.flags.insert(f);
+                self.state.to_mut().flags.insert(f);
                 Value::Void
             }
             "clear_flag" => {
                 let f = self.id(pos(0)?)?;
-                self.state.clear_flag(&f);
+                self.state.to_mut().clear_flag(&f);
                 Value::Void
             }
             "control" => {
                 let (s, side) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
-                self.state.control.insert(s, side);
+                self.state.to_mut().control.insert(s, side);
                 Value::Void
             }
             "place" => {
@@ -802,6 +807,7 @@ impl<'a> Eval<'a> {
                 for _ in 0..count {
                     let Some(unit) = self
                         .state
+                        .to_mut()
                         .units
                         .iter_mut()
                         .find(|u| u.counter == counter && u.at == Loc::Unplaced)
@@ -816,7 +822,7 @@ impl<'a> Eval<'a> {
             "move" => {
                 let u = self.unit(pos(0)?)?;
                 let at = self.place_of(pos(1)?)?;
-                self.state.units[u].at = at;
+                self.state.to_mut().units[u].at = at;
                 Value::Void
             }
             "reduce" | "step_loss" => {
@@ -826,7 +832,7 @@ impl<'a> Eval<'a> {
             }
             "restore" => {
                 let u = self.unit(pos(0)?)?;
-                self.state.units[u].reduced = false;
+                self.state.to_mut().units[u].reduced = false;
                 Value::Void
             }
             "eliminate" => {
@@ -835,13 +841,13 @@ impl<'a> Eval<'a> {
                     Some(e) => Loc::Box(self.id(e)?),
                     None => self.eliminated_box(u),
                 };
-                self.state.units[u].at = to;
-                self.state.units[u].reduced = false;
+                self.state.to_mut().units[u].at = to;
+                self.state.to_mut().units[u].reduced = false;
                 Value::Void
             }
             "remove_from_game" => {
                 let u = self.unit(pos(0)?)?;
-                self.state.units[u].at = Loc::Removed;
+                self.state.to_mut().units[u].at = Loc::Removed;
                 Value::Void
             }
             "replace" => {
@@ -856,14 +862,15 @@ impl<'a> Eval<'a> {
                 else {
                     return fail(range, format!("no piece of `{with}` is left to place"));
                 };
-                self.state.units[new].at = at;
-                self.state.units[u].at = Loc::Removed;
+                self.state.to_mut().units[new].at = at;
+                self.state.to_mut().units[u].at = Loc::Removed;
                 Value::Void
             }
             "place_marker" | "remove_marker" => {
                 let (m, s) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
                 if name == "remove_marker" {
                     self.state
+                        .to_mut()
                         .markers
                         .retain(|x| !(x.marker == m && x.space == s));
                 } else {
@@ -897,13 +904,19 @@ impl<'a> Eval<'a> {
                 for _ in 0..n.max(0) {
                     let Some(card) = self
                         .state
+                        .to_mut()
                         .draw_piles
                         .get_mut(&deck)
                         .and_then(|p| (!p.is_empty()).then(|| p.remove(0)))
                     else {
                         break;
                     };
-                    self.state.hands.entry(side.clone()).or_default().push(card);
+                    self.state
+                        .to_mut()
+                        .hands
+                        .entry(side.clone())
+                        .or_default()
+                        .push(card);
                 }
                 Value::Void
             }
@@ -915,14 +928,16 @@ impl<'a> Eval<'a> {
                     if len == 0 {
                         break;
                     }
-                    let i = self.state.random_index(len);
+                    let i = self.state.to_mut().random_index(len);
                     let card = self
                         .state
+                        .to_mut()
                         .hands
                         .get_mut(&side)
                         .expect("non-empty hand")
                         .remove(i);
                     self.state
+                        .to_mut()
                         .discards
                         .entry(deck.clone())
                         .or_default()
@@ -933,31 +948,25 @@ impl<'a> Eval<'a> {
             "shuffle_in_set_aside" => {
                 let deck = self.id(pos(0)?)?;
                 let mut pile = Vec::new();
-                for piles in [
-                    &mut self.state.draw_piles,
-                    &mut self.state.discards,
-                    &mut self.state.set_aside,
-                ] {
+                let st = self.state.to_mut();
+                for piles in [&mut st.draw_piles, &mut st.discards, &mut st.set_aside] {
                     pile.extend(piles.get_mut(&deck).map(std::mem::take).unwrap_or_default());
                 }
                 // The order before shuffling is fixed, so the shuffle depends on the seed only.
                 pile.sort();
-                self.state.shuffle(&mut pile);
-                self.state.draw_piles.insert(deck, pile);
+                self.state.to_mut().shuffle(&mut pile);
+                self.state.to_mut().draw_piles.insert(deck, pile);
                 Value::Void
             }
             "reveal_hand" => {
                 let side = self.id(pos(0)?)?;
-                self.state.revealed.insert(side);
+                self.state.to_mut().revealed.insert(side);
                 Value::Void
             }
             "take_card" => {
                 let (card, side) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
-                let piles = [
-                    &mut self.state.draw_piles,
-                    &mut self.state.discards,
-                    &mut self.state.set_aside,
-                ];
+                let st = self.state.to_mut();
+                let piles = [&mut st.draw_piles, &mut st.discards, &mut st.set_aside];
                 let mut found = false;
                 for piles in piles {
                     for pile in piles.values_mut() {
@@ -973,7 +982,12 @@ impl<'a> Eval<'a> {
                         format!("`{card}` is not in a draw pile, discard pile or set aside"),
                     );
                 }
-                self.state.hands.entry(side).or_default().push(card);
+                self.state
+                    .to_mut()
+                    .hands
+                    .entry(side)
+                    .or_default()
+                    .push(card);
                 Value::Void
             }
             "hand_limit" => {
@@ -1067,7 +1081,7 @@ impl<'a> Eval<'a> {
                     return fail(range, "expected a set of cards");
                 };
                 let hand = self.state.hands.get(&side).cloned().unwrap_or_default();
-                let shown = self.state.revealed_cards.entry(side).or_default();
+                let shown = self.state.to_mut().revealed_cards.entry(side).or_default();
                 for card in cards {
                     if let Value::Id(_, c) = card {
                         if hand.contains(&c) {
@@ -1079,7 +1093,7 @@ impl<'a> Eval<'a> {
             }
             "cancel_effects" => {
                 let card = self.id(pos(0)?)?;
-                self.state.cancel_effects(&card);
+                self.state.to_mut().cancel_effects(&card);
                 Value::Void
             }
             _ => return fail(range, format!("`{name}` has no implementation")),
@@ -1095,10 +1109,10 @@ impl<'a> Eval<'a> {
             .is_some_and(|c| c.back.is_none());
         if self.state.units[u].reduced || single_step {
             let to = self.eliminated_box(u);
-            self.state.units[u].at = to;
-            self.state.units[u].reduced = false;
+            self.state.to_mut().units[u].at = to;
+            self.state.to_mut().units[u].reduced = false;
         } else {
-            self.state.units[u].reduced = true;
+            self.state.to_mut().units[u].reduced = true;
         }
     }
 
@@ -1190,6 +1204,7 @@ impl<'a> Eval<'a> {
             .and_then(|g| g.markers.iter().find(|m| m.id == marker));
         if let Some(existing) = self
             .state
+            .to_mut()
             .markers
             .iter_mut()
             .find(|x| x.marker == marker && x.space == space)
@@ -1209,7 +1224,7 @@ impl<'a> Eval<'a> {
                 return fail(range, format!("all {limit} `{marker}` markers are in use"));
             }
         }
-        self.state.markers.push(MarkerOnMap {
+        self.state.to_mut().markers.push(MarkerOnMap {
             marker: marker.into(),
             space: space.into(),
             level,
@@ -1267,7 +1282,7 @@ impl<'a> Eval<'a> {
         if self.ctx.combat.is_some() && m.until == "this_combat" {
             self.combat_modifiers.push(m);
         } else {
-            self.state.modifiers.push(m);
+            self.state.to_mut().modifiers.push(m);
         }
         Ok(())
     }
@@ -1474,7 +1489,7 @@ impl<'a> Eval<'a> {
         let mut cache = self.supply.borrow_mut();
         let found = cache.iter().position(|(n, s, _)| n == nation && s == side);
         let i = found.unwrap_or_else(|| {
-            let levels = crate::rules::supply::levels(self.content, self.state, nation, side);
+            let levels = crate::rules::supply::levels(self.content, &self.state, nation, side);
             cache.push((nation.to_string(), side.to_string(), levels));
             cache.len() - 1
         });
