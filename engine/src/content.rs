@@ -85,6 +85,14 @@ impl Content {
             .or_else(|| self.counters.iter().find(|c| c.id == id))
     }
 
+    /// The counter of a unit (by the unit's hint when it still holds).
+    pub fn counter_of(&self, unit: &crate::state::Unit) -> Option<&Counter> {
+        match self.counters.get(unit.hint) {
+            Some(c) if c.id == unit.counter => Some(c),
+            _ => self.counter(&unit.counter),
+        }
+    }
+
     /// What the content says about supply, indexed.
     pub fn supply_index(&self) -> &crate::rules::supply::SupplyIndex {
         self.supply

@@ -26,19 +26,33 @@ pub enum Loc {
 }
 
 /// One piece on the map or off it: a piece of a counter of the countersheet.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Unit {
     pub counter: String,
     /// Which of the counter's identical pieces (0 for a unique counter).
     pub piece: u32,
     pub at: Loc,
     pub reduced: bool,
+    /// Where the counter stood in the content the state was set up from: a hint that spares
+    /// a lookup by id, checked against the id before use, and no part of the unit's identity.
+    pub(crate) hint: usize,
 }
+
+impl PartialEq for Unit {
+    fn eq(&self, other: &Unit) -> bool {
+        self.counter == other.counter
+            && self.piece == other.piece
+            && self.at == other.at
+            && self.reduced == other.reduced
+    }
+}
+
+impl Eq for Unit {}
 
 impl Unit {
     /// The stable text form of a unit: `counter` or `counter.piece` for generic counters.
     pub fn name(&self, content: &Content) -> String {
-        match content.counter(&self.counter) {
+        match content.counter_of(self) {
             Some(c) if c.count > 1 => format!("{}.{}", self.counter, self.piece + 1),
             _ => self.counter.clone(),
         }
@@ -193,13 +207,14 @@ impl State {
                 }
             }
         }
-        for c in &content.counters {
+        for (hint, c) in content.counters.iter().enumerate() {
             for piece in 0..c.count {
                 state.units.push(Unit {
                     counter: c.id.clone(),
                     piece,
                     at: Loc::Unplaced,
                     reduced: false,
+                    hint,
                 });
             }
         }

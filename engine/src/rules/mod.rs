@@ -250,7 +250,7 @@ impl<'c> Rules<'c> {
     }
 
     pub fn counter(&self, unit: &Unit) -> Option<&'c Counter> {
-        self.content.counter(&unit.counter)
+        self.content.counter_of(unit)
     }
 
     fn stat(&self, unit: &Unit, i: usize) -> i32 {

@@ -105,7 +105,12 @@ impl SideView {
         let mut enemy = vec![false; n];
         for u in &state.units {
             if let crate::state::Loc::Space(s) = &u.at {
-                if unit_side(content, &u.counter) != side {
+                if content.counter_of(u).map(|c| {
+                    c.side
+                        .as_deref()
+                        .unwrap_or_else(|| nation_side(content, &c.nation))
+                }) != Some(side)
+                {
                     if let Some(i) = g.index_of(s) {
                         enemy[i] = true;
                     }

@@ -368,7 +368,7 @@ impl<'a> Eval<'a> {
         match v {
             Value::Unit(i) => {
                 let unit = &self.state.units[*i];
-                let Some(counter) = content.counter(&unit.counter) else {
+                let Some(counter) = content.counter_of(unit) else {
                     return fail(range, "unknown counter");
                 };
                 Ok(match name {
@@ -1351,7 +1351,7 @@ impl<'a> Eval<'a> {
         let mut out = Vec::new();
         'unit: for u in candidates {
             let unit = &self.state.units[u];
-            let counter = self.content.counter(&unit.counter);
+            let counter = self.content.counter_of(unit);
             for (key, v) in &filters {
                 let id = match v {
                     Value::Id(_, id) => id.as_str(),
@@ -1475,7 +1475,7 @@ impl<'a> Eval<'a> {
         let Loc::Space(start) = &u.at else {
             return false;
         };
-        let Some(nation) = self.content.counter(&u.counter).map(|c| c.nation.clone()) else {
+        let Some(nation) = self.content.counter_of(u).map(|c| c.nation.clone()) else {
             return false;
         };
         self.traces_supply(start, &nation, &self.side_of(unit), full)
