@@ -13,8 +13,11 @@ use crate::diag::{did_you_mean, Diagnostic, Sources, Span};
 use crate::load::{Files, Parsed};
 use crate::model::*;
 use crate::schema::FileKind;
-use crate::script::check::{check_condition, check_stmts, Names, ScriptKind};
+use crate::script::check::{
+    check_condition, check_condition_with, check_stmts, check_stmts_with, Names, ScriptKind,
+};
 use crate::script::syntax::{self, ScriptError};
+use crate::script::types::{Kind, Type};
 use crate::script::CardScripts;
 
 /// Ids declared in `game.ron` (and the counters file), by namespace.
@@ -305,6 +308,45 @@ impl Checker<'_> {
                         }
                         _ => {}
                     }
+                }
+            }
+            if let Some(play) = &f.data.play {
+                let space = [("space", Type::Entity(Kind::Space))];
+                // (place, source, names the place gives the script)
+                type Place<'s> = (String, &'s String, &'s [(&'s str, Type)]);
+                let mut conditions: Vec<Place> = Vec::new();
+                let mut effects: Vec<Place> = Vec::new();
+                if let Some(e) = &play.entrench {
+                    conditions.push(("/play/entrench/playable".into(), &e.playable, &space));
+                    effects.push(("/play/entrench/effect".into(), &e.effect, &space));
+                }
+                for (i, pool) in play.replacements.iter().enumerate() {
+                    if let Some(c) = &pool.less_one_unless {
+                        let at = format!("/play/replacements/{i}/less_one_unless");
+                        conditions.push((at, c, &[]));
+                    }
+                }
+                for (at, src, given) in conditions {
+                    let (expr, mut errors) = syntax::parse_expr(src);
+                    if let Some(e) = &expr {
+                        errors.extend(check_condition_with(e, &names, given));
+                    }
+                    self.script_errors(f, text, &at, errors);
+                    if let Some(e) = expr {
+                        content.sequence.conditions.insert(at, e);
+                    }
+                }
+                for (at, src, given) in effects {
+                    let parsed = syntax::parse(src);
+                    let mut errors = parsed.errors;
+                    errors.extend(check_stmts_with(
+                        &parsed.stmts,
+                        ScriptKind::Event,
+                        &names,
+                        given,
+                    ));
+                    self.script_errors(f, text, &at, errors);
+                    content.sequence.effects.insert(at, parsed.stmts);
                 }
             }
         }

@@ -585,6 +585,10 @@ pub struct PlayRules {
     /// their retreat next to the space they defended (B2B 4.4).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub retreat_away: Vec<RetreatAway>,
+    /// Entrenchment: in a space activated for movement, a unit of some nations and sizes may
+    /// try to entrench instead of moving; the try is made when movement ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entrench: Option<Entrench>,
     /// Markers that are supply sources for some nations where they stand (beach heads): Full
     /// Supply within `full_within` spaces of the marker, Limited beyond (13.1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -612,6 +616,19 @@ pub struct PlayRules {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub operate_in: Vec<OperateIn>,
     pub victory: Victory,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Entrench {
+    pub side: String,
+    pub nations: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<String>,
+    /// A condition in the effect language on the space (named `space`): may a unit there try?
+    pub playable: String,
+    /// What a try does, in the effect language (`space` is the space).
+    pub effect: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -784,6 +801,10 @@ pub struct ReplacementPool {
     /// The pool fills only while this flag is set (U.S. RPs while the U.S. is at war).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flag: Option<String>,
+    /// A condition in the effect language: while it does not hold, each card fills the pool
+    /// by one point less (Moscow, 14.55).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub less_one_unless: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -41,6 +41,7 @@ pub fn ctx(card: &str) -> Context {
         enemy: enemy.into(),
         card: Some(card.into()),
         combat: None,
+        space: None,
     }
 }
 
@@ -76,6 +77,7 @@ pub fn play_combat(card: &str, state: &mut State, combat: Combat) -> Vec<Modifie
         .unwrap_or_else(|| panic!("{card} is no combat card"));
     let ctx = Context {
         combat: Some(combat),
+        space: None,
         ..ctx(card)
     };
     let (outcome, modifiers) = eval::run(script, b2b(), state, &ctx, &[]).unwrap();

@@ -286,6 +286,7 @@ fn run_winter_check(state: &mut State) {
         enemy: "allied".into(),
         card: None,
         combat: None,
+        space: None,
     };
     let (outcome, _) = eval::run(&parsed.stmts, b2b(), state, &ctx, &[]).unwrap();
     assert_eq!(outcome, Outcome::Done);
@@ -540,6 +541,7 @@ fn run_sequence_script(state: &mut State, side: &str, marker: &str) -> Vec<Vec<S
         enemy: if side == "axis" { "allied" } else { "axis" }.into(),
         card: None,
         combat: None,
+        space: None,
     };
     let mut answers: Vec<Vec<String>> = Vec::new();
     loop {
@@ -1161,4 +1163,132 @@ fn rule_10_2_a_soviet_trench_is_removed_when_its_space_becomes_axis_controlled()
     assert!(trench(&before));
     assert!(!trench(&after));
     assert_eq!(after.control["bialystok"], "axis");
+}
+
+/// A Soviet front alone in `space`, marked for movement, at the Allied Move stage of a turn.
+fn soviet_move_stage(turn: u32, space: &str) -> (Rules<'static>, State) {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    state.turn = turn;
+    for u in state.units.iter_mut() {
+        if u.at == Loc::Space(space.into()) {
+            u.at = Loc::Unplaced;
+        }
+    }
+    state.markers.retain(|m| m.space != space);
+    let front = unit(&state, "su_northwest_front");
+    state.units[front].at = Loc::Space(space.into());
+    state.flow.phase = action_phase();
+    state.flow.step = 1;
+    state.flow.tasks = vec![rules::Task::Ops {
+        side: "allied".into(),
+        points: 0,
+        stage: rules::OpsStage::Move,
+    }];
+    state.markers.push(sandtable_engine::state::MarkerOnMap {
+        marker: "move".into(),
+        space: space.into(),
+        level: 1,
+        until: None,
+    });
+    rules::resume(&rules, &mut state);
+    (rules, state)
+}
+
+#[test]
+fn rule_10_2_a_soviet_lcu_entrenches_instead_of_moving_on_a_roll_of_1_to_3() {
+    let content = b2b();
+    let urban = content
+        .graph
+        .spaces
+        .iter()
+        .find(|s| {
+            s.features.iter().any(|f| f == "urban")
+                && s.id != "moscow"
+                && sandtable_engine::state::space_in_region(content, &s.id, "soviet_union")
+        })
+        .unwrap()
+        .id
+        .clone();
+    let offers = |state: &State| {
+        state
+            .flow
+            .prompt
+            .as_ref()
+            .is_some_and(|p| p.options.contains(&format!("entrench {urban}")))
+    };
+    // Not on turns 1 and 2.
+    assert!(!offers(&soviet_move_stage(2, &urban).1));
+    for (roll, trench) in [(3, true), (4, false)] {
+        let (rules, mut state) = soviet_move_stage(3, &urban);
+        assert!(offers(&state));
+        state.forced_dice = vec![roll];
+        rules::apply(&rules, &mut state, &format!("entrench {urban}")).unwrap();
+        // The front does not move: movement is over, and the try is made.
+        let p = state.flow.prompt.clone().unwrap();
+        let moves = |o: &String| o.starts_with("move su_northwest_front");
+        assert!(!p.options.iter().any(moves));
+        if p.kind == "move" {
+            rules::apply(&rules, &mut state, "done").unwrap();
+        }
+        assert!(state.forced_dice.is_empty(), "the die was rolled");
+        let placed = state
+            .markers
+            .iter()
+            .any(|m| m.marker == "trench" && m.space == urban);
+        assert_eq!(placed, trench, "roll {roll}");
+    }
+}
+
+#[test]
+fn rule_10_2_soviet_trenches_outside_urban_spaces_only_from_1943() {
+    let content = b2b();
+    let open = content
+        .graph
+        .spaces
+        .iter()
+        .find(|s| {
+            s.features.is_empty()
+                && s.terrain.as_deref() == Some("clear")
+                && sandtable_engine::state::space_in_region(content, &s.id, "soviet_union")
+        })
+        .unwrap()
+        .id
+        .clone();
+    let offers = |turn| {
+        soviet_move_stage(turn, &open)
+            .1
+            .flow
+            .prompt
+            .is_some_and(|p| p.options.contains(&format!("entrench {open}")))
+    };
+    assert!(!offers(7));
+    assert!(offers(8));
+}
+
+#[test]
+fn rule_14_55_with_stalin_out_of_moscow_an_allied_rp_card_gives_one_soviet_rp_less() {
+    for (stalin_home, expected) in [(true, 0), (false, -1)] {
+        let (rules, mut state) = action_of("allied", 3);
+        if !stalin_home {
+            state.markers.retain(|m| m.marker != "stalin");
+        }
+        let card = sandtable_engine::rules::Rules::new(b2b(), "campaign").unwrap();
+        let hand = state.hands["allied"].clone();
+        let Some((id, value)) = hand.iter().find_map(|c| {
+            card.card(c)
+                .and_then(|k| k.values.get("rp_su"))
+                .filter(|v| **v > 0)
+                .map(|v| (c.clone(), *v))
+        }) else {
+            panic!("the Allied hand has a card with Soviet RPs: {hand:?}");
+        };
+        rules::apply(&rules, &mut state, &format!("rp {id}")).unwrap();
+        assert_eq!(
+            state.track("rp_su"),
+            i64::from(value) + expected,
+            "Stalin in Moscow: {stalin_home}"
+        );
+    }
 }

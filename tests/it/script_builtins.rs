@@ -13,6 +13,7 @@ fn axis() -> Context {
         enemy: "allied".into(),
         card: Some("taifun".into()),
         combat: None,
+        space: None,
     }
 }
 

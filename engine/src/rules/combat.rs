@@ -456,6 +456,7 @@ fn card_context(rules: &Rules, c: &CombatTask, side: &str, card: &str) -> Contex
             defenders: c.defenders.clone(),
             defending_space: c.target.clone(),
         }),
+        space: None,
     }
 }
 

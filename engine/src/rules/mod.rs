@@ -104,6 +104,8 @@ pub struct Marks {
     pub retreated: BTreeSet<usize>,
     pub redeployed: BTreeSet<usize>,
     pub attacked: BTreeSet<String>,
+    /// Spaces where a unit tries to entrench when movement ends.
+    pub entrenching: BTreeSet<String>,
 }
 
 /// Where play stands: the place in the sequence, the tasks under way, the current prompt.

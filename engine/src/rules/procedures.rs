@@ -290,12 +290,7 @@ fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt {
         .filter(|l| l.side == side && (l.from..=l.to).contains(&state.turn))
         .all(|l| rp_played < l.max);
     let mut options = Vec::new();
-    let ctx = Context {
-        me: side.to_string(),
-        enemy: rules.other_side(side).to_string(),
-        card: None,
-        combat: None,
-    };
+    let ctx = side_context(rules, side);
     for card_id in state.hands.get(side).into_iter().flatten() {
         let Some(card) = rules.card(card_id) else {
             continue;
@@ -476,12 +471,19 @@ fn take_action(rules: &Rules, state: &mut State, side: &str, words: &[&str]) -> 
                 .card(&card)
                 .map(|c| c.values.clone())
                 .unwrap_or_default();
-            for pool in &rules.play.replacements {
+            for (i, pool) in rules.play.replacements.iter().enumerate() {
                 let value = pool.value.as_deref().unwrap_or(&pool.track);
                 let open = pool.flag.as_ref().is_none_or(|f| state.flags.contains(f));
-                if let (Some(v), true) = (values.get(value), open) {
-                    add_track(rules, state, &pool.track, i64::from(*v));
-                }
+                let Some(v) = values.get(value).filter(|_| open) else {
+                    continue;
+                };
+                let at = format!("/play/replacements/{i}/less_one_unless");
+                let less = rules.content.sequence.conditions.get(&at).is_some_and(|c| {
+                    !eval::condition(c, rules.content, state, &side_context(rules, side))
+                        .unwrap_or(true)
+                });
+                let v = if less { (*v - 1).max(0) } else { *v };
+                add_track(rules, state, &pool.track, i64::from(v));
             }
         }
         ActionKind::Event => {
@@ -515,10 +517,8 @@ fn run_event(
     then_ops: u32,
 ) -> Option<Prompt> {
     let ctx = Context {
-        me: side.to_string(),
-        enemy: rules.other_side(side).to_string(),
         card: Some(card.to_string()),
-        combat: None,
+        ..side_context(rules, side)
     };
     let Some(effect) = rules
         .content
@@ -593,12 +593,7 @@ fn run_script(
         state.flow.tasks.pop();
         return None;
     };
-    let ctx = Context {
-        me: side.to_string(),
-        enemy: rules.other_side(side).to_string(),
-        card: None,
-        combat: None,
-    };
+    let ctx = side_context(rules, side);
     match eval::run(stmts, rules.content, state, &ctx, answers) {
         Ok((Outcome::Asks(d), _)) => Some(Prompt {
             side: d.by,
@@ -619,6 +614,15 @@ fn run_script(
                 .push(format!("a script of the {name} failed: {}", e.message));
             None
         }
+    }
+}
+
+/// The context of a script run for a side, outside any card or combat.
+pub(super) fn side_context(rules: &Rules, side: &str) -> Context {
+    Context {
+        me: side.to_string(),
+        enemy: rules.other_side(side).to_string(),
+        ..Context::default()
     }
 }
 
@@ -801,12 +805,13 @@ fn ops_prompt(
             ))
         }
         OpsStage::Move => {
-            let options = move_options(rules, state, side);
+            let mut options = move_options(rules, state, side);
+            options.extend(entrench_options(rules, state, side));
             if options.is_empty() {
+                end_movement(rules, state, side);
                 set_stage(state, OpsStage::Attack);
                 return None;
             }
-            let mut options = options;
             options.push("done".into());
             Some(Prompt::one_of(
                 side,
@@ -850,7 +855,18 @@ fn ops_act(
 ) -> Result<(), String> {
     match (stage, words[0]) {
         (OpsStage::Activate, "done") => set_stage(state, OpsStage::Move),
-        (OpsStage::Move, "done") => set_stage(state, OpsStage::Attack),
+        (OpsStage::Move, "done") => {
+            end_movement(rules, state, side);
+            set_stage(state, OpsStage::Attack);
+        }
+        (OpsStage::Move, "entrench") => {
+            let space = words.get(1).ok_or("which space?")?.to_string();
+            let unit = entrencher(rules, state, &space).ok_or("no unit there may entrench")?;
+            // The unit tries instead of moving.
+            let ma = rules.movement(&state.units[unit]).max(1) as u32;
+            state.flow.marks.moved.insert(unit, ma);
+            state.flow.marks.entrenching.insert(space);
+        }
         (OpsStage::Attack, "done") => {
             state.flow.tasks.pop();
         }
@@ -895,6 +911,80 @@ fn ops_act(
         _ => return Err(format!("`{}` does not fit this step", words.join(" "))),
     }
     Ok(())
+}
+
+/// The unit of a space that may try to entrench: of the nations and sizes that may, and not
+/// moved this action.
+fn entrencher(rules: &Rules, state: &State, space: &str) -> Option<usize> {
+    let e = rules.play.entrench.as_ref()?;
+    state.units_at(space).map(|(i, _)| i).find(|&i| {
+        let u = &state.units[i];
+        e.nations.iter().any(|n| n == rules.nation(u))
+            && (e.sizes.is_empty() || e.sizes.iter().any(|s| s == rules.size(u)))
+            && !state.flow.marks.moved.contains_key(&i)
+    })
+}
+
+/// `entrench <space>` for each space activated for movement where a unit may try (the game's
+/// condition, with `space` bound, says where).
+fn entrench_options(rules: &Rules, state: &State, side: &str) -> Vec<String> {
+    let Some(e) = rules.play.entrench.as_ref().filter(|e| e.side == side) else {
+        return Vec::new();
+    };
+    let condition = rules
+        .content
+        .sequence
+        .conditions
+        .get("/play/entrench/playable");
+    let mut out = Vec::new();
+    for m in state
+        .markers
+        .iter()
+        .filter(|m| m.marker == rules.play.move_marker)
+    {
+        if state.flow.marks.entrenching.contains(&m.space)
+            || entrencher(rules, state, &m.space).is_none()
+            || out
+                .iter()
+                .any(|o: &String| o.ends_with(&format!(" {}", m.space)))
+        {
+            continue;
+        }
+        let ctx = Context {
+            space: Some(m.space.clone()),
+            ..side_context(rules, &e.side)
+        };
+        if condition
+            .is_some_and(|c| eval::condition(c, rules.content, state, &ctx).unwrap_or(false))
+        {
+            out.push(format!("entrench {}", m.space));
+        }
+    }
+    out
+}
+
+/// Movement is over: every space where a unit tries to entrench runs the game's entrenchment
+/// script (a die roll, a trench).
+fn end_movement(rules: &Rules, state: &mut State, side: &str) {
+    let Some(effect) = rules.content.sequence.effects.get("/play/entrench/effect") else {
+        return;
+    };
+    for space in std::mem::take(&mut state.flow.marks.entrenching) {
+        let ctx = Context {
+            space: Some(space.clone()),
+            ..side_context(rules, side)
+        };
+        match eval::run(effect, rules.content, state, &ctx, &[]) {
+            Ok((Outcome::Done, _)) => {}
+            Ok((Outcome::Asks(_), _)) => state.flow.messages.push(format!(
+                "entrenchment in {space} asked a question; it was not made"
+            )),
+            Err(e) => state
+                .flow
+                .messages
+                .push(format!("entrenchment in {space} failed: {}", e.message)),
+        }
+    }
 }
 
 /// Finds a unit by its text form.

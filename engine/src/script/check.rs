@@ -141,14 +141,35 @@ struct Checker<'a> {
 
 /// Checks a script of statements (an event or a combat card).
 pub fn check_stmts(stmts: &[Stmt], kind: ScriptKind, names: &Names) -> Vec<ScriptError> {
+    check_stmts_with(stmts, kind, names, &[])
+}
+
+/// Checks a script of statements that may also use some names its place gives it (`space`).
+pub fn check_stmts_with(
+    stmts: &[Stmt],
+    kind: ScriptKind,
+    names: &Names,
+    given: &[(&str, Type)],
+) -> Vec<ScriptError> {
     let mut c = Checker::new(names, kind);
+    c.give(given);
     c.stmts(stmts);
     c.errors
 }
 
 /// Checks a condition: one read-only expression that is true or false.
 pub fn check_condition(expr: &Expr, names: &Names) -> Vec<ScriptError> {
+    check_condition_with(expr, names, &[])
+}
+
+/// Checks a condition that may also use some names its place gives it (`space`).
+pub fn check_condition_with(
+    expr: &Expr,
+    names: &Names,
+    given: &[(&str, Type)],
+) -> Vec<ScriptError> {
     let mut c = Checker::new(names, ScriptKind::Condition);
+    c.give(given);
     c.expect(expr, &Type::Bool);
     c.errors
 }
@@ -164,6 +185,12 @@ impl<'a> Checker<'a> {
             kind,
             scopes: vec![context],
             errors: Vec::new(),
+        }
+    }
+
+    fn give(&mut self, given: &[(&str, Type)]) {
+        if let Some(scope) = self.scopes.first_mut() {
+            scope.extend(given.iter().map(|(n, t)| (n.to_string(), t.clone())));
         }
     }
 

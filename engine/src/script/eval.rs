@@ -64,6 +64,8 @@ pub struct Context {
     pub enemy: String,
     pub card: Option<String>,
     pub combat: Option<Combat>,
+    /// The space a script of a space is about (named `space` in it).
+    pub space: Option<String>,
 }
 
 /// The combat a combat card is played in.
@@ -172,6 +174,9 @@ impl<'a> Eval<'a> {
                 Value::Id(Kind::Side, ctx.enemy.clone()),
             ),
         ];
+        if let Some(space) = &ctx.space {
+            names.push(("space".to_string(), Value::Id(Kind::Space, space.clone())));
+        }
         if let Some(c) = &ctx.combat {
             let set = |units: &[usize]| {
                 let mut v: Vec<Value> = units.iter().map(|&u| Value::Unit(u)).collect();

@@ -37,6 +37,10 @@ pub type Scripts = BTreeMap<String, CardScripts>;
 pub struct SequenceScripts {
     pub steps: BTreeMap<(usize, usize), Vec<Stmt>>,
     pub actions: BTreeMap<(usize, usize, usize), FreeActionScripts>,
+    /// The conditions and effects of the play rules, by the JSON pointer of their place in
+    /// `game.ron` (`/play/entrench/playable`).
+    pub conditions: BTreeMap<String, Expr>,
+    pub effects: BTreeMap<String, Vec<Stmt>>,
 }
 
 /// A free action's condition (if it has one) and effect.
