@@ -589,6 +589,10 @@ pub struct PlayRules {
     /// try to entrench instead of moving; the try is made when movement ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entrench: Option<Entrench>,
+    /// While a flag is set, units of some nations in a region are at best in Limited Supply
+    /// (Winter 42, 15.2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub limited_while: Vec<Demechanized>,
     /// Markers that are supply sources for some nations where they stand (beach heads): Full
     /// Supply within `full_within` spaces of the marker, Limited beyond (13.1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -671,6 +675,7 @@ pub struct ReplacementCap {
     pub after_card: Option<(String, u32)>,
 }
 
+/// A rule in force while a flag is set, for units of some nations in a region.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Demechanized {

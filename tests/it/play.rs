@@ -1292,3 +1292,83 @@ fn rule_14_55_with_stalin_out_of_moscow_an_allied_rp_card_gives_one_soviet_rp_le
         );
     }
 }
+
+#[test]
+fn rule_14_54_the_allies_may_eliminate_a_supplied_british_lcu_to_the_turn_track_without_an_scu() {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    state.turn = 6;
+    // The Desert Army in Cairo.
+    let lcu = unit(&state, "br_desert_army");
+    state.units[lcu].at = Loc::Space("cairo".into());
+    assert!(rules.is_large(&state.units[lcu]));
+    let reserve = |s: &State| {
+        s.units
+            .iter()
+            .filter(|u| u.at == Loc::Box("allied_reserve".into()))
+            .count()
+    };
+    let before = reserve(&state);
+    let name = state.units[lcu].name(content);
+    // The End of Turn script asks the Allied player which LCUs to eliminate.
+    let game = content.game.as_ref().unwrap();
+    let script = game
+        .sequence
+        .iter()
+        .flat_map(|p| &p.steps)
+        .find_map(|s| match s {
+            sandtable_engine::model::Step::Script { effect, .. } if effect.contains("14.54") => {
+                Some(syntax::parse(effect).stmts)
+            }
+            _ => None,
+        })
+        .unwrap();
+    let ctx = Context {
+        me: "axis".into(),
+        enemy: "allied".into(),
+        ..Context::default()
+    };
+    let (outcome, _) = eval::run(&script, content, &mut state, &ctx, &[]).unwrap();
+    let Outcome::Asks(d) = outcome else {
+        panic!("no question")
+    };
+    assert_eq!(d.by, "allied");
+    assert!(d.options.contains(&name), "{:?}", d.options);
+    let answers = vec![vec![name.clone()], vec![]];
+    let (outcome, _) = eval::run(&script, content, &mut state, &ctx, &answers).unwrap();
+    assert_eq!(outcome, Outcome::Done);
+    assert_eq!(state.units[lcu].at, Loc::Box("allied_turn_track".into()));
+    assert_eq!(state.delayed.get(&lcu), Some(&9));
+    assert_eq!(reserve(&state), before, "no SCU leaves the reserve");
+}
+
+#[test]
+fn rule_15_2_in_winter_42_german_units_in_the_soviet_union_are_at_best_in_limited_supply() {
+    use sandtable_engine::rules::supply::{level_at, Level};
+    let content = b2b();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    state.control.insert("brest_litovsk".into(), "axis".into());
+    for u in state.units.iter_mut() {
+        if u.at == Loc::Space("brest_litovsk".into()) {
+            u.at = Loc::Unplaced;
+        }
+    }
+    assert_eq!(
+        level_at(content, &state, "brest_litovsk", "ge", "axis"),
+        Level::Full
+    );
+    state.flags.insert("winter_42".into());
+    assert_eq!(
+        level_at(content, &state, "brest_litovsk", "ge", "axis"),
+        Level::Limited
+    );
+    assert_eq!(
+        level_at(content, &state, "warsaw", "ge", "axis"),
+        Level::Full
+    );
+    assert_eq!(
+        level_at(content, &state, "brest_litovsk", "ro", "axis"),
+        Level::Full
+    );
+}

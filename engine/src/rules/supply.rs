@@ -212,6 +212,22 @@ pub fn levels_seen(content: &Content, state: &State, view: &SideView, nation: &s
         }
     }
     from_markers(content, state, view, nation, &mut out);
+    // Rules that allow at best Limited Supply somewhere while their flag is set.
+    if let Some(play) = content.game.as_ref().and_then(|g| g.play.as_ref()) {
+        for cap in play
+            .limited_while
+            .iter()
+            .filter(|c| state.flags.contains(&c.flag) && c.nations.iter().any(|n| n == nation))
+        {
+            if let Some(members) = content.region_index().get(&cap.region) {
+                for (level, inside) in out.iter_mut().zip(members) {
+                    if *inside && *level == Level::Full {
+                        *level = Level::Limited;
+                    }
+                }
+            }
+        }
+    }
     out
 }
 

@@ -850,6 +850,24 @@ impl<'a> Eval<'a> {
                 self.state.to_mut().units[u].reduced = false;
                 Value::Void
             }
+            "to_turn_track" => {
+                let (u, turns) = (self.unit(pos(0)?)?, self.int(pos(1)?)?);
+                let side = self.side_of(u);
+                let Some(track) = self.content.game.as_ref().and_then(|g| {
+                    g.boxes.iter().find(|b| {
+                        b.side.as_deref() == Some(side.as_str())
+                            && b.role == Some(crate::model::BoxRole::Delayed)
+                    })
+                }) else {
+                    return fail(range, format!("the game has no turn-track box for {side}"));
+                };
+                let due = self.state.turn + turns.clamp(0, 1000) as u32;
+                let st = self.state.to_mut();
+                st.units[u].at = Loc::Box(track.id.clone());
+                st.units[u].reduced = false;
+                st.delayed.insert(u, due);
+                Value::Void
+            }
             "remove_from_game" => {
                 let u = self.unit(pos(0)?)?;
                 self.state.to_mut().units[u].at = Loc::Removed;

@@ -311,6 +311,7 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin { name: "reduce", params: params![p("unit", P::E(K::Unit))], ret: R::Void, ctx: Ctx::Effect, doc: "Flips a full-strength unit to its reduced step (a reduced unit is eliminated)." },
     Builtin { name: "restore", params: params![p("unit", P::E(K::Unit))], ret: R::Void, ctx: Ctx::Effect, doc: "Flips a reduced unit to its full-strength step." },
     Builtin { name: "eliminate", params: params![p("unit", P::E(K::Unit)), n("to", P::E(K::Box))], ret: R::Void, ctx: Ctx::Effect, doc: "Puts a unit in its side's eliminated box (or the box given)." },
+    Builtin { name: "to_turn_track", params: params![p("unit", P::E(K::Unit)), p("turns", P::Int)], ret: R::Void, ctx: Ctx::Effect, doc: "Puts a unit on its side's turn track (the box for units that wait) for some turns; then it reaches the eliminated box." },
     Builtin { name: "remove_from_game", params: params![p("unit", P::E(K::Unit))], ret: R::Void, ctx: Ctx::Effect, doc: "Removes a unit from the game for good." },
     Builtin { name: "replace", params: params![p("unit", P::E(K::Unit)), p("with", P::E(K::Counter))], ret: R::Void, ctx: Ctx::Effect, doc: "Puts a piece of another counter where a unit stands, and removes the unit from the game." },
     Builtin { name: "place_marker", params: params![p("marker", P::E(K::Marker)), p("space", P::E(K::Space)), n("level", P::Int), n("until", P::E(K::Duration))], ret: R::Void, ctx: Ctx::Effect, doc: "Puts a marker on a space (raising its level if one is there); with `until` it comes off when that duration ends." },
