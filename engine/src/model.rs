@@ -438,13 +438,18 @@ pub struct ActionRounds {
 #[serde(deny_unknown_fields)]
 pub struct FreeAction {
     pub id: String,
-    pub side: String,
+    /// The sides that may take it.
+    pub sides: Vec<String>,
     pub name: String,
     /// A condition in the effect language (always, if none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub playable: Option<String>,
     /// What the action does, in the effect language.
     pub effect: String,
+    /// Taken at the start of a round, before the side's action (a declaration of war), rather
+    /// than as its action.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub before_action: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
 }
@@ -593,6 +598,9 @@ pub struct PlayRules {
     /// (Winter 42, 15.2).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub limited_while: Vec<Demechanized>,
+    /// Units of some nations always in Full Supply: in their home regions, or anywhere.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub always_supplied: Vec<AlwaysSupplied>,
     /// Markers that are supply sources for some nations where they stand (beach heads): Full
     /// Supply within `full_within` spaces of the marker, Limited beyond (13.1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -673,6 +681,15 @@ pub struct ReplacementCap {
     /// ... or this many from the turn after a card's event was played.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub after_card: Option<(String, u32)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AlwaysSupplied {
+    pub nations: Vec<String>,
+    /// Anywhere, not only in their home regions.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub anywhere: bool,
 }
 
 /// A rule in force while a flag is set, for units of some nations in a region.

@@ -12,7 +12,7 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::content::Content;
-use crate::model::{Location, ScenarioFile};
+use crate::model::{Location, Placement, ScenarioFile};
 
 /// Where a unit is.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -33,6 +33,9 @@ pub struct Unit {
     pub piece: u32,
     pub at: Loc,
     pub reduced: bool,
+    /// The side the unit serves when it is not its counter's or nation's (the index of a side
+    /// in `game.ron`): a neutral nation's units, once it is in the war.
+    pub serves: Option<usize>,
     /// Where the counter stood in the content the state was set up from: a hint that spares
     /// a lookup by id, checked against the id before use, and no part of the unit's identity.
     pub(crate) hint: usize,
@@ -44,12 +47,31 @@ impl PartialEq for Unit {
             && self.piece == other.piece
             && self.at == other.at
             && self.reduced == other.reduced
+            && self.serves == other.serves
     }
 }
 
 impl Eq for Unit {}
 
 impl Unit {
+    /// The side the unit serves: its own allegiance, else its counter's side, else its
+    /// nation's.
+    pub fn side<'c>(&self, content: &'c Content) -> &'c str {
+        if let Some(s) = self
+            .serves
+            .and_then(|i| content.game.as_ref()?.sides.get(i))
+        {
+            return &s.id;
+        }
+        match content.counter_of(self) {
+            Some(c) => match &c.side {
+                Some(s) => s,
+                None => crate::rules::supply::nation_side(content, &c.nation),
+            },
+            None => "",
+        }
+    }
+
     /// The stable text form of a unit: `counter` or `counter.piece` for generic counters.
     pub fn name(&self, content: &Content) -> String {
         match content.counter_of(self) {
@@ -118,6 +140,8 @@ pub struct Modifier {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
+    /// The scenario it was set up from.
+    pub scenario: String,
     pub turn: u32,
     pub round: u32,
     pub tracks: BTreeMap<String, i64>,
@@ -163,6 +187,7 @@ impl State {
             .as_ref()
             .ok_or_else(|| SetupError("no game.ron".into()))?;
         let mut state = State {
+            scenario: scenario.id.clone(),
             turn: scenario.first_turn,
             round: 1,
             tracks: BTreeMap::new(),
@@ -214,37 +239,13 @@ impl State {
                     piece,
                     at: Loc::Unplaced,
                     reduced: false,
+                    serves: None,
                     hint,
                 });
             }
         }
-        let limit = game.stacking.limit.unwrap_or(u32::MAX) as usize;
         for p in scenario.setup.iter().filter(|p| p.when.is_none()) {
-            for _ in 0..p.count {
-                let at = match &p.at {
-                    Location::Space(s) => Loc::Space(s.clone()),
-                    Location::Box(b) => Loc::Box(b.clone()),
-                    Location::Region(r) => content
-                        .graph
-                        .spaces
-                        .iter()
-                        .filter(|s| s.country.as_ref() == Some(r) || s.regions.contains(r))
-                        .find(|s| state.units_at(&s.id).count() < limit.min(1))
-                        .map(|s| Loc::Space(s.id.clone()))
-                        .ok_or_else(|| {
-                            SetupError(format!("no room in region `{r}` for `{}`", p.counter))
-                        })?,
-                };
-                let unit = state
-                    .units
-                    .iter_mut()
-                    .find(|u| u.counter == p.counter && u.at == Loc::Unplaced)
-                    .ok_or_else(|| {
-                        SetupError(format!("no piece of `{}` left to set up", p.counter))
-                    })?;
-                unit.at = at;
-                unit.reduced = p.reduced;
-            }
+            state.place_setup(content, p, None)?;
         }
         for m in &scenario.markers {
             if let Location::Space(s) = &m.at {
@@ -292,6 +293,60 @@ impl State {
             state.draw_piles.insert(h.deck.clone(), pile);
         }
         Ok(state)
+    }
+
+    /// Puts the pieces of a setup line on the map or in a box. A line placed "anywhere in a
+    /// region" takes the first empty space of the region, in map order. Pieces placed to serve
+    /// a side (a neutral's, entering the war) go to that side's box of the same role.
+    pub fn place_setup(
+        &mut self,
+        content: &Content,
+        p: &Placement,
+        serves: Option<usize>,
+    ) -> Result<(), SetupError> {
+        let game = content
+            .game
+            .as_ref()
+            .ok_or_else(|| SetupError("no game.ron".into()))?;
+        let limit = game.stacking.limit.unwrap_or(u32::MAX) as usize;
+        let side = serves
+            .and_then(|i| game.sides.get(i))
+            .map(|s| s.id.as_str());
+        for _ in 0..p.count {
+            let at = match &p.at {
+                Location::Space(s) => Loc::Space(s.clone()),
+                Location::Box(b) => {
+                    let role = game.boxes.iter().find(|x| x.id == *b).and_then(|x| x.role);
+                    let theirs = side.and_then(|side| {
+                        game.boxes.iter().find(|x| {
+                            x.side.as_deref() == Some(side) && x.role == role && role.is_some()
+                        })
+                    });
+                    Loc::Box(theirs.map_or_else(|| b.clone(), |x| x.id.clone()))
+                }
+                Location::Region(r) => content
+                    .graph
+                    .spaces
+                    .iter()
+                    .filter(|s| s.country.as_ref() == Some(r) || s.regions.contains(r))
+                    .find(|s| self.units_at(&s.id).count() < limit.min(1))
+                    .map(|s| Loc::Space(s.id.clone()))
+                    .ok_or_else(|| {
+                        SetupError(format!("no room in region `{r}` for `{}`", p.counter))
+                    })?,
+            };
+            let unit = self
+                .units
+                .iter_mut()
+                .find(|u| u.counter == p.counter && u.at == Loc::Unplaced)
+                .ok_or_else(|| SetupError(format!("no piece of `{}` left to set up", p.counter)))?;
+            unit.at = at;
+            unit.reduced = p.reduced;
+            if serves.is_some() {
+                unit.serves = serves;
+            }
+        }
+        Ok(())
     }
 
     /// Units on a space.

@@ -1372,3 +1372,47 @@ fn rule_15_2_in_winter_42_german_units_in_the_soviet_union_are_at_best_in_limite
         Level::Full
     );
 }
+
+#[test]
+fn rule_17_4_a_declaration_of_war_on_turkey_gives_its_forces_to_the_other_side_and_the_round_goes_on(
+) {
+    let (rules, mut state) = action_of("axis", 5);
+    let p = state.flow.prompt.clone().unwrap();
+    assert!(
+        p.options.contains(&"war_on_turkey".to_string()),
+        "{:?}",
+        p.options
+    );
+    let vp = state.track("vp");
+    rules::apply(&rules, &mut state, "war_on_turkey").unwrap();
+    assert!(state.flags.contains("turkey_at_war"));
+    let army = unit(&state, "tu_1st_army");
+    assert_eq!(state.units[army].at, Loc::Space("istanbul".into()));
+    assert_eq!(rules.side(&state.units[army]), "allied");
+    assert_eq!(state.control["ankara"], "allied");
+    assert_eq!(state.track("vp"), vp - 3, "5.1: before Casablanca");
+    // The Axis still takes its action, and may not declare again.
+    let p = state.flow.prompt.clone().unwrap();
+    assert_eq!((p.side.as_str(), p.kind.as_str()), ("axis", "action"));
+    assert!(!p.options.contains(&"war_on_turkey".to_string()));
+    // Turkish units are in Full Supply at home, and may not leave Turkey.
+    let level =
+        sandtable_engine::rules::supply::level_at(b2b(), &state, "istanbul", "tu", "allied");
+    assert_eq!(level, sandtable_engine::rules::supply::Level::Full);
+    assert!(!rules::may_operate(&rules, &state, army, "sofia"));
+}
+
+#[test]
+fn rule_17_4_when_the_allies_declare_war_on_sweden_its_corps_go_to_the_axis_reserve() {
+    let (rules, mut state) = action_of("allied", 5);
+    let vp = state.track("vp");
+    rules::apply(&rules, &mut state, "war_on_sweden").unwrap();
+    let corps = state
+        .units
+        .iter()
+        .find(|u| u.counter == "sw_corps" && u.at != Loc::Unplaced)
+        .expect("the Swedish corps entered");
+    assert_eq!(corps.at, Loc::Box("axis_reserve".into()));
+    assert_eq!(rules.side(corps), "axis");
+    assert_eq!(state.track("vp"), vp, "no VP for an Allied declaration");
+}

@@ -280,13 +280,7 @@ impl<'c> Rules<'c> {
     }
 
     pub fn side(&self, unit: &Unit) -> &'c str {
-        match self.counter(unit) {
-            Some(c) => match &c.side {
-                Some(s) => s,
-                None => supply::nation_side(self.content, &c.nation),
-            },
-            None => "",
-        }
+        unit.side(self.content)
     }
 
     pub fn nation(&self, unit: &Unit) -> &'c str {

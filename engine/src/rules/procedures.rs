@@ -338,7 +338,7 @@ fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt {
     }
     if let (Some(at), Some(spec)) = (rounds_at(state), spec) {
         for (a, action) in spec.free_actions.iter().enumerate() {
-            if action.side != side || !may(ActionKind::Free) {
+            if !action.sides.iter().any(|s| s == side) || !may(ActionKind::Free) {
                 continue;
             }
             let condition = rules
@@ -419,12 +419,17 @@ fn take_action(rules: &Rules, state: &mut State, side: &str, words: &[&str]) -> 
             let a = spec
                 .free_actions
                 .iter()
-                .position(|x| x.id == free)
+                .position(|x| x.id == free && x.sides.iter().any(|s| s == side))
                 .ok_or_else(|| format!("no action `{free}`"))?;
-            state
-                .flow
-                .last_action
-                .insert(side.to_string(), ActionKind::Free);
+            if spec.free_actions[a].before_action {
+                // The side then takes its action.
+                state.flow.tasks.push(Task::Action { side: side.into() });
+            } else {
+                state
+                    .flow
+                    .last_action
+                    .insert(side.to_string(), ActionKind::Free);
+            }
             state.flow.tasks.push(Task::Free {
                 side: side.into(),
                 at: (at.0, at.1, a),

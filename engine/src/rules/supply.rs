@@ -29,17 +29,6 @@ pub fn nation_side<'c>(content: &'c Content, nation: &str) -> &'c str {
         .unwrap_or("")
 }
 
-/// The side a unit serves: its counter's side, else its nation's.
-pub fn unit_side<'c>(content: &'c Content, counter: &str) -> &'c str {
-    match content.counter(counter) {
-        Some(c) => match &c.side {
-            Some(s) => s,
-            None => nation_side(content, &c.nation),
-        },
-        None => "",
-    }
-}
-
 /// The supply trace across an edge: the most restrictive of its kinds'.
 pub fn edge_trace(content: &Content, edge: usize) -> TraceSupply {
     let kinds = content
@@ -105,12 +94,7 @@ impl SideView {
         let mut enemy = vec![false; n];
         for u in &state.units {
             if let crate::state::Loc::Space(s) = &u.at {
-                if content.counter_of(u).map(|c| {
-                    c.side
-                        .as_deref()
-                        .unwrap_or_else(|| nation_side(content, &c.nation))
-                }) != Some(side)
-                {
+                if u.side(content) != side {
                     if let Some(i) = g.index_of(s) {
                         enemy[i] = true;
                     }
@@ -212,8 +196,27 @@ pub fn levels_seen(content: &Content, state: &State, view: &SideView, nation: &s
         }
     }
     from_markers(content, state, view, nation, &mut out);
-    // Rules that allow at best Limited Supply somewhere while their flag is set.
+    // Rules that allow at best Limited Supply somewhere while their flag is set, and nations
+    // always supplied at home or anywhere.
     if let Some(play) = content.game.as_ref().and_then(|g| g.play.as_ref()) {
+        for always in play
+            .always_supplied
+            .iter()
+            .filter(|a| a.nations.iter().any(|n| n == nation))
+        {
+            let homes: Vec<&Vec<bool>> = content
+                .game
+                .iter()
+                .flat_map(|g| g.nations.iter().filter(|n| n.id == nation))
+                .flat_map(|n| n.home.iter())
+                .filter_map(|h| content.region_index().get(h))
+                .collect();
+            for (i, level) in out.iter_mut().enumerate() {
+                if always.anywhere || homes.iter().any(|h| h[i]) {
+                    *level = Level::Full;
+                }
+            }
+        }
         for cap in play
             .limited_while
             .iter()

@@ -445,8 +445,35 @@ impl<'a> Eval<'a> {
     }
 
     /// The side commanding a unit: its counter's side, else its nation's.
+    /// A flag was first set: the scenario's setup lines that wait for it enter play. A
+    /// neutral's pieces (of a nation no side commands) serve the side the flag was not set by:
+    /// the side that did not declare war (B2B 17.4).
+    fn place_waiting(&mut self, flag: &str, range: Range) -> Res<()> {
+        let Some(scenario) = self.content.scenario(&self.state.scenario) else {
+            return Ok(());
+        };
+        let sides = self.content.game.as_ref().map(|g| g.sides.as_slice());
+        let other = sides.and_then(|s| s.iter().position(|x| x.id == self.ctx.enemy));
+        for p in scenario
+            .setup
+            .iter()
+            .filter(|p| p.when.as_deref() == Some(flag))
+        {
+            let neutral = self.content.counter(&p.counter).is_some_and(|c| {
+                c.side.is_none()
+                    && crate::rules::supply::nation_side(self.content, &c.nation).is_empty()
+            });
+            let serves = if neutral { other } else { None };
+            let content = self.content;
+            if let Err(e) = self.state.to_mut().place_setup(content, p, serves) {
+                return fail(range, e.0);
+            }
+        }
+        Ok(())
+    }
+
     fn side_of(&self, unit: usize) -> String {
-        crate::rules::supply::unit_side(self.content, &self.state.units[unit].counter).to_string()
+        self.state.units[unit].side(self.content).to_string()
     }
 
     fn units_on_map(&self) -> impl Iterator<Item = usize> + '_ {
@@ -785,7 +812,9 @@ impl<'a> Eval<'a> {
                     // Set for good: no duration may clear it any more.
                     None => self.state.to_mut().timed_flags.retain(|(x, _, _)| *x != f),
                 }
-                self.state.to_mut().flags.insert(f);
+                if self.state.to_mut().flags.insert(f.clone()) {
+                    self.place_waiting(&f, range)?;
+                }
                 Value::Void
             }
             "clear_flag" => {
@@ -809,6 +838,15 @@ impl<'a> Eval<'a> {
                     Some(e) => self.bool(e)?,
                     None => false,
                 };
+                // A neutral's units serve the side that takes them into the war.
+                let serves = match named("serving") {
+                    Some(e) => {
+                        let side = self.id(e)?;
+                        let sides = self.content.game.as_ref().map(|g| g.sides.as_slice());
+                        sides.and_then(|s| s.iter().position(|x| x.id == side))
+                    }
+                    None => None,
+                };
                 for _ in 0..count {
                     let Some(unit) = self
                         .state
@@ -821,6 +859,9 @@ impl<'a> Eval<'a> {
                     };
                     unit.at = at.clone();
                     unit.reduced = reduced;
+                    if serves.is_some() {
+                        unit.serves = serves;
+                    }
                 }
                 Value::Void
             }

@@ -306,7 +306,7 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin { name: "clear_flag", params: params![p("flag", P::E(K::Flag))], ret: R::Void, ctx: Ctx::Effect, doc: "Clears a flag." },
     // --- effects on the map
     Builtin { name: "control", params: params![p("space", P::E(K::Space)), p("side", P::E(K::Side))], ret: R::Void, ctx: Ctx::Effect, doc: "Gives a side control of a space." },
-    Builtin { name: "place", params: params![p("counter", P::E(K::Counter)), p("at", P::Place), n("count", P::Int), n("reduced", P::Bool)], ret: R::Void, ctx: Ctx::Effect, doc: "Takes pieces of a counter not yet in play and puts them on a space or in a box." },
+    Builtin { name: "place", params: params![p("counter", P::E(K::Counter)), p("at", P::Place), n("count", P::Int), n("reduced", P::Bool), n("serving", P::E(K::Side))], ret: R::Void, ctx: Ctx::Effect, doc: "Takes pieces of a counter not yet in play and puts them on a space or in a box (serving a side, for a neutral's units)." },
     Builtin { name: "move", params: params![p("unit", P::E(K::Unit)), p("to", P::Place)], ret: R::Void, ctx: Ctx::Effect, doc: "Moves a unit to a space or a box." },
     Builtin { name: "reduce", params: params![p("unit", P::E(K::Unit))], ret: R::Void, ctx: Ctx::Effect, doc: "Flips a full-strength unit to its reduced step (a reduced unit is eliminated)." },
     Builtin { name: "restore", params: params![p("unit", P::E(K::Unit))], ret: R::Void, ctx: Ctx::Effect, doc: "Flips a reduced unit to its full-strength step." },
