@@ -725,15 +725,34 @@ pub struct HinderingMarker {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActivationExtra {
-    /// A space holding a unit of one of these counters costs more to activate ...
+    /// A space holding a unit of one of these counters, or of these nations and sizes, costs
+    /// more to activate ...
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub counters: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nations: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<String>,
     /// ... when it lies outside this region (anywhere, if none) ...
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outside: Option<String>,
-    /// ... and, if this is set, only when that unit is not in Full Supply.
+    /// ... or inside this one ...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
+    /// ... and, if this is set, only when that unit is not in Full Supply ...
     #[serde(default, skip_serializing_if = "is_default")]
     pub unless_full_supply: bool,
+    /// ... and, if these are given, only when its supply traces through one of these spaces
+    /// (it would trace less without them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tracing_through: Vec<String>,
+    /// The cost: once for the space, or once for each such unit ...
     pub cost: u32,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub per_unit: bool,
+    /// ... up to this much for the space.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
 }

@@ -1416,3 +1416,47 @@ fn rule_17_4_when_the_allies_declare_war_on_sweden_its_corps_go_to_the_axis_rese
     assert_eq!(rules.side(corps), "axis");
     assert_eq!(state.track("vp"), vp, "no VP for an Allied declaration");
 }
+
+#[test]
+fn rule_13_6_an_axis_lcu_in_the_caucasus_supplied_through_maikop_or_armavir_costs_one_more_op() {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let g = &content.graph;
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    // The Axis holds the whole map and the Soviets are gone: many roads lead to Grozny.
+    for u in state.units.iter_mut() {
+        if rules.nation(u) == "su" {
+            u.at = Loc::Unplaced;
+        }
+    }
+    for s in &g.spaces {
+        state.control.insert(s.id.clone(), "axis".into());
+    }
+    let army = unit(&state, "ge_4th_army");
+    state.units[army].at = Loc::Space("grozny".into());
+    let cost = |state: &State| {
+        sandtable_engine::rules::space_activation_cost(&rules, state, "grozny", "axis")
+    };
+    assert_eq!(cost(&state), 1);
+    // Now every way into the Caucasus but through Maikop and Armavir is Allied.
+    let caucasus = |s: &str| sandtable_engine::state::space_in_region(content, s, "caucasus");
+    let gates = ["maikop", "armavir"];
+    for s in g
+        .spaces
+        .iter()
+        .filter(|s| caucasus(&s.id) && !gates.contains(&s.id.as_str()))
+    {
+        for n in g.neighbour_ids(&s.id) {
+            if !caucasus(n) {
+                state.control.insert(n.to_string(), "allied".into());
+            }
+        }
+    }
+    let level = sandtable_engine::rules::supply::level_at(content, &state, "grozny", "ge", "axis");
+    assert_ne!(
+        level,
+        sandtable_engine::rules::supply::Level::Out,
+        "supplied through Maikop or Armavir"
+    );
+    assert_eq!(cost(&state), 2);
+}

@@ -733,25 +733,59 @@ fn activation_cost(rules: &Rules, state: &State, cache: &mut SupplyCache, units:
         .activation_extra
         .iter()
         .map(|x| {
-            let applies = |&u: &usize| {
+            let mut applies = |u: usize| {
                 let unit = &state.units[u];
                 let Loc::Space(at) = &unit.at else {
                     return false;
                 };
-                x.counters.contains(&unit.counter)
-                    && x.outside
-                        .as_ref()
-                        .is_none_or(|r| !crate::state::space_in_region(rules.content, at, r))
+                let in_region = |r: &String| crate::state::space_in_region(rules.content, at, r);
+                let named = x.counters.contains(&unit.counter)
+                    || x.nations.iter().any(|n| n == rules.nation(unit))
+                        && (x.sizes.is_empty() || x.sizes.iter().any(|s| s == rules.size(unit)));
+                named
+                    && x.outside.as_ref().is_none_or(|r| !in_region(r))
+                    && x.within.as_ref().is_none_or(in_region)
                     && (!x.unless_full_supply || cache.unit(rules, state, u) != Level::Full)
+                    && (x.tracing_through.is_empty()
+                        || traces_through(rules, state, cache, u, &x.tracing_through))
             };
-            if units.iter().any(applies) {
-                x.cost
-            } else {
-                0
-            }
+            let count = units.iter().filter(|&&u| applies(u)).count() as u32;
+            let cost = match (count, x.per_unit) {
+                (0, _) => 0,
+                (n, true) => x.cost * n,
+                (_, false) => x.cost,
+            };
+            x.max.map_or(cost, |m| cost.min(m))
         })
         .sum();
     base + extra
+}
+
+/// Whether a unit's supply traces through one of some spaces: without them it would trace
+/// less.
+fn traces_through(
+    rules: &Rules,
+    state: &State,
+    cache: &mut SupplyCache,
+    unit: usize,
+    spaces: &[String],
+) -> bool {
+    let u = &state.units[unit];
+    let Some(at) = super::space_of(rules, u) else {
+        return false;
+    };
+    let with = cache.unit(rules, state, unit);
+    if with == Level::Out {
+        return false;
+    }
+    let mut view = supply::SideView::new(rules.content, state, rules.side(u));
+    for s in spaces {
+        if let Some(i) = rules.content.graph.index_of(s) {
+            view.close(i);
+        }
+    }
+    let without = supply::levels_seen(rules.content, state, &view, rules.nation(u));
+    without[at] < with
 }
 
 /// The cost to activate a space for a side now (what the prompt offers).

@@ -134,6 +134,16 @@ impl SideView {
     pub fn side(&self) -> &str {
         &self.side
     }
+
+    /// Supply may not be traced through a space (to ask what a trace depends on).
+    pub fn close(&mut self, space: usize) {
+        if let Some(f) = self.friendly.get_mut(space) {
+            *f = false;
+        }
+        if let Some(h) = self.hindered.get_mut(space) {
+            *h = true;
+        }
+    }
 }
 
 /// The supply level of every space (by graph index) for a piece of `nation` serving `side`.
