@@ -601,6 +601,10 @@ pub struct PlayRules {
     /// Units of some nations always in Full Supply: in their home regions, or anywhere.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub always_supplied: Vec<AlwaysSupplied>,
+    /// Defenders of some nations that keep only their trenches' benefits: while a flag is set,
+    /// in a region, or in a space with a marker (Winter 42, 15.2; partisans, 16.3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrain_lost: Vec<TerrainLost>,
     /// Markers that are supply sources for some nations where they stand (beach heads): Full
     /// Supply within `full_within` spaces of the marker, Limited beyond (13.1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -681,6 +685,18 @@ pub struct ReplacementCap {
     /// ... or this many from the turn after a card's event was played.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub after_card: Option<(String, u32)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainLost {
+    pub nations: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flag: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marker: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

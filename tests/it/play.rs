@@ -1460,3 +1460,100 @@ fn rule_13_6_an_axis_lcu_in_the_caucasus_supplied_through_maikop_or_armavir_cost
     );
     assert_eq!(cost(&state), 2);
 }
+
+#[test]
+fn rule_15_2_and_16_3_german_defenders_in_winter_42_or_in_a_partisan_space_keep_only_trenches() {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let forest = content
+        .graph
+        .spaces
+        .iter()
+        .find(|s| {
+            s.terrain.as_deref() == Some("forest")
+                && sandtable_engine::state::space_in_region(content, &s.id, "soviet_union")
+        })
+        .unwrap()
+        .id
+        .clone();
+    let army = unit(&state, "ge_4th_army");
+    state.units[army].at = Loc::Space(forest.clone());
+    let mut c = combat::CombatTask::new("allied", &forest);
+    c.defenders = vec![army];
+    assert!(combat::terrain_rows(&rules, &state, &c).contains(&"forest".to_string()));
+    state.flags.insert("winter_42".into());
+    assert!(combat::terrain_rows(&rules, &state, &c).is_empty());
+    state.markers.push(sandtable_engine::state::MarkerOnMap {
+        marker: "trench".into(),
+        space: forest.clone(),
+        level: 1,
+        until: None,
+    });
+    assert_eq!(
+        combat::terrain_rows(&rules, &state, &c),
+        vec!["trench_1".to_string(), "trench".to_string()],
+        "trenches still count"
+    );
+    // A partisan marker does the same outside winter.
+    state.flags.remove("winter_42");
+    state.markers.retain(|m| m.space != forest);
+    state.markers.push(sandtable_engine::state::MarkerOnMap {
+        marker: "partisan".into(),
+        space: forest.clone(),
+        level: 1,
+        until: None,
+    });
+    assert!(combat::terrain_rows(&rules, &state, &c).is_empty());
+}
+
+#[test]
+fn rule_16_2_the_allied_player_may_remove_partisans_at_the_end_of_the_turn() {
+    let content = b2b();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    state.markers.push(sandtable_engine::state::MarkerOnMap {
+        marker: "partisan".into(),
+        space: "minsk".into(),
+        level: 1,
+        until: None,
+    });
+    let game = content.game.as_ref().unwrap();
+    let script = game
+        .sequence
+        .iter()
+        .flat_map(|p| &p.steps)
+        .find_map(|s| match s {
+            sandtable_engine::model::Step::Script { effect, .. } if effect.contains("6.H.2") => {
+                Some(syntax::parse(effect).stmts)
+            }
+            _ => None,
+        })
+        .unwrap();
+    let ctx = Context {
+        me: "axis".into(),
+        enemy: "allied".into(),
+        ..Context::default()
+    };
+    let mut answers: Vec<Vec<String>> = Vec::new();
+    let mut asked_allies = false;
+    loop {
+        let mut trial = state.clone();
+        match eval::run(&script, content, &mut trial, &ctx, &answers).unwrap() {
+            (Outcome::Done, _) => {
+                state = trial;
+                break;
+            }
+            (Outcome::Asks(d), _) => {
+                if d.options.contains(&"minsk".to_string()) {
+                    assert_eq!(d.by, "allied");
+                    asked_allies = true;
+                    answers.push(vec!["minsk".into()]);
+                } else {
+                    answers.push(Vec::new());
+                }
+            }
+        }
+    }
+    assert!(asked_allies);
+    assert!(!state.markers.iter().any(|m| m.marker == "partisan"));
+}

@@ -524,11 +524,37 @@ fn in_force<'a>(
 
 /// The rows of the terrain table that bear on the defending space: its terrain (or the one a
 /// modifier puts in its place), its fort, its trench markers.
-fn terrain_rows(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String> {
+pub fn terrain_rows(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String> {
     let Some(space) = rules.content.graph.space(&c.target) else {
         return Vec::new();
     };
     let mut rows = Vec::new();
+    // Defenders that keep only their trenches (Winter 42, a partisan space).
+    let bare = rules.play.terrain_lost.iter().any(|t| {
+        t.flag.as_ref().is_none_or(|f| state.flags.contains(f))
+            && t.region
+                .as_ref()
+                .is_none_or(|r| crate::state::space_in_region(rules.content, &c.target, r))
+            && t.marker.as_ref().is_none_or(|m| {
+                state
+                    .markers
+                    .iter()
+                    .any(|x| x.marker == *m && x.space == c.target)
+            })
+            && !c.defenders.is_empty()
+            && c.defenders
+                .iter()
+                .all(|&d| t.nations.iter().any(|n| n == rules.nation(&state.units[d])))
+    });
+    if bare {
+        for m in state.markers.iter().filter(|m| m.space == c.target) {
+            if rules.play.trench_markers.contains(&m.marker) {
+                rows.push(format!("{}_{}", m.marker, m.level));
+                rows.push(m.marker.clone());
+            }
+        }
+        return rows;
+    }
     let terrain = in_force(rules, state, c)
         .find_map(|m| match &m.effect {
             ModifierEffect::Terrain(t) => Some(t.clone()),
