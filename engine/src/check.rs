@@ -320,6 +320,9 @@ impl Checker<'_> {
                     conditions.push(("/play/entrench/playable".into(), &e.playable, &space));
                     effects.push(("/play/entrench/effect".into(), &e.effect, &space));
                 }
+                for (i, m) in play.sr_markers.iter().enumerate() {
+                    conditions.push((format!("/play/sr_markers/{i}/to"), &m.to, &space));
+                }
                 for (i, pool) in play.replacements.iter().enumerate() {
                     if let Some(c) = &pool.less_one_unless {
                         let at = format!("/play/replacements/{i}/less_one_unless");

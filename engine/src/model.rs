@@ -605,6 +605,10 @@ pub struct PlayRules {
     /// in a region, or in a space with a marker (Winter 42, 15.2; partisans, 16.3).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrain_lost: Vec<TerrainLost>,
+    /// Markers that move by strategic redeployment (Stalin, 5.5): the side, the SR points it
+    /// costs, and a condition on the destination (named `space`), read before the marker moves.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sr_markers: Vec<SrMarker>,
     /// Markers that are supply sources for some nations where they stand (beach heads): Full
     /// Supply within `full_within` spaces of the marker, Limited beyond (13.1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -685,6 +689,16 @@ pub struct ReplacementCap {
     /// ... or this many from the turn after a card's event was played.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub after_card: Option<(String, u32)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SrMarker {
+    pub marker: String,
+    pub side: String,
+    pub cost: u32,
+    /// Where it may go: a condition in the effect language with the destination `space`.
+    pub to: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -430,15 +430,17 @@ fn hot_reload_with_the_same_rules_replays_the_whole_log() {
 
 #[test]
 fn hot_reload_after_a_rule_change_reports_the_first_action_whose_outcome_changed() {
-    // Play until the first combat, then make every fire table cell one higher.
-    let s = random_walk(11, 2000);
-    let fight = s
-        .log()
-        .iter()
-        .position(|a| a == "fight" || a.starts_with("no_card"))
+    // Play until the first combat (of the first random game from seed 11 on that fights),
+    // then make every fire table cell one higher.
+    let (seed, s, fight) = (11..40)
+        .find_map(|seed| {
+            let s = random_walk(seed, 2000);
+            let fight = s.log().iter().position(|a| a == "fight")?;
+            (s.log().len() > fight + 3).then_some((seed, s, fight))
+        })
         .expect("a random game fights");
     let log = s.log()[..=fight + 3].to_vec();
-    let mut p = Playtest::new(b2b().clone(), setup(11)).unwrap();
+    let mut p = Playtest::new(b2b().clone(), setup(seed)).unwrap();
     for a in &log {
         p.apply(a).unwrap();
     }
@@ -1556,4 +1558,45 @@ fn rule_16_2_the_allied_player_may_remove_partisans_at_the_end_of_the_turn() {
     }
     assert!(asked_allies);
     assert!(!state.markers.iter().any(|m| m.marker == "partisan"));
+}
+
+#[test]
+fn rule_5_5_stalin_moves_by_sr_for_1_point_first_to_kuibishev_then_anywhere_in_the_ussr() {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    state.turn = 3;
+    state.flow.phase = action_phase();
+    state.flow.step = 1;
+    state.flow.tasks = vec![rules::Task::Sr {
+        side: "allied".into(),
+        points: 3,
+        unit: None,
+        marker: None,
+    }];
+    rules::resume(&rules, &mut state);
+    rules::apply(&rules, &mut state, "move_marker stalin").unwrap();
+    let p = state.flow.prompt.clone().unwrap();
+    assert_eq!(
+        p.options,
+        vec!["to kuibishev".to_string(), "back".to_string()]
+    );
+    rules::apply(&rules, &mut state, "to kuibishev").unwrap();
+    assert!(state
+        .markers
+        .iter()
+        .any(|m| m.marker == "stalin" && m.space == "kuibishev"));
+    match state.flow.tasks.last() {
+        Some(rules::Task::Sr { points, .. }) => assert_eq!(*points, 2),
+        other => panic!("{other:?}"),
+    }
+    // From Kuibishev, anywhere in the Soviet Union the Allies hold.
+    rules::apply(&rules, &mut state, "move_marker stalin").unwrap();
+    let p = state.flow.prompt.clone().unwrap();
+    assert!(
+        p.options.contains(&"to moscow".to_string()),
+        "{:?}",
+        p.options
+    );
+    assert!(!p.options.contains(&"to cairo".to_string()));
 }

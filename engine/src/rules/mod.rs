@@ -163,11 +163,13 @@ pub enum Task {
         stage: OpsStage,
     },
     Combat(Box<CombatTask>),
-    /// Strategic redeployment: points left, and the unit chosen, if one is.
+    /// Strategic redeployment: points left, and the unit (or the marker that moves by SR)
+    /// chosen, if one is.
     Sr {
         side: String,
         points: u32,
         unit: Option<usize>,
+        marker: Option<String>,
     },
     /// Replacements: half points left in each pool, and the unit being placed, if one is.
     Replace {

@@ -169,7 +169,15 @@ fn step_task(rules: &Rules, state: &mut State, task: Task) -> Option<Prompt> {
             stage,
         } => ops_prompt(rules, state, &side, points, stage),
         Task::Combat(c) => combat::step(rules, state, *c),
-        Task::Sr { side, points, unit } => sr_prompt(rules, state, &side, points, unit),
+        Task::Sr {
+            side,
+            points,
+            unit,
+            marker,
+        } => match marker {
+            Some(m) => sr_marker_prompt(rules, state, &side, &m),
+            None => sr_prompt(rules, state, &side, points, unit),
+        },
         Task::Replace {
             side,
             halves,
@@ -226,7 +234,12 @@ pub(super) fn act(
             stage,
         } => ops_act(rules, state, &side, points, stage, &words),
         Task::Combat(c) => combat::act(rules, state, *c, prompt, &words),
-        Task::Sr { side, points, unit } => sr_act(rules, state, &side, points, unit, &words),
+        Task::Sr {
+            side,
+            points,
+            unit,
+            marker,
+        } => sr_act(rules, state, &side, points, (unit, marker), &words),
         Task::Replace {
             side,
             halves,
@@ -467,6 +480,7 @@ fn take_action(rules: &Rules, state: &mut State, side: &str, words: &[&str]) -> 
                 side: side.into(),
                 points: ops,
                 unit: None,
+                marker: None,
             });
         }
         ActionKind::Rp => {
@@ -1351,6 +1365,15 @@ fn sr_prompt(
                     options.push(format!("redeploy {}", u.name(rules.content)));
                 }
             }
+            for r in rules.play.sr_markers.iter().filter(|r| r.side == side) {
+                let on_map = state.markers.iter().any(|m| m.marker == r.marker);
+                if on_map
+                    && r.cost <= points
+                    && !sr_marker_destinations(rules, state, side, &r.marker).is_empty()
+                {
+                    options.push(format!("move_marker {}", r.marker));
+                }
+            }
             options.push("done".into());
             Some(Prompt::one_of(
                 side,
@@ -1373,6 +1396,54 @@ fn sr_prompt(
             ))
         }
     }
+}
+
+/// Where a marker that moves by SR may go: the spaces its rule's condition allows.
+fn sr_marker_destinations(rules: &Rules, state: &State, side: &str, marker: &str) -> Vec<String> {
+    let Some(i) = rules
+        .play
+        .sr_markers
+        .iter()
+        .position(|r| r.marker == marker)
+    else {
+        return Vec::new();
+    };
+    let Some(condition) = rules
+        .content
+        .sequence
+        .conditions
+        .get(&format!("/play/sr_markers/{i}/to"))
+    else {
+        return Vec::new();
+    };
+    rules
+        .content
+        .graph
+        .spaces
+        .iter()
+        .filter(|s| {
+            let ctx = Context {
+                space: Some(s.id.clone()),
+                ..side_context(rules, side)
+            };
+            eval::condition(condition, rules.content, state, &ctx).unwrap_or(false)
+        })
+        .map(|s| s.id.clone())
+        .collect()
+}
+
+fn sr_marker_prompt(rules: &Rules, state: &State, side: &str, marker: &str) -> Option<Prompt> {
+    let mut options: Vec<String> = sr_marker_destinations(rules, state, side, marker)
+        .into_iter()
+        .map(|d| format!("to {d}"))
+        .collect();
+    options.push("back".into());
+    Some(Prompt::one_of(
+        side,
+        "redeploy_to",
+        format!("Where does the {marker} marker go?"),
+        options,
+    ))
 }
 
 /// Spaces (and the reserve box) a unit may redeploy to.
@@ -1485,7 +1556,7 @@ fn sr_act(
     state: &mut State,
     side: &str,
     points: u32,
-    unit: Option<usize>,
+    (unit, marker): (Option<usize>, Option<String>),
     words: &[&str],
 ) -> Result<(), String> {
     let set = |state: &mut State, p: u32, u: Option<usize>| {
@@ -1494,9 +1565,35 @@ fn sr_act(
             *unit = u;
         }
     };
+    let set_marker = |state: &mut State, m: Option<String>| {
+        if let Some(Task::Sr { marker, .. }) = state.flow.tasks.last_mut() {
+            *marker = m;
+        }
+    };
+    if let Some(m) = marker {
+        match words[0] {
+            "back" => set_marker(state, None),
+            "to" => {
+                let to = words.get(1).ok_or("where to?")?.to_string();
+                let rule = rules.play.sr_markers.iter().find(|r| r.marker == m);
+                let cost = rule.map_or(0, |r| r.cost);
+                if let Some(on) = state.markers.iter_mut().find(|x| x.marker == m) {
+                    on.space = to;
+                }
+                set_marker(state, None);
+                set(state, points.saturating_sub(cost), None);
+            }
+            _ => return Err(format!("`{}` does not fit this step", words.join(" "))),
+        }
+        return Ok(());
+    }
     match (unit, words[0]) {
         (None, "done") => {
             state.flow.tasks.pop();
+        }
+        (None, "move_marker") => {
+            let m = words.get(1).ok_or("which marker?")?.to_string();
+            set_marker(state, Some(m));
         }
         (None, "redeploy") => {
             let u = find_unit(rules, state, words.get(1).copied().unwrap_or(""))?;
