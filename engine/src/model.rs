@@ -800,6 +800,10 @@ pub struct StandFast {
     pub marker: String,
     /// Victory points the owning side pays to leave such a space by a move.
     pub exit_vp: u32,
+    /// After this card's event, units of these nations pay each, and the marker stays (the
+    /// Bomb Plot, 8.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_unit_after: Option<(String, Vec<String>)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

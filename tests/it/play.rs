@@ -1600,3 +1600,32 @@ fn rule_5_5_stalin_moves_by_sr_for_1_point_first_to_kuibishev_then_anywhere_in_t
     );
     assert!(!p.options.contains(&"to cairo".to_string()));
 }
+
+#[test]
+fn rule_8_4_after_the_bomb_plot_each_german_unit_leaving_a_stand_fast_space_costs_1_vp() {
+    let (space, own, enemy) = ("hellfire_pass", "gazala", "buq_buq");
+    let (rules, mut state) = operations(
+        "axis",
+        rules::OpsStage::Move,
+        &[("move", space), ("stand_fast", space)],
+    );
+    let first = german_front(&mut state, space, own, enemy);
+    let second = state
+        .units
+        .iter()
+        .position(|u| u.counter == "ge_corps" && u.at == Loc::Box("axis_reserve".into()))
+        .unwrap();
+    state.units[second].at = Loc::Space(space.into());
+    let second = state.units[second].name(b2b());
+    state.played.insert("bomb_plot".into(), 2);
+    rules::resume(&rules, &mut state);
+    let vp = state.track("vp");
+    rules::apply(&rules, &mut state, &format!("move {first} {own}")).unwrap();
+    assert_eq!(state.track("vp"), vp - 1);
+    assert!(state
+        .markers
+        .iter()
+        .any(|m| m.marker == "stand_fast" && m.space == space));
+    rules::apply(&rules, &mut state, &format!("move {second} {own}")).unwrap();
+    assert_eq!(state.track("vp"), vp - 2, "one VP per unit");
+}

@@ -1217,8 +1217,16 @@ pub(super) fn leave_stand_fast(
         return;
     };
     let from = from.clone();
-    state.markers.remove(i);
     let side = rules.side(&state.units[unit]);
+    let per_unit = sf.per_unit_after.as_ref().is_some_and(|(card, nations)| {
+        state.played.contains_key(card)
+            && nations
+                .iter()
+                .any(|n| n == rules.nation(&state.units[unit]))
+    });
+    if !per_unit || free {
+        state.markers.remove(i);
+    }
     let into_enemy = state.control.get(to).is_some_and(|c| c != side);
     if !free && !into_enemy && sf.exit_vp > 0 {
         pay_vp(rules, state, side, sf.exit_vp);
