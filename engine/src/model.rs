@@ -623,6 +623,10 @@ pub struct PlayRules {
     /// How many steps of some units may be rebuilt in a turn (German Panzers, 14.52).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replacement_caps: Vec<ReplacementCap>,
+    /// While a flag is set, in some rounds, units of some nations and types in a region move and
+    /// advance at most so far (Time of Mud, optional 15.5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub movement_caps: Vec<MovementCap>,
     /// While a flag is set, units of some nations in a region are not mechanized (Winter 42).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub demechanized: Vec<Demechanized>,
@@ -689,6 +693,20 @@ pub struct ReplacementCap {
     /// ... or this many from the turn after a card's event was played.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub after_card: Option<(String, u32)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MovementCap {
+    pub flag: String,
+    pub nations: Vec<String>,
+    pub types: Vec<String>,
+    pub region: String,
+    /// The action rounds it holds in (all, if empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<u32>,
+    pub movement: u32,
+    pub advance: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -985,6 +1003,9 @@ pub struct SupplySource {
     /// The source counts only while this flag is set (Antwerp once the Scheldt is cleared).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flag: Option<String>,
+    /// The source does not count while this flag is set (Naples in Sunny Italy's bad weather).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unless_flag: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

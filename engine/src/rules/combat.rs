@@ -772,6 +772,9 @@ fn start_advance(rules: &Rules, state: &State, c: &mut CombatTask) {
         } else {
             1
         };
+        let far = rules
+            .movement_cap(state, unit)
+            .map_or(far, |(_, cap)| far.min(cap));
         c.advance.insert(u, far);
     }
     c.stage = Stage::Advance;

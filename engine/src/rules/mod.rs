@@ -316,6 +316,22 @@ impl<'c> Rules<'c> {
             })
     }
 
+    /// The movement cap and advance cap in force for a unit, if any (Time of Mud).
+    pub fn movement_cap(&self, state: &State, unit: &Unit) -> Option<(u32, u32)> {
+        self.play
+            .movement_caps
+            .iter()
+            .find(|c| {
+                state.flags.contains(&c.flag)
+                    && (c.rounds.is_empty() || c.rounds.contains(&state.round))
+                    && c.nations.iter().any(|n| n == self.nation(unit))
+                    && c.types.iter().any(|t| t == self.unit_type(unit))
+                    && matches!(&unit.at, Loc::Space(s)
+                        if crate::state::space_in_region(self.content, s, &c.region))
+            })
+            .map(|c| (c.movement, c.advance))
+    }
+
     pub fn is_large(&self, unit: &Unit) -> bool {
         self.play.large_size.as_deref() == Some(self.size(unit))
     }
@@ -379,7 +395,8 @@ impl<'c> Rules<'c> {
     }
 }
 
-/// Sets up a scenario's state (with its optional rules switched on as flags `option:<id>`, and
+/// Sets up a scenario's state (with its optional rules switched on as flags named by their ids,
+/// which scripts read with `flag(id)`; and
 /// die results to use before the seeded dice) and runs play on to the first prompt.
 pub fn start(
     rules: &Rules,
@@ -396,10 +413,10 @@ pub fn start(
                 rules.scenario.id
             )));
         }
-        state.flags.insert(format!("option:{o}"));
+        state.flags.insert(o.clone());
     }
     for o in rules.scenario.options.iter().filter(|o| o.default) {
-        state.flags.insert(format!("option:{}", o.id));
+        state.flags.insert(o.id.clone());
     }
     procedures::advance(rules, &mut state);
     Ok(state)

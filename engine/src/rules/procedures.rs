@@ -1157,6 +1157,9 @@ fn move_options(rules: &Rules, state: &State, side: &str) -> Vec<String> {
         if level == Level::Out {
             ma = ma.min(2);
         }
+        if let Some((cap, _)) = rules.movement_cap(state, u) {
+            ma = ma.min(cap);
+        }
         let used = state.flow.marks.moved.get(&i).copied().unwrap_or(0);
         if used >= ma {
             continue;

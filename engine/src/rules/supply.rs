@@ -48,12 +48,22 @@ pub fn edge_trace(content: &Content, edge: usize) -> TraceSupply {
         .unwrap_or_default()
 }
 
+/// A supply source of a nation: its space, its level, the flag it needs and the flag that
+/// shuts it.
+#[derive(Debug, Clone)]
+struct Source {
+    space: usize,
+    level: SupplyLevel,
+    flag: Option<String>,
+    unless_flag: Option<String>,
+}
+
 /// What the content says about supply, indexed once: the trace across every edge, and each
 /// nation's sources (space, level, the flag that opens it).
 #[derive(Debug, Clone, Default)]
 pub struct SupplyIndex {
     edges: Vec<TraceSupply>,
-    sources: std::collections::BTreeMap<String, Vec<(usize, SupplyLevel, Option<String>)>>,
+    sources: std::collections::BTreeMap<String, Vec<Source>>,
 }
 
 impl SupplyIndex {
@@ -63,11 +73,12 @@ impl SupplyIndex {
         for (i, s) in g.spaces.iter().enumerate() {
             for src in &s.supply {
                 for nation in &src.nations {
-                    sources.entry(nation.clone()).or_default().push((
-                        i,
-                        src.level,
-                        src.flag.clone(),
-                    ));
+                    sources.entry(nation.clone()).or_default().push(Source {
+                        space: i,
+                        level: src.level,
+                        flag: src.flag.clone(),
+                        unless_flag: src.unless_flag.clone(),
+                    });
                 }
             }
         }
@@ -166,10 +177,14 @@ pub fn levels_seen(content: &Content, state: &State, view: &SideView, nation: &s
         let level = if full { Level::Full } else { Level::Limited };
         seen.iter_mut().for_each(|x| *x = false);
         stack.clear();
-        for (i, src_level, flag) in sources {
-            let i = *i;
-            let open = (!full || *src_level == SupplyLevel::Full)
-                && flag.as_ref().is_none_or(|f| state.flags.contains(f));
+        for src in sources {
+            let i = src.space;
+            let open = (!full || src.level == SupplyLevel::Full)
+                && src.flag.as_ref().is_none_or(|f| state.flags.contains(f))
+                && src
+                    .unless_flag
+                    .as_ref()
+                    .is_none_or(|f| !state.flags.contains(f));
             if open
                 && !seen[i]
                 && (friendly[i]

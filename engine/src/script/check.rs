@@ -61,6 +61,12 @@ impl Names {
             g.decks.iter().for_each(|x| add(Kind::Deck, &x.id));
             g.tracks.iter().for_each(|x| add(Kind::Track, &x.id));
             g.flags.iter().for_each(|x| add(Kind::Flag, &x.id));
+            // A scenario's optional rules are flags while they are switched on.
+            content
+                .scenarios
+                .iter()
+                .flat_map(|s| &s.options)
+                .for_each(|o| add(Kind::Flag, &o.id));
             g.markers.iter().for_each(|x| add(Kind::Marker, &x.id));
             g.boxes.iter().for_each(|x| add(Kind::Box, &x.id));
             g.unit_types.iter().for_each(|x| add(Kind::UnitType, &x.id));
