@@ -297,8 +297,6 @@ fn axis_holding(turn: u32, n: usize) -> State {
     let content = b2b();
     let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
     state.turn = turn;
-    let rules = Rules::new(content, "campaign").unwrap();
-    let _ = &rules;
     let targets: Vec<String> = content
         .graph
         .spaces
@@ -516,9 +514,27 @@ fn random_walks_never_leave_units_overstacked_or_with_enemies() {
                 sides.values().all(|v| v.len() == 1),
                 "seed {seed}: {sides:?}"
             );
+            // At the start of each action, no space holds more units than the stacking limit
+            // (9.1: units that do not count for stacking aside).
+            if s.prompt().is_some_and(|p| p.kind == "action") {
+                let mut stacks: std::collections::BTreeMap<&str, u32> = Default::default();
+                for u in &s.state().units {
+                    let counts = !content
+                        .game
+                        .as_ref()
+                        .unwrap()
+                        .unit_types
+                        .iter()
+                        .any(|t| t.id == rules.unit_type(u) && t.no_stacking);
+                    if let (Loc::Space(sp), true) = (&u.at, counts) {
+                        *stacks.entry(sp).or_default() += 1;
+                    }
+                }
+                let over: Vec<_> = stacks.iter().filter(|(_, n)| **n > 3).collect();
+                assert!(over.is_empty(), "seed {seed}: overstacked {over:?}");
+            }
         }
     }
-    let _ = rules::phase_name;
 }
 
 /// Runs the sequence script whose text contains `marker` on a state, answering each decision
