@@ -320,6 +320,12 @@ impl Checker<'_> {
                     conditions.push(("/play/entrench/playable".into(), &e.playable, &space));
                     effects.push(("/play/entrench/effect".into(), &e.effect, &space));
                 }
+                for (i, a) in play.victory.automatic.iter().enumerate() {
+                    if let Some(c) = &a.when {
+                        let at = format!("/play/victory/automatic/{i}/when");
+                        conditions.push((at, c, &[]));
+                    }
+                }
                 for (i, m) in play.sr_markers.iter().enumerate() {
                     conditions.push((format!("/play/sr_markers/{i}/to"), &m.to, &space));
                 }

@@ -609,6 +609,14 @@ pub struct PlayRules {
     /// costs, and a condition on the destination (named `space`), read before the marker moves.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sr_markers: Vec<SrMarker>,
+    /// Neutral spaces of some regions that either side may enter (and so take) once a flag is
+    /// set (Vichy France once it is in the war, 17.3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub open_neutrals: Vec<OpenNeutral>,
+    /// The marker that records a fort destroyed: a fort whose space changes hands gets one,
+    /// and no longer fortifies its space nor holds it through attrition (10.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fort_destroyed: Option<String>,
     /// Markers that are supply sources for some nations where they stand (beach heads): Full
     /// Supply within `full_within` spaces of the marker, Limited beyond (13.1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -693,6 +701,13 @@ pub struct ReplacementCap {
     /// ... or this many from the turn after a card's event was played.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub after_card: Option<(String, u32)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OpenNeutral {
+    pub regions: Vec<String>,
+    pub flag: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -967,6 +982,10 @@ pub struct AutomaticVictory {
     pub at_least: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at_most: Option<i32>,
+    /// Won when this condition (in the effect language) holds at the end of one of the side's
+    /// actions (the Allies holding every Axis supply source in Germany, 5.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
     /// No such victory once this flag is set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unless_flag: Option<String>,

@@ -922,11 +922,13 @@ fn action_of(side: &str, turn: u32) -> (Rules<'static>, State) {
     state.turn = turn;
     state.flow.phase = action_phase();
     state.flow.step = 1;
+    // The rounds task stands after the side whose action it is (the Axis acts first).
+    let next = if side == "axis" { 1 } else { 2 };
     state.flow.tasks = vec![
         rules::Task::Rounds {
             at: (action_phase(), 0),
             rounds: 6,
-            next: 1,
+            next,
             acting: true,
         },
         rules::Task::Action { side: side.into() },
@@ -1761,4 +1763,71 @@ fn optional_rule_15_5_time_of_mud_caps_panzers_in_the_ussr_in_rounds_2_and_3_of_
         None,
         "outside the USSR"
     );
+}
+
+#[test]
+fn rule_5_3_the_allies_win_at_once_holding_every_axis_supply_source_in_germany_after_their_action()
+{
+    let (rules, mut state) = action_of("allied", 10);
+    for s in ["ruhr", "breslau", "berlin"] {
+        state.control.insert(s.into(), "allied".into());
+    }
+    rules::resume(&rules, &mut state);
+    rules::apply(&rules, &mut state, "auto_ops").unwrap();
+    // Finish the operation without doing anything.
+    while state
+        .flow
+        .prompt
+        .as_ref()
+        .is_some_and(|p| p.side == "allied" && p.options.contains(&"done".to_string()))
+    {
+        rules::apply(&rules, &mut state, "done").unwrap();
+    }
+    let result = state.flow.result.clone().expect("an automatic victory");
+    assert_eq!(
+        (result.winner.as_str(), result.how.as_str()),
+        ("allied", "automatic")
+    );
+}
+
+#[test]
+fn rule_10_3_a_fort_entered_by_the_enemy_is_destroyed_and_13_1_an_intact_one_gives_limited_supply()
+{
+    use sandtable_engine::rules::supply::{level_at, Level};
+    let content = b2b();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    // Sevastopol cut off: every space of the Soviet Union but it is the Axis's.
+    for s in &content.graph.spaces {
+        if s.id != "sevastopol" && state.control.get(&s.id).is_some_and(|c| c == "allied") {
+            state.control.insert(s.id.clone(), "axis".into());
+        }
+    }
+    assert_eq!(
+        level_at(content, &state, "sevastopol", "su", "allied"),
+        Level::Limited
+    );
+    // The Axis takes it: the fort is destroyed, and gives nothing any more.
+    let (_, after) = german_move("ge_4th_army", "perekop", "sevastopol");
+    assert!(after
+        .markers
+        .iter()
+        .any(|m| m.marker == "fort_destroyed" && m.space == "sevastopol"));
+    assert!(!sandtable_engine::rules::supply::intact_fort(
+        content,
+        &after,
+        "sevastopol"
+    ));
+}
+
+#[test]
+fn rule_17_3_vichy_france_may_be_entered_only_once_it_is_in_the_war() {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let lyon = content.graph.index_of("lyon").unwrap();
+    assert!(!state.control.contains_key("lyon"), "Vichy is neutral");
+    assert!(!rules::may_enter(&rules, &state, "axis", lyon));
+    state.flags.insert("vichy_at_war".into());
+    assert!(rules::may_enter(&rules, &state, "axis", lyon));
+    assert!(rules::may_enter(&rules, &state, "allied", lyon));
 }

@@ -569,7 +569,7 @@ pub fn terrain_rows(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String>
         })
         .collect();
     if let Some(fort) = &rules.play.fort {
-        if space.features.contains(fort) && !ignored.contains(fort) {
+        if super::supply::intact_fort(rules.content, state, &c.target) && !ignored.contains(fort) {
             rows.push(fort.clone());
         }
     }

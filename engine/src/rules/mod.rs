@@ -26,7 +26,7 @@ use crate::script::eval::Answer;
 use crate::state::{Loc, State, Unit};
 
 pub use combat::CombatTask;
-pub use procedures::{may_operate, space_activation_cost};
+pub use procedures::{may_enter, may_operate, space_activation_cost};
 
 /// What the engine asks: who decides, about what, and the legal actions.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -123,7 +123,8 @@ fn step_task(rules: &Rules, state: &mut State, task: Task) -> Option<Prompt> {
                 return None;
             };
             if acting {
-                end_action(rules, state);
+                let side = next.checked_sub(1).and_then(|i| spec.sides.get(i));
+                end_action(rules, state, side.map_or("", String::as_str));
             }
             if next >= spec.sides.len() {
                 state.end("end_of_round");
@@ -520,11 +521,35 @@ fn take_action(rules: &Rules, state: &mut State, side: &str, words: &[&str]) -> 
 }
 
 /// What ends with a side's action: markers of activation, the marks of what units did.
-fn end_action(rules: &Rules, state: &mut State) {
+fn end_action(rules: &Rules, state: &mut State, side: &str) {
     let (m, c) = (&rules.play.move_marker, &rules.play.combat_marker);
     state.markers.retain(|x| x.marker != *m && x.marker != *c);
     state.flow.marks = Default::default();
     state.end("this_combat");
+    // Automatic victories checked at the end of the side's actions.
+    for (i, a) in rules.play.victory.automatic.iter().enumerate() {
+        if a.side != side
+            || a.unless_flag
+                .as_ref()
+                .is_some_and(|f| state.flags.contains(f))
+        {
+            continue;
+        }
+        let at = format!("/play/victory/automatic/{i}/when");
+        let Some(condition) = rules.content.sequence.conditions.get(&at) else {
+            continue;
+        };
+        if eval::condition(condition, rules.content, state, &side_context(rules, side))
+            .unwrap_or(false)
+        {
+            state.flow.result = Some(GameResult {
+                winner: side.to_string(),
+                how: "automatic".into(),
+                turn: state.turn,
+            });
+            return;
+        }
+    }
 }
 
 fn run_event(
@@ -1059,10 +1084,16 @@ pub(super) fn movable(rules: &Rules, edge: usize) -> bool {
 
 /// Whether a side may ever enter a space (terrain and spaces it may not enter; neutral
 /// territory stays closed until its country enters the war).
-pub(super) fn may_enter(rules: &Rules, state: &State, side: &str, space: usize) -> bool {
+pub fn may_enter(rules: &Rules, state: &State, side: &str, space: usize) -> bool {
     let s = &rules.content.graph.spaces[space];
     if !state.control.contains_key(&s.id) {
-        return false;
+        // A neutral space, open only under a rule whose flag is set.
+        return rules.play.open_neutrals.iter().any(|o| {
+            state.flags.contains(&o.flag)
+                && o.regions
+                    .iter()
+                    .any(|r| crate::state::space_in_region(rules.content, &s.id, r))
+        });
     }
     !rules.play.no_entry.iter().any(|n| {
         n.side == side
@@ -1291,10 +1322,30 @@ pub(super) fn take_control(rules: &Rules, state: &mut State, space: &str, side: 
     }
     state.control.insert(space.to_string(), side.to_string());
     if before.is_some() {
-        // Trenches do not survive a change of hands (10.2).
+        // Trenches do not survive a change of hands (10.2), nor do forts (10.3).
         state
             .markers
             .retain(|m| m.space != space || !rules.play.trench_markers.contains(&m.marker));
+        let fort = rules
+            .play
+            .fort
+            .as_ref()
+            .zip(rules.play.fort_destroyed.as_ref());
+        if let Some((fort, destroyed)) = fort {
+            let has_fort = rules
+                .content
+                .graph
+                .space(space)
+                .is_some_and(|s| s.features.contains(fort));
+            if has_fort && !has_marker(state, space, destroyed) {
+                state.markers.push(MarkerOnMap {
+                    marker: destroyed.clone(),
+                    space: space.to_string(),
+                    level: 1,
+                    until: None,
+                });
+            }
+        }
     }
     for c in rules.play.captured_markers.iter().filter(|c| c.by == side) {
         if let Some(i) = state
@@ -1895,12 +1946,7 @@ fn attrition(rules: &Rules, state: &mut State, side: &str) {
         if state.control.get(&s.id).map(String::as_str) != Some(side) {
             continue;
         }
-        let fort = rules
-            .play
-            .fort
-            .as_ref()
-            .is_some_and(|f| s.features.contains(f));
-        if fort
+        if supply::intact_fort(rules.content, state, &s.id)
             || state.units_at(&s.id).next().is_some()
             || s.supply.iter().any(|x| {
                 !x.nations.is_empty() && x.nations.iter().any(|n| nations.contains(&n.as_str()))

@@ -157,6 +157,26 @@ impl SideView {
     }
 }
 
+/// Whether a space holds a fort that still stands (no fort-destroyed marker on it).
+pub fn intact_fort(content: &Content, state: &State, space: &str) -> bool {
+    let Some(play) = content.game.as_ref().and_then(|g| g.play.as_ref()) else {
+        return false;
+    };
+    let Some(fort) = &play.fort else {
+        return false;
+    };
+    content
+        .graph
+        .space(space)
+        .is_some_and(|s| s.features.contains(fort))
+        && !play.fort_destroyed.as_ref().is_some_and(|d| {
+            state
+                .markers
+                .iter()
+                .any(|m| m.marker == *d && m.space == space)
+        })
+}
+
 /// The supply level of every space (by graph index) for a piece of `nation` serving `side`.
 pub fn levels(content: &Content, state: &State, nation: &str, side: &str) -> Vec<Level> {
     levels_seen(content, state, &SideView::new(content, state, side), nation)
@@ -221,6 +241,13 @@ pub fn levels_seen(content: &Content, state: &State, view: &SideView, nation: &s
         }
     }
     from_markers(content, state, view, nation, &mut out);
+    // With no supply line, a unit in a friendly intact fort is in Limited Supply (13.1).
+    for (i, level) in out.iter_mut().enumerate() {
+        if *level == Level::Out && view.friendly[i] && intact_fort(content, state, &g.spaces[i].id)
+        {
+            *level = Level::Limited;
+        }
+    }
     // Rules that allow at best Limited Supply somewhere while their flag is set, and nations
     // always supplied at home or anywhere.
     if let Some(play) = content.game.as_ref().and_then(|g| g.play.as_ref()) {
