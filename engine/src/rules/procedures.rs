@@ -1428,11 +1428,10 @@ fn sr_prompt(
                 }
             }
             for r in rules.play.sr_markers.iter().filter(|r| r.side == side) {
+                // Offered while it is on the map; where it may go is asked next (and may be
+                // nowhere: then `back`).
                 let on_map = state.markers.iter().any(|m| m.marker == r.marker);
-                if on_map
-                    && r.cost <= points
-                    && !sr_marker_destinations(rules, state, side, &r.marker).is_empty()
-                {
+                if on_map && r.cost <= points {
                     options.push(format!("move_marker {}", r.marker));
                 }
             }
