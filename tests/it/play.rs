@@ -1085,14 +1085,12 @@ fn rule_14_53_each_wehrkreis_space_not_held_in_full_supply_costs_a_german_rp() {
     assert_eq!(state.track("rp_ge"), 0, "never below 0");
 }
 
-#[test]
-fn rule_13_1_units_tracing_to_a_beach_head_are_in_full_supply_within_two_spaces_and_limited_beyond()
-{
-    use sandtable_engine::rules::supply::{level_at, Level};
+/// The campaign's start with a British beach head on beach A and the path inland from it (one,
+/// two and three spaces away) emptied and Allied.
+fn beach_head_a() -> (State, [String; 3]) {
     let content = b2b();
     let g = &content.graph;
     let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
-    // A path inland from beach A: one, two and three spaces away.
     let beach = "beach_a";
     // A neighbour of `from` that is no beach and lies next to none of the spaces nearer the beach.
     let inland = |from: &str, nearer: &[&str]| -> String {
@@ -1118,14 +1116,27 @@ fn rule_13_1_units_tracing_to_a_beach_head_are_in_full_supply_within_two_spaces_
             }
         }
     }
-    let before = level_at(content, &state, &three, "br", "allied");
-    assert_eq!(before, Level::Out, "no supply there without the beach head");
+    (state, [one, two, three])
+}
+
+fn put_beach_head(state: &mut State) {
     state.markers.push(sandtable_engine::state::MarkerOnMap {
         marker: "beach_head_br".into(),
-        space: beach.into(),
+        space: "beach_a".into(),
         level: 1,
         until: None,
     });
+}
+
+#[test]
+fn rule_13_1_units_tracing_to_a_beach_head_are_in_full_supply_within_two_spaces_and_limited_beyond()
+{
+    use sandtable_engine::rules::supply::{level_at, Level};
+    let content = b2b();
+    let (mut state, [one, two, three]) = beach_head_a();
+    let before = level_at(content, &state, &three, "br", "allied");
+    assert_eq!(before, Level::Out, "no supply there without the beach head");
+    put_beach_head(&mut state);
     assert_eq!(level_at(content, &state, &one, "br", "allied"), Level::Full);
     assert_eq!(level_at(content, &state, &two, "br", "allied"), Level::Full);
     assert_eq!(
@@ -1830,4 +1841,31 @@ fn rule_17_3_vichy_france_may_be_entered_only_once_it_is_in_the_war() {
     state.flags.insert("vichy_at_war".into());
     assert!(rules::may_enter(&rules, &state, "axis", lyon));
     assert!(rules::may_enter(&rules, &state, "allied", lyon));
+}
+
+#[test]
+fn rule_6_c_a_beach_head_no_allied_unit_traces_to_is_removed_and_7_63_one_that_supplies_stays() {
+    use sandtable_engine::rules::supply::{marker_needed, unused_marker_sources};
+    let content = b2b();
+    let (mut state, [one, _, _]) = beach_head_a();
+    put_beach_head(&mut state);
+    let unused = unused_marker_sources(content, &state, "allied");
+    assert_eq!(
+        unused,
+        vec![("beach_head_br".to_string(), "beach_a".to_string())]
+    );
+    assert!(!marker_needed(content, &state, "beach_head_br", "beach_a"));
+    // A British corps inland, supplied only through the beach head.
+    let corps = state
+        .units
+        .iter()
+        .position(|u| u.counter == "br_corps" && u.at == Loc::Unplaced)
+        .unwrap();
+    state.units[corps].at = Loc::Space(one.clone());
+    assert!(unused_marker_sources(content, &state, "allied").is_empty());
+    assert!(marker_needed(content, &state, "beach_head_br", "beach_a"));
+    assert!(
+        unused_marker_sources(content, &state, "axis").is_empty(),
+        "not the Axis's to lose"
+    );
 }

@@ -1963,6 +1963,15 @@ fn attrition(rules: &Rules, state: &mut State, side: &str) {
     for s in lost {
         take_control(rules, state, &s, &enemy);
     }
+    // A supply-source marker (a beach head) none of the side's units traces to comes off (6.C).
+    for (marker, space) in supply::unused_marker_sources(rules.content, state, side) {
+        state
+            .markers
+            .retain(|m| !(m.marker == marker && m.space == space));
+        state.flow.messages.push(format!(
+            "the {marker} in {space} supplies no unit and is removed"
+        ));
+    }
 }
 
 /// The hand a side draws up to: its hand track, changed by the modifiers in force, within the

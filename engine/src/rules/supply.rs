@@ -288,6 +288,108 @@ pub fn levels_seen(content: &Content, state: &State, view: &SideView, nation: &s
 
 /// Supply from markers that are sources (beach heads): a breadth-first search from each, through
 /// the side's spaces, Full within the marker's range and Limited beyond.
+/// How far each space lies from some starting spaces for a side's supply trace: through the
+/// side's own spaces (the starts themselves pass it on), never across a blocked connection.
+fn reach(content: &Content, view: &SideView, starts: impl Iterator<Item = usize>) -> Vec<u32> {
+    let g = &content.graph;
+    let index = content.supply_index();
+    let mut dist = vec![u32::MAX; g.spaces.len()];
+    let mut queue = std::collections::VecDeque::new();
+    for i in starts {
+        dist[i] = 0;
+        queue.push_back(i);
+    }
+    while let Some(i) = queue.pop_front() {
+        if dist[i] > 0 && !view.friendly[i] {
+            continue;
+        }
+        for &(m, e) in g.neighbours(i) {
+            if dist[m] != u32::MAX || index.edges[e] == TraceSupply::Blocked {
+                continue;
+            }
+            dist[m] = dist[i] + 1;
+            queue.push_back(m);
+        }
+    }
+    dist
+}
+
+/// The markers that are supply sources of a side to which none of the side's units of the
+/// source's nations can trace (a beach head no Allied unit uses, 6.C): (marker, space).
+pub fn unused_marker_sources(
+    content: &Content,
+    state: &State,
+    side: &str,
+) -> Vec<(String, String)> {
+    let Some(play) = content.game.as_ref().and_then(|g| g.play.as_ref()) else {
+        return Vec::new();
+    };
+    let g = &content.graph;
+    let view = SideView::new(content, state, side);
+    let mut out = Vec::new();
+    let ours = |n: &String| nation_side(content, n) == side;
+    for source in play
+        .marker_sources
+        .iter()
+        .filter(|s| s.nations.iter().any(ours))
+    {
+        for m in state.markers.iter().filter(|m| m.marker == source.marker) {
+            let Some(start) = g.index_of(&m.space) else {
+                continue;
+            };
+            let dist = reach(content, &view, std::iter::once(start));
+            let used = state.units.iter().any(|u| {
+                u.side(content) == side
+                    && content
+                        .counter_of(u)
+                        .is_some_and(|c| source.nations.contains(&c.nation))
+                    && matches!(&u.at, crate::state::Loc::Space(s)
+                        if g.index_of(s).is_some_and(|i| dist[i] != u32::MAX))
+            });
+            if !used {
+                out.push((m.marker.clone(), m.space.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// Whether some unit on the map would trace less supply without a marker (a beach head that is
+/// some unit's only source may not be removed, 7.63).
+pub fn marker_needed(content: &Content, state: &State, marker: &str, space: &str) -> bool {
+    let mut without = state.clone();
+    without
+        .markers
+        .retain(|m| !(m.marker == marker && m.space == space));
+    let g = &content.graph;
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for u in &state.units {
+        if !matches!(u.at, crate::state::Loc::Space(_)) {
+            continue;
+        }
+        let Some(c) = content.counter_of(u) else {
+            continue;
+        };
+        let key = (c.nation.clone(), u.side(content).to_string());
+        if seen.contains(&key) {
+            continue;
+        }
+        seen.push(key.clone());
+        let with = levels(content, state, &key.0, &key.1);
+        let less = levels(content, &without, &key.0, &key.1);
+        let hurt = state.units.iter().any(|v| {
+            v.side(content) == key.1
+                && content.counter_of(v).is_some_and(|c| c.nation == key.0)
+                && matches!(&v.at, crate::state::Loc::Space(s)
+                    if g.index_of(s).is_some_and(|i| less[i] < with[i]))
+        });
+        if hurt {
+            return true;
+        }
+    }
+    false
+}
+
 fn from_markers(
     content: &Content,
     state: &State,
@@ -299,33 +401,17 @@ fn from_markers(
         return;
     };
     let g = &content.graph;
-    let index = content.supply_index();
     for source in play
         .marker_sources
         .iter()
         .filter(|m| m.nations.iter().any(|n| n == nation))
     {
-        let mut dist = vec![u32::MAX; g.spaces.len()];
-        let mut queue = std::collections::VecDeque::new();
-        for m in state.markers.iter().filter(|m| m.marker == source.marker) {
-            if let Some(i) = g.index_of(&m.space) {
-                dist[i] = 0;
-                queue.push_back(i);
-            }
-        }
-        while let Some(i) = queue.pop_front() {
-            // The marker's own space passes supply on; beyond it, only the side's spaces do.
-            if dist[i] > 0 && !view.friendly[i] {
-                continue;
-            }
-            for &(m, e) in g.neighbours(i) {
-                if dist[m] != u32::MAX || index.edges[e] == TraceSupply::Blocked {
-                    continue;
-                }
-                dist[m] = dist[i] + 1;
-                queue.push_back(m);
-            }
-        }
+        let starts = state
+            .markers
+            .iter()
+            .filter(|m| m.marker == source.marker)
+            .filter_map(|m| g.index_of(&m.space));
+        let dist = reach(content, view, starts);
         for (i, d) in dist.iter().enumerate() {
             let level = match *d {
                 u32::MAX => continue,

@@ -566,6 +566,15 @@ impl<'a> Eval<'a> {
                 let s = self.id(pos(0)?)?;
                 Value::Int(self.state.hands.get(&s).map_or(0, Vec::len) as i64)
             }
+            "needed_for_supply" => {
+                let (marker, space) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
+                Value::Bool(crate::rules::supply::marker_needed(
+                    self.content,
+                    &self.state,
+                    &marker,
+                    &space,
+                ))
+            }
             "pile_cards" => {
                 let deck = self.id(pos(0)?)?;
                 let mut cards: Vec<String> = [&self.state.draw_piles, &self.state.discards]

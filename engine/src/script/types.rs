@@ -273,6 +273,7 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin { name: "has_marker", params: params![p("space", P::E(K::Space)), p("marker", P::E(K::Marker))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether a space holds a marker of a kind." },
     Builtin { name: "has_feature", params: params![p("space", P::E(K::Space)), p("feature", P::E(K::Feature))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether a space carries a feature (urban, fort, oil ...)." },
     Builtin { name: "full_supply_at", params: params![p("space", P::E(K::Space)), p("nation", P::E(K::Nation))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether a unit of a nation would be in Full Supply in a space (where reinforcements may be placed)." },
+    Builtin { name: "needed_for_supply", params: params![p("marker", P::E(K::Marker)), p("space", P::E(K::Space))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether some unit on the map would trace less supply without a marker that is a supply source (a beach head that is a unit's only source)." },
     Builtin { name: "in_supply", params: params![p("unit", P::E(K::Unit))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether a unit can trace supply (Full or Limited), as the game's supply procedure decides." },
     Builtin { name: "full_supply", params: params![p("unit", P::E(K::Unit))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether a unit is in Full Supply." },
     // --- sets
