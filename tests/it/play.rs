@@ -265,31 +265,37 @@ fn rule_11_1_a_soviet_attack_from_three_spaces_needs_a_mechanized_unit_in_two_of
 
 /// Runs the End of Turn Phase's winter script of game.ron on a state.
 fn run_winter_check(state: &mut State) {
+    let script = sequence_script("winter_vp_requirement");
+    let (outcome, _) = eval::run(&script, b2b(), state, &side_ctx("axis"), &[]).unwrap();
+    assert_eq!(outcome, Outcome::Done);
+}
+
+/// The statements of the sequence-of-play script whose text contains `marker`.
+fn sequence_script(marker: &str) -> Vec<syntax::Stmt> {
     let game = b2b().game.as_ref().unwrap();
-    let script = game
+    let text = game
         .sequence
         .iter()
         .flat_map(|p| &p.steps)
         .find_map(|s| match s {
-            sandtable_engine::model::Step::Script { effect, .. }
-                if effect.contains("winter_vp_requirement") =>
-            {
+            sandtable_engine::model::Step::Script { effect, .. } if effect.contains(marker) => {
                 Some(effect.clone())
             }
             _ => None,
         })
-        .expect("the winter check is a script of the sequence");
-    let parsed = syntax::parse(&script);
+        .unwrap_or_else(|| panic!("no sequence script mentions {marker}"));
+    let parsed = syntax::parse(&text);
     assert!(parsed.errors.is_empty());
-    let ctx = Context {
-        me: "axis".into(),
-        enemy: "allied".into(),
-        card: None,
-        combat: None,
-        space: None,
-    };
-    let (outcome, _) = eval::run(&parsed.stmts, b2b(), state, &ctx, &[]).unwrap();
-    assert_eq!(outcome, Outcome::Done);
+    parsed.stmts
+}
+
+/// The context of a script run for a side.
+fn side_ctx(side: &str) -> Context {
+    Context {
+        me: side.into(),
+        enemy: if side == "axis" { "allied" } else { "axis" }.into(),
+        ..Context::default()
+    }
 }
 
 /// A state in which the Axis controls exactly `n` VP spaces of the Soviet Union, Egypt and Iraq.
@@ -540,30 +546,11 @@ fn random_walks_never_leave_units_overstacked_or_with_enemies() {
 /// Runs the sequence script whose text contains `marker` on a state, answering each decision
 /// with the first option (`yes` to a question); returns the answers given.
 fn run_sequence_script(state: &mut State, side: &str, marker: &str) -> Vec<Vec<String>> {
-    let game = b2b().game.as_ref().unwrap();
-    let script = game
-        .sequence
-        .iter()
-        .flat_map(|p| &p.steps)
-        .find_map(|s| match s {
-            sandtable_engine::model::Step::Script { effect, .. } if effect.contains(marker) => {
-                Some(effect.clone())
-            }
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("no sequence script mentions {marker}"));
-    let parsed = syntax::parse(&script);
-    assert!(parsed.errors.is_empty());
-    let ctx = Context {
-        me: side.into(),
-        enemy: if side == "axis" { "allied" } else { "axis" }.into(),
-        card: None,
-        combat: None,
-        space: None,
-    };
+    let script = sequence_script(marker);
+    let ctx = side_ctx(side);
     let mut answers: Vec<Vec<String>> = Vec::new();
     loop {
-        match eval::run(&parsed.stmts, b2b(), state, &ctx, &answers).unwrap() {
+        match eval::run(&script, b2b(), state, &ctx, &answers).unwrap() {
             (Outcome::Done, _) => return answers,
             (Outcome::Asks(d), _) => answers.push(vec![d.options[0].clone()]),
         }
@@ -717,6 +704,29 @@ fn rule_19_hungarian_units_may_never_enter_romania_and_western_allies_never_the_
     assert!(rules::may_operate(&rules, &state, br, "cairo"));
 }
 
+/// A marker of a kind on a space, for good.
+fn marker(kind: &str, space: &str) -> sandtable_engine::state::MarkerOnMap {
+    sandtable_engine::state::MarkerOnMap {
+        marker: kind.into(),
+        space: space.into(),
+        level: 1,
+        until: None,
+    }
+}
+
+/// Play set to a side's Move stage with `space` activated for movement.
+fn move_stage(rules: &Rules, state: &mut State, side: &str, space: &str) {
+    state.flow.phase = action_phase();
+    state.flow.step = 1;
+    state.flow.tasks = vec![rules::Task::Ops {
+        side: side.into(),
+        points: 0,
+        stage: rules::OpsStage::Move,
+    }];
+    state.markers.push(marker("move", space));
+    rules::resume(rules, state);
+}
+
 /// The index of the Action Phase in the sequence of play.
 fn action_phase() -> usize {
     let game = b2b().game.as_ref().unwrap();
@@ -741,13 +751,8 @@ fn operations(
         points: 0,
         stage,
     }];
-    for (marker, space) in marked {
-        state.markers.push(sandtable_engine::state::MarkerOnMap {
-            marker: marker.to_string(),
-            space: space.to_string(),
-            level: 1,
-            until: None,
-        });
+    for (kind, space) in marked {
+        state.markers.push(marker(kind, space));
     }
     rules::resume(&rules, &mut state);
     (rules, state)
@@ -888,12 +893,7 @@ fn rule_16_3_axis_units_trace_only_limited_supply_through_a_partisan_space() {
     let space = "warsaw";
     assert_eq!(level_at(content, &state, space, "ge", "axis"), Level::Full);
     let soviet = level_at(content, &state, space, "su", "allied");
-    state.markers.push(sandtable_engine::state::MarkerOnMap {
-        marker: "partisan".into(),
-        space: space.into(),
-        level: 1,
-        until: None,
-    });
+    state.markers.push(marker("partisan", space));
     assert_eq!(
         level_at(content, &state, space, "ge", "axis"),
         Level::Limited
@@ -1120,12 +1120,7 @@ fn beach_head_a() -> (State, [String; 3]) {
 }
 
 fn put_beach_head(state: &mut State) {
-    state.markers.push(sandtable_engine::state::MarkerOnMap {
-        marker: "beach_head_br".into(),
-        space: "beach_a".into(),
-        level: 1,
-        until: None,
-    });
+    state.markers.push(marker("beach_head_br", "beach_a"));
 }
 
 #[test]
@@ -1164,20 +1159,7 @@ fn german_move(counter: &str, from: &str, to: &str) -> (State, State) {
     state.control.insert(from.into(), "axis".into());
     let ge = unit(&state, counter);
     state.units[ge].at = Loc::Space(from.into());
-    state.flow.phase = action_phase();
-    state.flow.step = 1;
-    state.flow.tasks = vec![rules::Task::Ops {
-        side: "axis".into(),
-        points: 0,
-        stage: rules::OpsStage::Move,
-    }];
-    state.markers.push(sandtable_engine::state::MarkerOnMap {
-        marker: "move".into(),
-        space: from.into(),
-        level: 1,
-        until: None,
-    });
-    rules::resume(&rules, &mut state);
+    move_stage(&rules, &mut state, "axis", from);
     let before = state.clone();
     rules::apply(&rules, &mut state, &format!("move {counter} {to}")).unwrap();
     (before, state)
@@ -1210,20 +1192,7 @@ fn soviet_move_stage(turn: u32, space: &str) -> (Rules<'static>, State) {
     state.markers.retain(|m| m.space != space);
     let front = unit(&state, "su_northwest_front");
     state.units[front].at = Loc::Space(space.into());
-    state.flow.phase = action_phase();
-    state.flow.step = 1;
-    state.flow.tasks = vec![rules::Task::Ops {
-        side: "allied".into(),
-        points: 0,
-        stage: rules::OpsStage::Move,
-    }];
-    state.markers.push(sandtable_engine::state::MarkerOnMap {
-        marker: "move".into(),
-        space: space.into(),
-        level: 1,
-        until: None,
-    });
-    rules::resume(&rules, &mut state);
+    move_stage(&rules, &mut state, "allied", space);
     (rules, state)
 }
 
@@ -1343,23 +1312,8 @@ fn rule_14_54_the_allies_may_eliminate_a_supplied_british_lcu_to_the_turn_track_
     let before = reserve(&state);
     let name = state.units[lcu].name(content);
     // The End of Turn script asks the Allied player which LCUs to eliminate.
-    let game = content.game.as_ref().unwrap();
-    let script = game
-        .sequence
-        .iter()
-        .flat_map(|p| &p.steps)
-        .find_map(|s| match s {
-            sandtable_engine::model::Step::Script { effect, .. } if effect.contains("14.54") => {
-                Some(syntax::parse(effect).stmts)
-            }
-            _ => None,
-        })
-        .unwrap();
-    let ctx = Context {
-        me: "axis".into(),
-        enemy: "allied".into(),
-        ..Context::default()
-    };
+    let script = sequence_script("14.54");
+    let ctx = side_ctx("axis");
     let (outcome, _) = eval::run(&script, content, &mut state, &ctx, &[]).unwrap();
     let Outcome::Asks(d) = outcome else {
         panic!("no question")
@@ -1515,12 +1469,7 @@ fn rule_15_2_and_16_3_german_defenders_in_winter_42_or_in_a_partisan_space_keep_
     assert!(combat::terrain_rows(&rules, &state, &c).contains(&"forest".to_string()));
     state.flags.insert("winter_42".into());
     assert!(combat::terrain_rows(&rules, &state, &c).is_empty());
-    state.markers.push(sandtable_engine::state::MarkerOnMap {
-        marker: "trench".into(),
-        space: forest.clone(),
-        level: 1,
-        until: None,
-    });
+    state.markers.push(marker("trench", &forest));
     assert_eq!(
         combat::terrain_rows(&rules, &state, &c),
         vec!["trench_1".to_string(), "trench".to_string()],
@@ -1529,12 +1478,7 @@ fn rule_15_2_and_16_3_german_defenders_in_winter_42_or_in_a_partisan_space_keep_
     // A partisan marker does the same outside winter.
     state.flags.remove("winter_42");
     state.markers.retain(|m| m.space != forest);
-    state.markers.push(sandtable_engine::state::MarkerOnMap {
-        marker: "partisan".into(),
-        space: forest.clone(),
-        level: 1,
-        until: None,
-    });
+    state.markers.push(marker("partisan", &forest));
     assert!(combat::terrain_rows(&rules, &state, &c).is_empty());
 }
 
@@ -1542,29 +1486,9 @@ fn rule_15_2_and_16_3_german_defenders_in_winter_42_or_in_a_partisan_space_keep_
 fn rule_16_2_the_allied_player_may_remove_partisans_at_the_end_of_the_turn() {
     let content = b2b();
     let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
-    state.markers.push(sandtable_engine::state::MarkerOnMap {
-        marker: "partisan".into(),
-        space: "minsk".into(),
-        level: 1,
-        until: None,
-    });
-    let game = content.game.as_ref().unwrap();
-    let script = game
-        .sequence
-        .iter()
-        .flat_map(|p| &p.steps)
-        .find_map(|s| match s {
-            sandtable_engine::model::Step::Script { effect, .. } if effect.contains("6.H.2") => {
-                Some(syntax::parse(effect).stmts)
-            }
-            _ => None,
-        })
-        .unwrap();
-    let ctx = Context {
-        me: "axis".into(),
-        enemy: "allied".into(),
-        ..Context::default()
-    };
+    state.markers.push(marker("partisan", "minsk"));
+    let script = sequence_script("6.H.2");
+    let ctx = side_ctx("axis");
     let mut answers: Vec<Vec<String>> = Vec::new();
     let mut asked_allies = false;
     loop {

@@ -1443,19 +1443,11 @@ fn sr_prompt(
                 options,
             ))
         }
-        Some(u) => {
-            let mut options: Vec<String> = sr_destinations(rules, state, u)
-                .into_iter()
-                .map(|d| format!("to {d}"))
-                .collect();
-            options.push("back".into());
-            Some(Prompt::one_of(
-                side,
-                "redeploy_to",
-                format!("Where does {} go?", state.units[u].name(rules.content)),
-                options,
-            ))
-        }
+        Some(u) => Some(destination_prompt(
+            side,
+            sr_destinations(rules, state, u),
+            &state.units[u].name(rules.content),
+        )),
     }
 }
 
@@ -1494,17 +1486,27 @@ fn sr_marker_destinations(rules: &Rules, state: &State, side: &str, marker: &str
 }
 
 fn sr_marker_prompt(rules: &Rules, state: &State, side: &str, marker: &str) -> Option<Prompt> {
-    let mut options: Vec<String> = sr_marker_destinations(rules, state, side, marker)
+    let destinations = sr_marker_destinations(rules, state, side, marker);
+    Some(destination_prompt(
+        side,
+        destinations,
+        &format!("the {marker} marker"),
+    ))
+}
+
+/// Where a redeployed unit or marker goes: `to <place>` for each destination, or `back`.
+fn destination_prompt(side: &str, destinations: Vec<String>, what: &str) -> Prompt {
+    let mut options: Vec<String> = destinations
         .into_iter()
         .map(|d| format!("to {d}"))
         .collect();
     options.push("back".into());
-    Some(Prompt::one_of(
+    Prompt::one_of(
         side,
         "redeploy_to",
-        format!("Where does the {marker} marker go?"),
+        format!("Where does {what} go?"),
         options,
-    ))
+    )
 }
 
 /// Spaces (and the reserve box) a unit may redeploy to.
