@@ -2,14 +2,17 @@
 //!
 //! The app is a plain struct ([`EditorApp`]) that both eframe and the GUI tests drive through
 //! [`EditorApp::show`]. It owns the loaded content and never writes a file in this version: it
-//! opens a folder, shows what the folder holds and every problem the checker found, and reloads
-//! on request.
+//! opens a folder, shows what the folder holds and every problem the checker found, reloads on
+//! request, and runs a playtest of a scenario: the current prompt's legal actions as buttons,
+//! the log with undo, and on reload the log replayed against the new rules with the first
+//! divergence reported. The playtest's buttons emit [`PlayCommand`]s, applied after the frame.
 
 use std::path::{Path, PathBuf};
 
 use egui::{Color32, RichText, ScrollArea, Ui};
 use sandtable_engine::diag::Severity;
 use sandtable_engine::load::{load_dir, Loaded};
+use sandtable_engine::session::{DivergenceKind, Playtest, Reload, Setup};
 
 /// The bundled game the editor opens when given no folder.
 pub const BUNDLED_GAME: &str = "content/barbarossa-to-berlin";
@@ -35,17 +38,19 @@ pub enum Section {
     Cards,
     Tables,
     Scenarios,
+    Playtest,
     Problems,
 }
 
 impl Section {
-    pub const ALL: [Section; 7] = [
+    pub const ALL: [Section; 8] = [
         Section::Overview,
         Section::Spaces,
         Section::Counters,
         Section::Cards,
         Section::Tables,
         Section::Scenarios,
+        Section::Playtest,
         Section::Problems,
     ];
 
@@ -57,6 +62,7 @@ impl Section {
             Section::Cards => "Cards",
             Section::Tables => "Tables",
             Section::Scenarios => "Scenarios",
+            Section::Playtest => "Playtest",
             Section::Problems => "Problems",
         }
     }
@@ -68,23 +74,119 @@ pub struct EditorApp {
     pub section: Section,
     /// Text the lists are filtered by.
     pub filter: String,
+    /// The playtest's setup, and the playtest once started.
+    pub setup: Setup,
+    pub playtest: Option<Playtest>,
+    /// What the playtest last said: an illegal action, or what a reload found.
+    pub report: String,
+    /// The options ticked for a prompt that asks to pick several.
+    pub picks: Vec<String>,
+    commands: Vec<PlayCommand>,
+}
+
+/// What the playtest's widgets ask for; applied at the end of the frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlayCommand {
+    Start,
+    Act(String),
+    Undo,
+    Stop,
 }
 
 impl EditorApp {
     pub fn open(folder: impl Into<PathBuf>) -> EditorApp {
         let folder = folder.into();
         let loaded = load_dir(&folder);
+        let scenario = loaded
+            .content
+            .scenarios
+            .first()
+            .map(|s| s.id.clone())
+            .unwrap_or_default();
         EditorApp {
             folder,
             loaded,
             section: Section::Overview,
             filter: String::new(),
+            setup: Setup {
+                scenario,
+                options: Vec::new(),
+                seed: 1,
+                dice: Vec::new(),
+            },
+            playtest: None,
+            report: String::new(),
+            picks: Vec::new(),
+            commands: Vec::new(),
         }
     }
 
-    /// Loads the folder again from disk.
+    /// Loads the folder again from disk; a running playtest replays its log on the new rules
+    /// (or keeps the last good ones when the new content does not check).
     pub fn reload(&mut self) {
         self.loaded = load_dir(&self.folder);
+        if let Some(p) = &mut self.playtest {
+            let again = load_dir(&self.folder);
+            self.report = match p.reload(again) {
+                Reload::Rejected(d) => format!(
+                    "The changed content does not check ({} problems): the playtest goes on with the last good rules.",
+                    d.len()
+                ),
+                Reload::Unplayable(why) => format!("The changed rules cannot play this scenario: {why}"),
+                Reload::Replayed(None) => format!(
+                    "Replayed {} actions on the changed rules: no difference.",
+                    p.session.log().len()
+                ),
+                Reload::Replayed(Some(d)) => {
+                    let what = match &d.kind {
+                        DivergenceKind::Illegal(i) => format!("is no longer legal: {}", i.message),
+                        DivergenceKind::Changed(diff) => format!("now plays differently: {}", diff.join("; ")),
+                    };
+                    format!(
+                        "Action {} (`{}`) {what}. The {} actions before it are kept.",
+                        d.index + 1,
+                        d.action,
+                        d.index
+                    )
+                }
+            };
+        }
+    }
+
+    /// Applies what the playtest's widgets asked for this frame.
+    pub fn apply_commands(&mut self) {
+        for command in std::mem::take(&mut self.commands) {
+            match command {
+                PlayCommand::Start => {
+                    match Playtest::new(self.loaded.content.clone(), self.setup.clone()) {
+                        Ok(p) => {
+                            self.playtest = Some(p);
+                            self.report.clear();
+                        }
+                        Err(e) => self.report = format!("The scenario cannot be played: {e}"),
+                    }
+                }
+                PlayCommand::Act(action) => {
+                    if let Some(p) = &mut self.playtest {
+                        match p.apply(&action) {
+                            Ok(()) => self.report.clear(),
+                            Err(e) => self.report = e.message,
+                        }
+                    }
+                    self.picks.clear();
+                }
+                PlayCommand::Undo => {
+                    if let Some(p) = &mut self.playtest {
+                        p.undo();
+                    }
+                    self.picks.clear();
+                }
+                PlayCommand::Stop => {
+                    self.playtest = None;
+                    self.report.clear();
+                }
+            }
+        }
     }
 
     fn title(&self) -> String {
@@ -127,8 +229,168 @@ impl EditorApp {
         egui::CentralPanel::default().show(ui, |ui| match self.section {
             Section::Overview => self.overview(ui),
             Section::Problems => self.problems(ui),
+            Section::Playtest => self.playtest(ui),
             section => self.list(ui, section),
         });
+        self.apply_commands();
+    }
+
+    fn playtest(&mut self, ui: &mut Ui) {
+        if !self.report.is_empty() {
+            ui.label(RichText::new(&self.report).color(Color32::from_rgb(200, 120, 0)));
+        }
+        let Some(p) = &self.playtest else {
+            self.playtest_setup(ui);
+            return;
+        };
+        let state = p.session.state();
+        let content = &p.content;
+        let turn = content
+            .game
+            .as_ref()
+            .and_then(|g| g.turns.iter().find(|t| t.number == state.turn))
+            .map_or(String::new(), |t| t.name.clone());
+        ui.horizontal(|ui| {
+            ui.label(
+                RichText::new(format!(
+                    "Turn {} ({turn}), round {}",
+                    state.turn, state.round
+                ))
+                .strong(),
+            );
+            let tracks: Vec<String> = state
+                .tracks
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            ui.label(tracks.join("  "));
+        });
+        ui.horizontal(|ui| {
+            if ui.button("Undo").clicked() {
+                self.commands.push(PlayCommand::Undo);
+            }
+            if ui.button("Stop").clicked() {
+                self.commands.push(PlayCommand::Stop);
+            }
+            ui.label(format!("{} actions", p.session.log().len()));
+        });
+        ui.separator();
+        match (&state.flow.prompt, &state.flow.result) {
+            (Some(prompt), _) => {
+                ui.label(
+                    RichText::new(format!("{} decides: {}", prompt.side, prompt.question)).strong(),
+                );
+                ScrollArea::vertical()
+                    .max_height(360.0)
+                    .id_salt("prompt")
+                    .show(ui, |ui| match prompt.pick {
+                        None => {
+                            for option in &prompt.options {
+                                if ui.button(option).clicked() {
+                                    self.commands.push(PlayCommand::Act(option.clone()));
+                                }
+                            }
+                        }
+                        Some((min, max)) => {
+                            ui.label(format!("Choose {min} to {max}:"));
+                            for option in &prompt.options {
+                                let mut on = self.picks.contains(option);
+                                if ui.checkbox(&mut on, option).changed() {
+                                    if on {
+                                        self.picks.push(option.clone());
+                                    } else {
+                                        self.picks.retain(|x| x != option);
+                                    }
+                                }
+                            }
+                            let fits = (min..=max).contains(&self.picks.len());
+                            if ui.add_enabled(fits, egui::Button::new("Choose")).clicked() {
+                                let action = format!("choose {}", self.picks.join(" "));
+                                self.commands
+                                    .push(PlayCommand::Act(action.trim_end().to_string()));
+                            }
+                        }
+                    });
+            }
+            (None, Some(r)) => {
+                ui.label(
+                    RichText::new(format!(
+                        "Game over: {} wins ({}, turn {}).",
+                        r.winner, r.how, r.turn
+                    ))
+                    .strong(),
+                );
+            }
+            (None, None) => {
+                ui.label("No decision is open.");
+            }
+        }
+        ui.separator();
+        ui.label(RichText::new("Log").strong());
+        ScrollArea::vertical()
+            .id_salt("log")
+            .stick_to_bottom(true)
+            .show(ui, |ui| {
+                for (i, action) in p.session.log().iter().enumerate() {
+                    ui.label(RichText::new(format!("{:>4}  {action}", i + 1)).monospace());
+                }
+            });
+    }
+
+    fn playtest_setup(&mut self, ui: &mut Ui) {
+        let scenarios: Vec<(String, String)> = self
+            .loaded
+            .content
+            .scenarios
+            .iter()
+            .map(|s| (s.id.clone(), s.title.clone()))
+            .collect();
+        ui.horizontal(|ui| {
+            ui.label("Scenario:");
+            for (id, title) in &scenarios {
+                ui.selectable_value(&mut self.setup.scenario, id.clone(), title);
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.label("Seed:");
+            ui.add(egui::DragValue::new(&mut self.setup.seed));
+        });
+        let options: Vec<(String, String)> = self
+            .loaded
+            .content
+            .scenario(&self.setup.scenario)
+            .map(|s| {
+                s.options
+                    .iter()
+                    .map(|o| (o.id.clone(), o.name.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (id, name) in options {
+            let mut on = self.setup.options.contains(&id);
+            if ui.checkbox(&mut on, name).changed() {
+                if on {
+                    self.setup.options.push(id);
+                } else {
+                    self.setup.options.retain(|x| *x != id);
+                }
+            }
+        }
+        let errors = self.loaded.errors().count();
+        if errors > 0 {
+            ui.label(
+                RichText::new(format!(
+                    "The content has {errors} errors: fix them to play."
+                ))
+                .color(Color32::RED),
+            );
+        }
+        if ui
+            .add_enabled(errors == 0, egui::Button::new("Start"))
+            .clicked()
+        {
+            self.commands.push(PlayCommand::Start);
+        }
     }
 
     fn overview(&self, ui: &mut Ui) {
@@ -209,7 +471,7 @@ impl EditorApp {
                     )
                 })
                 .collect(),
-            Section::Overview | Section::Problems => Vec::new(),
+            Section::Overview | Section::Problems | Section::Playtest => Vec::new(),
         };
         let filter = self.filter.to_lowercase();
         lines

@@ -95,3 +95,51 @@ fn help_lists_the_editor_options() {
         "{text}"
     );
 }
+
+#[test]
+fn a_playtest_starts_takes_the_prompts_choices_as_clicks_undoes_and_replays_on_reload() {
+    let mut h = harness(bundled_content());
+    h.run();
+    section_button(&h, "Playtest").click();
+    h.run();
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Start")
+        .click();
+    h.run();
+    assert!(h.state().playtest.is_some());
+    // Turn 1: the Axis places three Stand Fast markers (a choice of several): tick three.
+    let options = h
+        .state()
+        .playtest
+        .as_ref()
+        .unwrap()
+        .session
+        .prompt()
+        .unwrap()
+        .options
+        .clone();
+    for option in options.iter().take(3) {
+        h.get_by_label(option).click();
+        h.run();
+    }
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Choose")
+        .click();
+    h.run();
+    assert_eq!(h.state().playtest.as_ref().unwrap().session.log().len(), 1);
+    // Then the Axis round: Barbarossa as an event, a button.
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "event barbarossa")
+        .click();
+    h.run();
+    let log = h.state().playtest.as_ref().unwrap().session.log().to_vec();
+    assert_eq!(log.len(), 2);
+    assert_eq!(log[1], "event barbarossa");
+    // Undo drops it.
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Undo")
+        .click();
+    h.run();
+    assert_eq!(h.state().playtest.as_ref().unwrap().session.log().len(), 1);
+    // Reloading the unchanged content replays the log and finds no difference.
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Reload")
+        .click();
+    h.run();
+    h.get_by_label("Replayed 1 actions on the changed rules: no difference.");
+}
