@@ -14,6 +14,46 @@ use sandtable_engine::diag::Severity;
 use sandtable_engine::load::{load_dir, Loaded};
 use sandtable_engine::session::{DivergenceKind, Playtest, Reload, Setup};
 
+/// Watches the game folder for files changed on disk (by the editor or any other program),
+/// batching the events of a save into one (a debounce of [`Watch::DEBOUNCE`]).
+pub struct Watch {
+    _debouncer: notify_debouncer_mini::Debouncer<notify_debouncer_mini::notify::RecommendedWatcher>,
+    events: std::sync::mpsc::Receiver<notify_debouncer_mini::DebounceEventResult>,
+}
+
+impl Watch {
+    pub const DEBOUNCE: std::time::Duration = std::time::Duration::from_millis(100);
+
+    /// Starts watching a folder and everything below it.
+    pub fn folder(folder: &Path) -> Result<Watch, String> {
+        use notify_debouncer_mini::notify::{RecursiveMode, Watcher as _};
+        let (tx, events) = std::sync::mpsc::channel();
+        let mut debouncer =
+            notify_debouncer_mini::new_debouncer(Self::DEBOUNCE, tx).map_err(|e| e.to_string())?;
+        debouncer
+            .watcher()
+            .watch(folder, RecursiveMode::Recursive)
+            .map_err(|e| e.to_string())?;
+        Ok(Watch {
+            _debouncer: debouncer,
+            events,
+        })
+    }
+
+    /// Whether a content file changed since the last call.
+    pub fn changed(&self) -> bool {
+        let mut changed = false;
+        while let Ok(batch) = self.events.try_recv() {
+            if let Ok(events) = batch {
+                changed |= events
+                    .iter()
+                    .any(|e| e.path.extension().is_some_and(|x| x == "ron"));
+            }
+        }
+        changed
+    }
+}
+
 /// The bundled game the editor opens when given no folder.
 pub const BUNDLED_GAME: &str = "content/barbarossa-to-berlin";
 
@@ -81,6 +121,8 @@ pub struct EditorApp {
     pub report: String,
     /// The options ticked for a prompt that asks to pick several.
     pub picks: Vec<String>,
+    /// The watch on the folder, when the editor follows changes on disk.
+    pub watch: Option<Watch>,
     commands: Vec<PlayCommand>,
 }
 
@@ -117,7 +159,17 @@ impl EditorApp {
             playtest: None,
             report: String::new(),
             picks: Vec::new(),
+            watch: None,
             commands: Vec::new(),
+        }
+    }
+
+    /// Follows the folder: a content file changed on disk reloads it (and replays a running
+    /// playtest), a fraction of a second after the save.
+    pub fn watch_folder(&mut self) {
+        match Watch::folder(&self.folder) {
+            Ok(w) => self.watch = Some(w),
+            Err(e) => self.report = format!("Changes on disk are not followed: {e}"),
         }
     }
 
@@ -199,6 +251,12 @@ impl EditorApp {
 
     /// Draws the whole editor into `ui`.
     pub fn show(&mut self, ui: &mut Ui) {
+        if self.watch.as_ref().is_some_and(Watch::changed) {
+            self.reload();
+        }
+        if self.watch.is_some() {
+            ui.ctx().request_repaint_after(Watch::DEBOUNCE);
+        }
         egui::Panel::top("top").show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.heading(self.title());

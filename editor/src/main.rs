@@ -86,8 +86,10 @@ fn main() -> ExitCode {
         return ExitCode::from(1);
     }
     let result = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let mut app = EditorApp::open(&dir);
+    app.watch_folder();
     let shell = Shell {
-        app: EditorApp::open(&dir),
+        app,
         screenshot: args.screenshot.clone(),
         frames: 0,
         result: result.clone(),

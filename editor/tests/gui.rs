@@ -143,3 +143,70 @@ fn a_playtest_starts_takes_the_prompts_choices_as_clicks_undoes_and_replays_on_r
     h.run();
     h.get_by_label("Replayed 1 actions on the changed rules: no difference.");
 }
+
+#[test]
+fn a_content_file_changed_on_disk_reloads_the_editor_and_replays_the_playtest() {
+    // A copy of the bundled game, followed on disk.
+    let dir = tempfile_dir();
+    copy_tree(&bundled_content(), &dir);
+    let mut h = harness(dir.clone());
+    h.state_mut().watch_folder();
+    // Following the folder repaints on a timer: the frames are stepped, not run to rest.
+    h.state_mut().section = Section::Playtest;
+    h.run_steps(3);
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Start")
+        .click();
+    h.run_steps(3);
+    assert!(h.state().playtest.is_some());
+    // Another program breaks a table: the editor reloads, lists the problem, and the playtest
+    // keeps the last good rules.
+    let tables = dir.join("tables.ron");
+    let text = std::fs::read_to_string(&tables).unwrap();
+    std::fs::write(
+        &tables,
+        text.replacen("id: \"lcu_fire\"", "id: \"lcu_fire\" oops", 1),
+    )
+    .unwrap();
+    let mut reloaded = false;
+    for _ in 0..100 {
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        h.run_steps(3);
+        if h.state().loaded.has_errors() {
+            reloaded = true;
+            break;
+        }
+    }
+    assert!(reloaded, "the change on disk was picked up");
+    assert!(
+        h.state().report.contains("does not check"),
+        "{}",
+        h.state().report
+    );
+    assert!(h.state().playtest.is_some());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A fresh folder under the system's temporary folder.
+fn tempfile_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "sandtable-editor-test-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
