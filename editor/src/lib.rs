@@ -26,7 +26,7 @@ impl Watch {
 
     /// Starts watching a folder and everything below it.
     pub fn folder(folder: &Path) -> Result<Watch, String> {
-        use notify_debouncer_mini::notify::{RecursiveMode, Watcher as _};
+        use notify_debouncer_mini::notify::RecursiveMode;
         let (tx, events) = std::sync::mpsc::channel();
         let mut debouncer =
             notify_debouncer_mini::new_debouncer(Self::DEBOUNCE, tx).map_err(|e| e.to_string())?;
