@@ -205,6 +205,13 @@ impl EditorApp {
         }
     }
 
+    /// Starts a playtest of the current setup and shows it.
+    pub fn start_playtest(&mut self) {
+        self.section = Section::Playtest;
+        self.commands.push(PlayCommand::Start);
+        self.apply_commands();
+    }
+
     /// Applies what the playtest's widgets asked for this frame.
     pub fn apply_commands(&mut self) {
         for command in std::mem::take(&mut self.commands) {
@@ -332,6 +339,7 @@ impl EditorApp {
             }
             ui.label(format!("{} actions", p.session.log().len()));
         });
+        playtest_map(ui, content, state);
         ui.separator();
         match (&state.flow.prompt, &state.flow.result) {
             (Some(prompt), _) => {
@@ -573,5 +581,87 @@ impl EditorApp {
                 }
             }
         });
+    }
+}
+
+/// The playtest's map: connections, spaces coloured by who controls them, markers of play
+/// (Move, Combat, trenches ...) as rings, and the number of units on each space.
+fn playtest_map(
+    ui: &mut Ui,
+    content: &sandtable_engine::content::Content,
+    state: &sandtable_engine::state::State,
+) {
+    use sandtable_engine::state::Loc;
+    let g = &content.graph;
+    if g.spaces.is_empty() {
+        return;
+    }
+    let (mut lo, mut hi) = (
+        egui::pos2(f32::MAX, f32::MAX),
+        egui::pos2(f32::MIN, f32::MIN),
+    );
+    for i in 0..g.spaces.len() {
+        let p = g.pos(i);
+        lo = lo.min(egui::pos2(p.x, p.y));
+        hi = hi.max(egui::pos2(p.x, p.y));
+    }
+    let width = ui.available_width().max(200.0);
+    let size = egui::vec2(width, 360.0);
+    let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 2.0, Color32::from_gray(24));
+    let span = (hi - lo).max(egui::vec2(1.0, 1.0));
+    let scale = ((rect.width() - 20.0) / span.x).min((rect.height() - 20.0) / span.y);
+    let at = |i: usize| {
+        let p = g.pos(i);
+        rect.left_top() + egui::vec2(10.0, 10.0) + (egui::pos2(p.x, p.y) - lo) * scale
+    };
+    for e in &g.edges {
+        painter.line_segment(
+            [at(e.a), at(e.b)],
+            egui::Stroke::new(0.5, Color32::from_gray(70)),
+        );
+    }
+    let mut units = vec![0u32; g.spaces.len()];
+    for u in &state.units {
+        if let Loc::Space(s) = &u.at {
+            if let Some(i) = g.index_of(s) {
+                units[i] += 1;
+            }
+        }
+    }
+    let sides: Vec<&str> = content
+        .game
+        .as_ref()
+        .map(|gm| gm.sides.iter().map(|s| s.id.as_str()).collect())
+        .unwrap_or_default();
+    let palette = [
+        Color32::from_rgb(120, 120, 130),
+        Color32::from_rgb(190, 70, 60),
+        Color32::from_rgb(70, 130, 190),
+        Color32::from_rgb(90, 160, 90),
+    ];
+    for (i, s) in g.spaces.iter().enumerate() {
+        let color = match state.control.get(&s.id) {
+            Some(side) => sides
+                .iter()
+                .position(|x| x == side)
+                .map_or(Color32::WHITE, |k| palette[k % palette.len()]),
+            None => Color32::from_gray(45),
+        };
+        let radius = if units[i] > 0 { 3.5 } else { 2.0 };
+        painter.circle_filled(at(i), radius, color);
+        if state.markers.iter().any(|m| m.space == s.id) {
+            painter.circle_stroke(at(i), radius + 1.5, egui::Stroke::new(1.0, Color32::YELLOW));
+        }
+        if units[i] > 1 {
+            painter.text(
+                at(i) + egui::vec2(4.0, -4.0),
+                egui::Align2::LEFT_BOTTOM,
+                units[i].to_string(),
+                egui::FontId::proportional(9.0),
+                Color32::WHITE,
+            );
+        }
     }
 }

@@ -18,6 +18,9 @@ struct Args {
     /// Save a screenshot of the window to this PNG file after the first frames, then quit.
     #[arg(long, value_name = "PNG")]
     screenshot: Option<PathBuf>,
+    /// Start a playtest of the folder's first scenario and show it.
+    #[arg(long)]
+    playtest: bool,
 }
 
 /// The eframe shell around the app: window and screenshot handling.
@@ -88,6 +91,9 @@ fn main() -> ExitCode {
     let result = std::sync::Arc::new(std::sync::Mutex::new(None));
     let mut app = EditorApp::open(&dir);
     app.watch_folder();
+    if args.playtest {
+        app.start_playtest();
+    }
     let shell = Shell {
         app,
         screenshot: args.screenshot.clone(),

@@ -91,7 +91,10 @@ fn help_lists_the_editor_options() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        out.status.success() && text.contains("--screenshot") && text.contains("[DIR]"),
+        out.status.success()
+            && text.contains("--screenshot")
+            && text.contains("--playtest")
+            && text.contains("[DIR]"),
         "{text}"
     );
 }
