@@ -123,6 +123,8 @@ pub struct EditorApp {
     pub picks: Vec<String>,
     /// The watch on the folder, when the editor follows changes on disk.
     pub watch: Option<Watch>,
+    /// The space clicked on the playtest map, whose actions alone are shown.
+    pub focus: Option<String>,
     commands: Vec<PlayCommand>,
 }
 
@@ -160,6 +162,7 @@ impl EditorApp {
             report: String::new(),
             picks: Vec::new(),
             watch: None,
+            focus: None,
             commands: Vec::new(),
         }
     }
@@ -233,6 +236,7 @@ impl EditorApp {
                         }
                     }
                     self.picks.clear();
+                    self.focus = None;
                 }
                 PlayCommand::Undo => {
                     if let Some(p) = &mut self.playtest {
@@ -339,7 +343,23 @@ impl EditorApp {
             }
             ui.label(format!("{} actions", p.session.log().len()));
         });
-        playtest_map(ui, content, state);
+        if let Some(space) = playtest_map(ui, content, state) {
+            if let Some(prompt) = &state.flow.prompt {
+                match space_answer(prompt, &space) {
+                    MapAnswer::Act(action) => self.commands.push(PlayCommand::Act(action)),
+                    MapAnswer::Toggle => {
+                        if self.picks.contains(&space) {
+                            self.picks.retain(|x| *x != space);
+                        } else {
+                            self.picks.push(space.clone());
+                        }
+                        self.focus = None;
+                    }
+                    MapAnswer::Narrow => self.focus = Some(space),
+                    MapAnswer::Nothing => self.focus = None,
+                }
+            }
+        }
         ui.separator();
         match (&state.flow.prompt, &state.flow.result) {
             (Some(prompt), _) => {
@@ -351,7 +371,15 @@ impl EditorApp {
                     .id_salt("prompt")
                     .show(ui, |ui| match prompt.pick {
                         None => {
-                            for option in &prompt.options {
+                            if let Some(space) = &self.focus {
+                                ui.label(format!("Actions about {space}:"));
+                            }
+                            let shown = prompt.options.iter().filter(|o| {
+                                self.focus
+                                    .as_ref()
+                                    .is_none_or(|s| o.split_whitespace().any(|w| w == s))
+                            });
+                            for option in shown {
                                 if ui.button(option).clicked() {
                                     self.commands.push(PlayCommand::Act(option.clone()));
                                 }
@@ -584,17 +612,51 @@ impl EditorApp {
     }
 }
 
+/// What a click on a space of the playtest map answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MapAnswer {
+    /// The one legal action about that space.
+    Act(String),
+    /// The space is one of the things to pick: tick or untick it.
+    Toggle,
+    /// Several actions are about the space: show only those.
+    Narrow,
+    Nothing,
+}
+
+/// The answer a click on a space gives to a prompt.
+pub fn space_answer(prompt: &sandtable_engine::rules::Prompt, space: &str) -> MapAnswer {
+    if prompt.pick.is_some() {
+        return if prompt.options.iter().any(|o| o == space) {
+            MapAnswer::Toggle
+        } else {
+            MapAnswer::Nothing
+        };
+    }
+    let about: Vec<&String> = prompt
+        .options
+        .iter()
+        .filter(|o| o.split_whitespace().any(|w| w == space))
+        .collect();
+    match about.as_slice() {
+        [] => MapAnswer::Nothing,
+        [one] => MapAnswer::Act((*one).clone()),
+        _ => MapAnswer::Narrow,
+    }
+}
+
 /// The playtest's map: connections, spaces coloured by who controls them, markers of play
-/// (Move, Combat, trenches ...) as rings, and the number of units on each space.
+/// (Move, Combat, trenches ...) as rings, and the number of units on each space. Returns the
+/// space clicked, if any.
 fn playtest_map(
     ui: &mut Ui,
     content: &sandtable_engine::content::Content,
     state: &sandtable_engine::state::State,
-) {
+) -> Option<String> {
     use sandtable_engine::state::Loc;
     let g = &content.graph;
     if g.spaces.is_empty() {
-        return;
+        return None;
     }
     let (mut lo, mut hi) = (
         egui::pos2(f32::MAX, f32::MAX),
@@ -607,7 +669,7 @@ fn playtest_map(
     }
     let width = ui.available_width().max(200.0);
     let size = egui::vec2(width, 360.0);
-    let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+    let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 2.0, Color32::from_gray(24));
     let span = (hi - lo).max(egui::vec2(1.0, 1.0));
@@ -664,4 +726,12 @@ fn playtest_map(
             );
         }
     }
+    let clicked = response
+        .interact_pointer_pos()
+        .filter(|_| response.clicked())?;
+    (0..g.spaces.len())
+        .map(|i| (i, at(i).distance(clicked)))
+        .filter(|(_, d)| *d <= 8.0)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| g.spaces[i].id.clone())
 }

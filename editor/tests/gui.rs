@@ -213,3 +213,36 @@ fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
         }
     }
 }
+
+#[test]
+fn a_click_on_a_space_of_the_playtest_map_answers_the_prompt_about_that_space() {
+    use sandtable_editor::{space_answer, MapAnswer};
+    use sandtable_engine::rules::Prompt;
+    let prompt = |options: &[&str], pick: Option<(usize, usize)>| Prompt {
+        side: "axis".into(),
+        kind: "test".into(),
+        question: String::new(),
+        options: options.iter().map(|o| o.to_string()).collect(),
+        pick,
+    };
+    // A choice of spaces: the click ticks the space.
+    let pick = prompt(&["kaunas", "riga", "minsk"], Some((3, 3)));
+    assert_eq!(space_answer(&pick, "riga"), MapAnswer::Toggle);
+    assert_eq!(space_answer(&pick, "moscow"), MapAnswer::Nothing);
+    // One action about the space: taken; several: narrowed to them.
+    let act = prompt(
+        &[
+            "activate warsaw move",
+            "activate warsaw combat",
+            "move ge_4th_army brest_litovsk",
+            "done",
+        ],
+        None,
+    );
+    assert_eq!(
+        space_answer(&act, "brest_litovsk"),
+        MapAnswer::Act("move ge_4th_army brest_litovsk".into())
+    );
+    assert_eq!(space_answer(&act, "warsaw"), MapAnswer::Narrow);
+    assert_eq!(space_answer(&act, "riga"), MapAnswer::Nothing);
+}
