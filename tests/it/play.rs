@@ -122,9 +122,7 @@ fn rule_4_4_turn_1_has_one_round_each_and_the_allies_may_not_play_replacements()
 
 #[test]
 fn rule_11_3_a_full_and_a_reduced_german_army_take_a_loss_of_5_by_the_reduced_army_and_its_corps() {
-    let content = b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (rules, mut state) = campaign();
     let (full, reduced) = (unit(&state, "ge_4th_army"), unit(&state, "ge_2nd_army"));
     for (u, r) in [(full, false), (reduced, true)] {
         state.units[u].at = Loc::Space("warsaw".into());
@@ -162,9 +160,7 @@ fn rule_11_3_a_full_and_a_reduced_german_army_take_a_loss_of_5_by_the_reduced_ar
 #[test]
 fn rule_11_3_without_a_panzer_corps_in_reserve_a_loss_of_5_still_eliminates_the_reduced_panzer_army(
 ) {
-    let content = b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (rules, mut state) = campaign();
     for u in state.units.iter_mut() {
         if u.counter == "ge_pz_corps" && u.at == Loc::Box("axis_reserve".into()) {
             u.at = Loc::Unplaced;
@@ -187,9 +183,7 @@ fn rule_11_3_without_a_panzer_corps_in_reserve_a_loss_of_5_still_eliminates_the_
 
 #[test]
 fn rule_11_3_with_an_infantry_corps_also_in_the_combat_the_panzer_army_need_never_go() {
-    let content = b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (rules, mut state) = campaign();
     for u in state.units.iter_mut() {
         if u.counter == "ge_pz_corps" && u.at == Loc::Box("axis_reserve".into()) {
             u.at = Loc::Unplaced;
@@ -214,9 +208,7 @@ fn rule_11_3_with_an_infantry_corps_also_in_the_combat_the_panzer_army_need_neve
 
 #[test]
 fn rule_11_1_a_soviet_attack_from_three_spaces_needs_a_mechanized_unit_in_two_of_them() {
-    let content = b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (rules, mut state) = campaign();
     let piece = |state: &State, ty: &str, skip: &[usize]| {
         (0..state.units.len())
             .find(|&i| {
@@ -617,8 +609,7 @@ fn rule_7_8_us_entry_on_turn_4_adds_the_total_war_cards_in_the_draw_of_turn_7() 
 #[test]
 fn rule_13_3_panzerarmee_afrika_in_limited_supply_outside_libya_costs_2_ops_to_activate() {
     let content = b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (rules, mut state) = campaign();
     let paa = state
         .units
         .iter()
@@ -656,8 +647,7 @@ fn rule_13_3_panzerarmee_afrika_in_limited_supply_outside_libya_costs_2_ops_to_a
 #[test]
 fn rule_4_4_on_turn_1_a_soviet_unit_retreating_two_spaces_from_kaunas_may_not_end_next_to_it() {
     let content = b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (rules, mut state) = campaign();
     let g = &content.graph;
     let near_kaunas = g.neighbour_ids("kaunas");
     // The first step: Dvinsk. The second may go on to Pskov, not to a neighbour of Kaunas.
@@ -704,6 +694,14 @@ fn rule_19_hungarian_units_may_never_enter_romania_and_western_allies_never_the_
     assert!(rules::may_operate(&rules, &state, br, "cairo"));
 }
 
+/// The campaign's rules and its state at the start (seed 1).
+fn campaign() -> (Rules<'static>, State) {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    (rules, state)
+}
+
 /// A marker of a kind on a space, for good.
 fn marker(kind: &str, space: &str) -> sandtable_engine::state::MarkerOnMap {
     sandtable_engine::state::MarkerOnMap {
@@ -740,9 +738,7 @@ fn operations(
     stage: rules::OpsStage,
     marked: &[(&str, &str)],
 ) -> (Rules<'static>, State) {
-    let content = b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (rules, mut state) = campaign();
     state.turn = 3;
     state.flow.phase = action_phase();
     state.flow.step = 1;
@@ -832,8 +828,7 @@ fn rule_8_2_an_okw_offensive_is_met_by_a_german_capture_outside_the_soviet_union
 #[test]
 fn rule_16_2_partisans_are_placed_as_an_allied_action_after_the_partisans_event() {
     let content = b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (rules, mut state) = campaign();
     state.turn = 3;
     state.flow.phase = action_phase();
     state.flow.step = 1;
@@ -916,9 +911,7 @@ fn rule_5_5_the_axis_taking_stalins_space_eliminates_him_for_4_vp() {
 
 /// The campaign's start at a side's action in the Action Phase of a turn.
 fn action_of(side: &str, turn: u32) -> (Rules<'static>, State) {
-    let content = b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (rules, mut state) = campaign();
     state.turn = turn;
     state.flow.phase = action_phase();
     state.flow.step = 1;
@@ -996,8 +989,7 @@ fn rule_14_52_two_panzer_steps_a_turn_are_rebuilt_three_after_totaler_krieg() {
 #[test]
 fn rule_13_44_an_oos_german_army_waits_three_turns_and_takes_a_corps_from_the_reserve() {
     let content = b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (rules, mut state) = campaign();
     let attrition = content
         .game
         .as_ref()
@@ -1040,8 +1032,7 @@ fn rule_13_44_an_oos_german_army_waits_three_turns_and_takes_a_corps_from_the_re
 #[test]
 fn rule_15_2_in_winter_42_german_panzers_in_the_soviet_union_are_not_mechanized() {
     let content = b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (rules, mut state) = campaign();
     state.turn = 4;
     let pz = unit(&state, "ge_1st_pz_army");
     state.units[pz].at = Loc::Space("kiev".into());
@@ -1148,9 +1139,7 @@ fn rule_13_1_units_tracing_to_a_beach_head_are_in_full_supply_within_two_spaces_
 /// A German unit moved from `from` into `to` (emptied first) in a prepared Move stage; the
 /// state before and after.
 fn german_move(counter: &str, from: &str, to: &str) -> (State, State) {
-    let content = b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (rules, mut state) = campaign();
     for u in state.units.iter_mut() {
         if u.at == Loc::Space(to.into()) || u.at == Loc::Space(from.into()) {
             u.at = Loc::Unplaced;
@@ -1180,9 +1169,7 @@ fn rule_10_2_a_soviet_trench_is_removed_when_its_space_becomes_axis_controlled()
 
 /// A Soviet front alone in `space`, marked for movement, at the Allied Move stage of a turn.
 fn soviet_move_stage(turn: u32, space: &str) -> (Rules<'static>, State) {
-    let content = b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (rules, mut state) = campaign();
     state.turn = turn;
     for u in state.units.iter_mut() {
         if u.at == Loc::Space(space.into()) {
@@ -1296,8 +1283,7 @@ fn rule_14_55_with_stalin_out_of_moscow_an_allied_rp_card_gives_one_soviet_rp_le
 #[test]
 fn rule_14_54_the_allies_may_eliminate_a_supplied_british_lcu_to_the_turn_track_without_an_scu() {
     let content = b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (rules, mut state) = campaign();
     state.turn = 6;
     // The Desert Army in Cairo.
     let lcu = unit(&state, "br_desert_army");
@@ -1449,8 +1435,7 @@ fn rule_13_6_an_axis_lcu_in_the_caucasus_supplied_through_maikop_or_armavir_cost
 #[test]
 fn rule_15_2_and_16_3_german_defenders_in_winter_42_or_in_a_partisan_space_keep_only_trenches() {
     let content = b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (rules, mut state) = campaign();
     let forest = content
         .graph
         .spaces
@@ -1515,9 +1500,7 @@ fn rule_16_2_the_allied_player_may_remove_partisans_at_the_end_of_the_turn() {
 
 #[test]
 fn rule_5_5_stalin_moves_by_sr_for_1_point_first_to_kuibishev_then_anywhere_in_the_ussr() {
-    let content = b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (rules, mut state) = campaign();
     state.turn = 3;
     state.flow.phase = action_phase();
     state.flow.step = 1;
@@ -1675,9 +1658,7 @@ fn optional_rule_15_4_sunny_italy_makes_naples_a_limited_source_in_fall_and_wint
 
 #[test]
 fn optional_rule_15_5_time_of_mud_caps_panzers_in_the_ussr_in_rounds_2_and_3_of_fall_41() {
-    let content = b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (rules, mut state) = campaign();
     state.flags.insert("time_of_mud".into());
     state.turn = 3;
     run_sequence_script(&mut state, "axis", "time_of_mud");
@@ -1757,8 +1738,7 @@ fn rule_10_3_a_fort_entered_by_the_enemy_is_destroyed_and_13_1_an_intact_one_giv
 #[test]
 fn rule_17_3_vichy_france_may_be_entered_only_once_it_is_in_the_war() {
     let content = b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let (rules, mut state) = campaign();
     let lyon = content.graph.index_of("lyon").unwrap();
     assert!(!state.control.contains_key("lyon"), "Vichy is neutral");
     assert!(!rules::may_enter(&rules, &state, "axis", lyon));

@@ -113,12 +113,7 @@ fn step_task(rules: &Rules, state: &mut State, task: Task) -> Option<Prompt> {
             mut next,
             acting,
         } => {
-            let Some(Step::ActionRounds(spec)) = rules
-                .game
-                .sequence
-                .get(at.0)
-                .and_then(|p| p.steps.get(at.1))
-            else {
+            let Some(spec) = rounds_spec(rules, at) else {
                 state.flow.tasks.pop();
                 return None;
             };
@@ -268,18 +263,7 @@ pub(super) fn act(
 // ---------------------------------------------------------------------------------------------
 
 fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt {
-    let spec = state.flow.tasks.iter().rev().find_map(|t| match t {
-        Task::Rounds { at, .. } => match rules
-            .game
-            .sequence
-            .get(at.0)
-            .and_then(|p| p.steps.get(at.1))
-        {
-            Some(Step::ActionRounds(spec)) => Some(spec),
-            _ => None,
-        },
-        _ => None,
-    });
+    let spec = rounds_at(state).and_then(|at| rounds_spec(rules, at));
     let first_turn = state.turn == rules.scenario.first_turn;
     let allowed = spec.and_then(|s| {
         s.first_turn_actions
@@ -397,15 +381,23 @@ fn rounds_at(state: &State) -> Option<(usize, usize)> {
     })
 }
 
+/// The action rounds step at a place of the sequence.
+fn rounds_spec<'c>(
+    rules: &Rules<'c>,
+    (phase, step): (usize, usize),
+) -> Option<&'c crate::model::ActionRounds> {
+    match rules.game.sequence.get(phase)?.steps.get(step)? {
+        Step::ActionRounds(spec) => Some(spec),
+        _ => None,
+    }
+}
+
 /// A free action of the action rounds at a place.
 fn free_action<'c>(
     rules: &Rules<'c>,
     (phase, step, action): (usize, usize, usize),
 ) -> Option<&'c crate::model::FreeAction> {
-    match rules.game.sequence.get(phase)?.steps.get(step)? {
-        Step::ActionRounds(spec) => spec.free_actions.get(action),
-        _ => None,
-    }
+    rounds_spec(rules, (phase, step))?.free_actions.get(action)
 }
 
 fn take_action(rules: &Rules, state: &mut State, side: &str, words: &[&str]) -> Result<(), String> {
@@ -422,14 +414,7 @@ fn take_action(rules: &Rules, state: &mut State, side: &str, words: &[&str]) -> 
         }
         free => {
             let at = rounds_at(state).ok_or("no action rounds are under way")?;
-            let Some(Step::ActionRounds(spec)) = rules
-                .game
-                .sequence
-                .get(at.0)
-                .and_then(|p| p.steps.get(at.1))
-            else {
-                return Err("no action rounds are under way".into());
-            };
+            let spec = rounds_spec(rules, at).ok_or("no action rounds are under way")?;
             let a = spec
                 .free_actions
                 .iter()
