@@ -1,18 +1,34 @@
 //! Sandtable's editor: the designer's window onto a game folder.
 //!
 //! The app is a plain struct ([`EditorApp`]) that both eframe and the GUI tests drive through
-//! [`EditorApp::show`]. It owns the loaded content and never writes a file in this version: it
-//! opens a folder, shows what the folder holds and every problem the checker found, reloads on
-//! request, and runs a playtest of a scenario: the current prompt's legal actions as buttons,
-//! the log with undo, and on reload the log replayed against the new rules with the first
-//! divergence reported. The playtest's buttons emit [`PlayCommand`]s, applied after the frame.
+//! [`EditorApp::show`]. It holds the folder's files as a [`doc::Document`] (texts, what is on
+//! disk, undo and redo) and the content checked from those texts, so every panel shows the
+//! edits made and their problems before they are saved. Panels change the content only
+//! through [`EditorApp::edit`], which reads a file into its type, changes it and writes it back
+//! in the canonical layout as one undoable step. Ctrl+S saves atomically.
+//!
+//! The folder is followed on disk (notify, debounced): a file changed by another program is
+//! taken (or becomes a conflict when it has unsaved edits), and a running playtest replays
+//! its log on what is now on disk, so a save in the editor reaches the playtest too.
+
+pub mod cards;
+pub mod doc;
+pub mod map;
+pub mod playtest;
+pub mod roster;
+pub mod scenario;
+pub mod tables;
 
 use std::path::{Path, PathBuf};
 
 use egui::{Color32, RichText, ScrollArea, Ui};
-use sandtable_engine::diag::Severity;
-use sandtable_engine::load::{load_dir, Loaded};
+use sandtable_engine::diag::{Place, Severity};
+use sandtable_engine::load::{load, load_dir, Loaded};
 use sandtable_engine::session::{DivergenceKind, Playtest, Reload, Setup};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+pub use playtest::{space_answer, MapAnswer, PlayCommand};
 
 /// Watches the game folder for files changed on disk (by the editor or any other program),
 /// batching the events of a save into one (a debounce of [`Watch::DEBOUNCE`]).
@@ -73,7 +89,7 @@ pub fn bundled_content() -> PathBuf {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Section {
     Overview,
-    Spaces,
+    Map,
     Counters,
     Cards,
     Tables,
@@ -85,7 +101,7 @@ pub enum Section {
 impl Section {
     pub const ALL: [Section; 8] = [
         Section::Overview,
-        Section::Spaces,
+        Section::Map,
         Section::Counters,
         Section::Cards,
         Section::Tables,
@@ -97,7 +113,7 @@ impl Section {
     pub fn label(self) -> &'static str {
         match self {
             Section::Overview => "Overview",
-            Section::Spaces => "Spaces",
+            Section::Map => "Map",
             Section::Counters => "Counters",
             Section::Cards => "Cards",
             Section::Tables => "Tables",
@@ -108,12 +124,28 @@ impl Section {
     }
 }
 
+/// Where quitting stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Quit {
+    #[default]
+    No,
+    /// The window was asked to close with unsaved changes: the designer is asked.
+    Asking,
+    /// Close now.
+    Confirmed,
+}
+
 pub struct EditorApp {
     pub folder: PathBuf,
+    /// The files as the editor holds them (with unsaved edits).
+    pub doc: doc::Document,
+    /// The content checked from the document's texts.
     pub loaded: Loaded,
+    checked: u64,
     pub section: Section,
-    /// Text the lists are filtered by.
-    pub filter: String,
+    /// What the last command did (saved, undone, an edit refused).
+    pub status: String,
+    pub quit: Quit,
     /// The playtest's setup, and the playtest once started.
     pub setup: Setup,
     pub playtest: Option<Playtest>,
@@ -125,33 +157,46 @@ pub struct EditorApp {
     pub watch: Option<Watch>,
     /// The space clicked on the playtest map, whose actions alone are shown.
     pub focus: Option<String>,
-    commands: Vec<PlayCommand>,
-}
-
-/// What the playtest's widgets ask for; applied at the end of the frame.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PlayCommand {
-    Start,
-    Act(String),
-    Undo,
-    Stop,
+    /// Die results typed for the playtest's next rolls.
+    pub dice: String,
+    /// The file a playtest is saved to and loaded from.
+    pub save_path: String,
+    pub(crate) commands: Vec<PlayCommand>,
+    pub map: map::MapView,
+    pub cards: cards::CardsView,
+    pub tables: tables::TablesView,
+    pub roster: roster::RosterView,
+    pub scenario: scenario::ScenarioView,
 }
 
 impl EditorApp {
     pub fn open(folder: impl Into<PathBuf>) -> EditorApp {
         let folder = folder.into();
-        let loaded = load_dir(&folder);
+        let doc = doc::Document::read(&folder);
+        let loaded = if doc.files.is_empty() {
+            load_dir(&folder)
+        } else {
+            load(&doc.source())
+        };
         let scenario = loaded
             .content
             .scenarios
             .first()
             .map(|s| s.id.clone())
             .unwrap_or_default();
+        let save_path = folder
+            .join("..")
+            .join("playtest.ron")
+            .display()
+            .to_string();
         EditorApp {
             folder,
+            checked: doc.generation,
+            doc,
             loaded,
             section: Section::Overview,
-            filter: String::new(),
+            status: String::new(),
+            quit: Quit::No,
             setup: Setup {
                 scenario,
                 options: Vec::new(),
@@ -163,7 +208,14 @@ impl EditorApp {
             picks: Vec::new(),
             watch: None,
             focus: None,
+            dice: String::new(),
+            save_path,
             commands: Vec::new(),
+            map: map::MapView::default(),
+            cards: cards::CardsView::default(),
+            tables: tables::TablesView::default(),
+            roster: roster::RosterView::default(),
+            scenario: scenario::ScenarioView::default(),
         }
     }
 
@@ -176,13 +228,100 @@ impl EditorApp {
         }
     }
 
-    /// Loads the folder again from disk; a running playtest replays its log on the new rules
-    /// (or keeps the last good ones when the new content does not check).
+    /// Checks the document's texts again if they changed since the last check.
+    pub fn recheck(&mut self) {
+        if self.checked != self.doc.generation {
+            self.loaded = load(&self.doc.source());
+            self.checked = self.doc.generation;
+        }
+    }
+
+    /// Changes one content file through its type (see [`doc::Document::edit`]) and checks the
+    /// content again. A refused change leaves everything as it was and says why.
+    pub fn edit<T: DeserializeOwned + Serialize>(
+        &mut self,
+        file: &str,
+        label: &str,
+        change: impl FnOnce(&mut T) -> Result<(), String>,
+    ) -> bool {
+        match self.doc.edit(file, label, change) {
+            Ok(()) => {
+                self.status.clear();
+                self.recheck();
+                true
+            }
+            Err(e) => {
+                self.status = format!("Not changed: {e}");
+                false
+            }
+        }
+    }
+
+    /// The file of the content a kind of thing lives in (`map.ron`), if the folder has one.
+    pub fn file_of(&self, kind: sandtable_engine::schema::FileKind) -> Option<String> {
+        self.loaded
+            .content
+            .files
+            .iter()
+            .find(|f| f.kind == kind)
+            .map(|f| f.relative.clone())
+    }
+
+    pub fn undo(&mut self) {
+        if let Some(label) = self.doc.undo() {
+            self.status = format!("Undone: {label}");
+            self.recheck();
+        }
+    }
+
+    pub fn redo(&mut self) {
+        if let Some(label) = self.doc.redo() {
+            self.status = format!("Redone: {label}");
+            self.recheck();
+        }
+    }
+
+    /// Saves every unsaved file atomically in the canonical layout.
+    pub fn save(&mut self) {
+        self.status = match self.doc.save() {
+            Ok(written) if written.is_empty() && self.doc.conflicts.is_empty() => {
+                "Nothing to save.".into()
+            }
+            Ok(written) => {
+                let mut s = format!("Saved {}.", written.join(", "));
+                if !self.doc.conflicts.is_empty() {
+                    s.push_str(" Conflicts are not saved until resolved.");
+                }
+                s
+            }
+            Err(e) => e,
+        };
+    }
+
+    /// The window is asked to close: close unless there are unsaved changes, then ask.
+    pub fn request_quit(&mut self) {
+        if self.quit != Quit::Confirmed {
+            self.quit = if self.doc.is_dirty() {
+                Quit::Asking
+            } else {
+                Quit::Confirmed
+            };
+        }
+    }
+
+    /// Looks at the disk again: takes changed files (or marks conflicts), checks the content,
+    /// and replays a running playtest on the content on disk.
     pub fn reload(&mut self) {
-        self.loaded = load_dir(&self.folder);
+        let change = self.doc.sync_from_disk();
+        if !change.conflicts.is_empty() {
+            self.status = format!(
+                "Changed on disk while edited here: {}. Keep yours or take the disk's.",
+                change.conflicts.join(", ")
+            );
+        }
+        self.recheck();
         if let Some(p) = &mut self.playtest {
-            let again = load_dir(&self.folder);
-            self.report = match p.reload(again) {
+            self.report = match p.reload(load_dir(&self.folder)) {
                 Reload::Rejected(d) => format!(
                     "The changed content does not check ({} problems): the playtest goes on with the last good rules.",
                     d.len()
@@ -208,56 +347,35 @@ impl EditorApp {
         }
     }
 
-    /// Starts a playtest of the current setup and shows it.
-    pub fn start_playtest(&mut self) {
-        self.section = Section::Playtest;
-        self.commands.push(PlayCommand::Start);
-        self.apply_commands();
-    }
-
-    /// Applies what the playtest's widgets asked for this frame.
-    pub fn apply_commands(&mut self) {
-        for command in std::mem::take(&mut self.commands) {
-            match command {
-                PlayCommand::Start => {
-                    match Playtest::new(self.loaded.content.clone(), self.setup.clone()) {
-                        Ok(p) => {
-                            self.playtest = Some(p);
-                            self.report.clear();
-                        }
-                        Err(e) => self.report = format!("The scenario cannot be played: {e}"),
-                    }
-                }
-                PlayCommand::Act(action) => {
-                    if let Some(p) = &mut self.playtest {
-                        match p.apply(&action) {
-                            Ok(()) => self.report.clear(),
-                            Err(e) => self.report = e.message,
-                        }
-                    }
-                    self.picks.clear();
-                    self.focus = None;
-                }
-                PlayCommand::Undo => {
-                    if let Some(p) = &mut self.playtest {
-                        p.undo();
-                    }
-                    self.picks.clear();
-                }
-                PlayCommand::Stop => {
-                    self.playtest = None;
-                    self.report.clear();
-                }
-            }
-        }
-    }
-
     fn title(&self) -> String {
         self.loaded
             .content
             .game
             .as_ref()
             .map_or_else(|| "(no game.ron)".to_string(), |g| g.title.clone())
+    }
+
+    fn shortcuts(&mut self, ui: &Ui) {
+        use egui::{Key, KeyboardShortcut, Modifiers};
+        let save = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
+        if ui.ctx().input_mut(|i| i.consume_shortcut(&save)) {
+            self.save();
+        }
+        // Text fields keep Ctrl+Z for their own text; elsewhere it undoes edits.
+        if ui.ctx().memory(|m| m.focused().is_some()) {
+            return;
+        }
+        let redo = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+        let redo_y = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
+        let undo = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
+        if ui
+            .ctx()
+            .input_mut(|i| i.consume_shortcut(&redo) || i.consume_shortcut(&redo_y))
+        {
+            self.redo();
+        } else if ui.ctx().input_mut(|i| i.consume_shortcut(&undo)) {
+            self.undo();
+        }
     }
 
     /// Draws the whole editor into `ui`.
@@ -268,223 +386,136 @@ impl EditorApp {
         if self.watch.is_some() {
             ui.ctx().request_repaint_after(Watch::DEBOUNCE);
         }
-        egui::Panel::top("top").show(ui, |ui| {
-            ui.horizontal(|ui| {
-                ui.heading(self.title());
-                ui.label(RichText::new(self.folder.display().to_string()).weak());
-                if ui.button("Reload").clicked() {
-                    self.reload();
-                }
-            });
-        });
+        self.shortcuts(ui);
+        egui::Panel::top("top").show(ui, |ui| self.top_bar(ui));
         egui::Panel::left("files")
-            .default_size(220.0)
-            .show(ui, |ui| {
-                for section in Section::ALL {
-                    let label = match section {
-                        Section::Problems => {
-                            format!("Problems ({})", self.loaded.diagnostics.len())
-                        }
-                        _ => section.label().to_string(),
-                    };
-                    ui.selectable_value(&mut self.section, section, label);
-                }
-                ui.separator();
-                ui.label(RichText::new("Files").strong());
-                for file in &self.loaded.content.files {
-                    ui.label(format!("{}  ({})", file.relative, file.kind.name()));
-                }
-            });
+            .default_size(200.0)
+            .show(ui, |ui| self.side_bar(ui));
         egui::CentralPanel::default().show(ui, |ui| match self.section {
             Section::Overview => self.overview(ui),
+            Section::Map => map::show(self, ui),
+            Section::Counters => roster::show(self, ui),
+            Section::Cards => cards::show(self, ui),
+            Section::Tables => tables::show(self, ui),
+            Section::Scenarios => scenario::show(self, ui),
             Section::Problems => self.problems(ui),
             Section::Playtest => self.playtest(ui),
-            section => self.list(ui, section),
         });
+        if self.quit == Quit::Asking {
+            self.quit_dialog(ui);
+        }
         self.apply_commands();
     }
 
-    fn playtest(&mut self, ui: &mut Ui) {
-        if !self.report.is_empty() {
-            ui.label(RichText::new(&self.report).color(Color32::from_rgb(200, 120, 0)));
-        }
-        let Some(p) = &self.playtest else {
-            self.playtest_setup(ui);
-            return;
-        };
-        let state = p.session.state();
-        let content = &p.content;
-        let turn = content
-            .game
-            .as_ref()
-            .and_then(|g| g.turns.iter().find(|t| t.number == state.turn))
-            .map_or(String::new(), |t| t.name.clone());
+    fn top_bar(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
-            ui.label(
-                RichText::new(format!(
-                    "Turn {} ({turn}), round {}",
-                    state.turn, state.round
-                ))
-                .strong(),
-            );
-            let tracks: Vec<String> = state
-                .tracks
-                .iter()
-                .map(|(k, v)| format!("{k} {v}"))
-                .collect();
-            ui.label(tracks.join("  "));
+            let dirty = self.doc.is_dirty();
+            let title = if dirty {
+                format!("{} ●", self.title())
+            } else {
+                self.title()
+            };
+            ui.heading(title);
+            ui.label(RichText::new(self.folder.display().to_string()).weak());
+            if ui
+                .add_enabled(dirty, egui::Button::new("Save"))
+                .on_hover_text("Ctrl+S: write the unsaved files")
+                .clicked()
+            {
+                self.save();
+            }
+            let undo = self.doc.undo_label().map(|l| format!("Undo {l}"));
+            if ui
+                .add_enabled(
+                    undo.is_some(),
+                    egui::Button::new(undo.unwrap_or_else(|| "Undo".into())),
+                )
+                .clicked()
+            {
+                self.undo();
+            }
+            let redo = self.doc.redo_label().map(|l| format!("Redo {l}"));
+            if ui
+                .add_enabled(
+                    redo.is_some(),
+                    egui::Button::new(redo.unwrap_or_else(|| "Redo".into())),
+                )
+                .clicked()
+            {
+                self.redo();
+            }
+            if ui.button("Reload").clicked() {
+                self.reload();
+            }
+            if !self.status.is_empty() {
+                ui.label(RichText::new(&self.status).color(Color32::from_rgb(200, 140, 0)));
+            }
         });
-        ui.horizontal(|ui| {
-            if ui.button("Undo").clicked() {
-                self.commands.push(PlayCommand::Undo);
-            }
-            if ui.button("Stop").clicked() {
-                self.commands.push(PlayCommand::Stop);
-            }
-            ui.label(format!("{} actions", p.session.log().len()));
-        });
-        if let Some(space) = playtest_map(ui, content, state) {
-            if let Some(prompt) = &state.flow.prompt {
-                match space_answer(prompt, &space) {
-                    MapAnswer::Act(action) => self.commands.push(PlayCommand::Act(action)),
-                    MapAnswer::Toggle => {
-                        if self.picks.contains(&space) {
-                            self.picks.retain(|x| *x != space);
-                        } else {
-                            self.picks.push(space.clone());
-                        }
-                        self.focus = None;
-                    }
-                    MapAnswer::Narrow => self.focus = Some(space),
-                    MapAnswer::Nothing => self.focus = None,
-                }
-            }
-        }
-        ui.separator();
-        match (&state.flow.prompt, &state.flow.result) {
-            (Some(prompt), _) => {
-                ui.label(
-                    RichText::new(format!("{} decides: {}", prompt.side, prompt.question)).strong(),
-                );
-                ScrollArea::vertical()
-                    .max_height(360.0)
-                    .id_salt("prompt")
-                    .show(ui, |ui| match prompt.pick {
-                        None => {
-                            if let Some(space) = &self.focus {
-                                ui.label(format!("Actions about {space}:"));
-                            }
-                            let shown = prompt.options.iter().filter(|o| {
-                                self.focus
-                                    .as_ref()
-                                    .is_none_or(|s| o.split_whitespace().any(|w| w == s))
-                            });
-                            for option in shown {
-                                if ui.button(option).clicked() {
-                                    self.commands.push(PlayCommand::Act(option.clone()));
-                                }
-                            }
-                        }
-                        Some((min, max)) => {
-                            ui.label(format!("Choose {min} to {max}:"));
-                            for option in &prompt.options {
-                                let mut on = self.picks.contains(option);
-                                if ui.checkbox(&mut on, option).changed() {
-                                    if on {
-                                        self.picks.push(option.clone());
-                                    } else {
-                                        self.picks.retain(|x| x != option);
-                                    }
-                                }
-                            }
-                            let fits = (min..=max).contains(&self.picks.len());
-                            if ui.add_enabled(fits, egui::Button::new("Choose")).clicked() {
-                                let action = format!("choose {}", self.picks.join(" "));
-                                self.commands
-                                    .push(PlayCommand::Act(action.trim_end().to_string()));
-                            }
-                        }
-                    });
-            }
-            (None, Some(r)) => {
+        let conflicts: Vec<String> = self.doc.conflicts.keys().cloned().collect();
+        for file in conflicts {
+            ui.horizontal(|ui| {
                 ui.label(
                     RichText::new(format!(
-                        "Game over: {} wins ({}, turn {}).",
-                        r.winner, r.how, r.turn
+                        "{file} changed on disk while it has unsaved edits here."
                     ))
-                    .strong(),
+                    .color(Color32::RED),
                 );
-            }
-            (None, None) => {
-                ui.label("No decision is open.");
-            }
-        }
-        ui.separator();
-        ui.label(RichText::new("Log").strong());
-        ScrollArea::vertical()
-            .id_salt("log")
-            .stick_to_bottom(true)
-            .show(ui, |ui| {
-                for (i, action) in p.session.log().iter().enumerate() {
-                    ui.label(RichText::new(format!("{:>4}  {action}", i + 1)).monospace());
+                if ui.button(format!("Keep mine: {file}")).clicked() {
+                    self.doc.resolve(&file, true);
+                    self.status = format!("{file}: your edits are kept; save to write them.");
+                }
+                if ui.button(format!("Take the disk's: {file}")).clicked() {
+                    self.doc.resolve(&file, false);
+                    self.recheck();
+                    self.status = format!("{file}: taken from disk.");
                 }
             });
+        }
     }
 
-    fn playtest_setup(&mut self, ui: &mut Ui) {
-        let scenarios: Vec<(String, String)> = self
-            .loaded
-            .content
-            .scenarios
-            .iter()
-            .map(|s| (s.id.clone(), s.title.clone()))
-            .collect();
-        ui.horizontal(|ui| {
-            ui.label("Scenario:");
-            for (id, title) in &scenarios {
-                ui.selectable_value(&mut self.setup.scenario, id.clone(), title);
-            }
-        });
-        ui.horizontal(|ui| {
-            ui.label("Seed:");
-            ui.add(egui::DragValue::new(&mut self.setup.seed));
-        });
-        let options: Vec<(String, String)> = self
-            .loaded
-            .content
-            .scenario(&self.setup.scenario)
-            .map(|s| {
-                s.options
-                    .iter()
-                    .map(|o| (o.id.clone(), o.name.clone()))
-                    .collect()
-            })
-            .unwrap_or_default();
-        for (id, name) in options {
-            let mut on = self.setup.options.contains(&id);
-            if ui.checkbox(&mut on, name).changed() {
-                if on {
-                    self.setup.options.push(id);
-                } else {
-                    self.setup.options.retain(|x| *x != id);
+    fn side_bar(&mut self, ui: &mut Ui) {
+        for section in Section::ALL {
+            let label = match section {
+                Section::Problems => format!("Problems ({})", self.loaded.diagnostics.len()),
+                _ => section.label().to_string(),
+            };
+            ui.selectable_value(&mut self.section, section, label);
+        }
+        ui.separator();
+        ui.label(RichText::new("Files").strong());
+        for file in &self.loaded.content.files {
+            let dirty = self
+                .doc
+                .files
+                .get(&file.relative)
+                .is_some_and(doc::FileBuf::is_dirty);
+            let mark = if dirty { " ●" } else { "" };
+            ui.label(format!("{}  ({}){mark}", file.relative, file.kind.name()));
+        }
+    }
+
+    fn quit_dialog(&mut self, ui: &mut Ui) {
+        egui::Modal::new(egui::Id::new("quit")).show(ui.ctx(), |ui| {
+            ui.heading("Unsaved changes");
+            ui.label(format!(
+                "These files have changes that are not saved: {}.",
+                self.doc.dirty().join(", ")
+            ));
+            ui.horizontal(|ui| {
+                if ui.button("Save and quit").clicked() {
+                    self.save();
+                    if !self.doc.is_dirty() {
+                        self.quit = Quit::Confirmed;
+                    }
                 }
-            }
-        }
-        let errors = self.loaded.errors().count();
-        if errors > 0 {
-            ui.label(
-                RichText::new(format!(
-                    "The content has {errors} errors: fix them to play."
-                ))
-                .color(Color32::RED),
-            );
-        }
-        if ui
-            .add_enabled(errors == 0, egui::Button::new("Start"))
-            .clicked()
-        {
-            self.commands.push(PlayCommand::Start);
-        }
+                if ui.button("Quit without saving").clicked() {
+                    self.quit = Quit::Confirmed;
+                }
+                if ui.button("Cancel").clicked() {
+                    self.quit = Quit::No;
+                }
+            });
+        });
     }
 
     fn overview(&self, ui: &mut Ui) {
@@ -512,226 +543,110 @@ impl EditorApp {
         });
     }
 
-    /// The lines a list section shows, filtered.
-    pub fn lines(&self, section: Section) -> Vec<String> {
-        let c = &self.loaded.content;
-        let lines: Vec<String> = match section {
-            Section::Spaces => c
-                .graph
-                .spaces
-                .iter()
-                .map(|s| {
-                    format!(
-                        "{}  ({}, {})",
-                        s.name,
-                        s.id,
-                        s.terrain.as_deref().unwrap_or("?")
-                    )
-                })
-                .collect(),
-            Section::Counters => c
-                .counters
-                .iter()
-                .map(|k| {
-                    let back = k
-                        .back
-                        .as_ref()
-                        .map(|b| format!(" / {b:?}"))
-                        .unwrap_or_default();
-                    format!(
-                        "{}  {} {} {:?}{back} ×{}",
-                        k.name, k.nation, k.size, k.front, k.count
-                    )
-                })
-                .collect(),
-            Section::Cards => c
-                .cards()
-                .map(|(deck, card)| {
-                    format!("{deck} {}: {}  ({})", card.number, card.title, card.kind)
-                })
-                .collect(),
-            Section::Tables => c
-                .tables
-                .iter()
-                .map(|t| format!("{}  ({})", t.name, t.id))
-                .collect(),
-            Section::Scenarios => c
-                .scenarios
-                .iter()
-                .map(|s| {
-                    format!(
-                        "{}  ({}, turns {} to {})",
-                        s.title, s.id, s.first_turn, s.last_turn
-                    )
-                })
-                .collect(),
-            Section::Overview | Section::Problems | Section::Playtest => Vec::new(),
-        };
-        let filter = self.filter.to_lowercase();
-        lines
-            .into_iter()
-            .filter(|l| filter.is_empty() || l.to_lowercase().contains(&filter))
-            .collect()
-    }
-
-    fn list(&mut self, ui: &mut Ui, section: Section) {
-        ui.horizontal(|ui| {
-            ui.label("Find:");
-            ui.text_edit_singleline(&mut self.filter);
-        });
-        let lines = self.lines(section);
-        let height = ui.text_style_height(&egui::TextStyle::Body);
-        ScrollArea::vertical().show_rows(ui, height, lines.len(), |ui, range| {
-            for line in &lines[range] {
-                ui.label(line);
-            }
-        });
-    }
-
-    fn problems(&self, ui: &mut Ui) {
+    fn problems(&mut self, ui: &mut Ui) {
         if self.loaded.diagnostics.is_empty() {
             ui.label("No problems.");
             return;
         }
+        ui.label("Click a problem to open its place.");
+        let mut open = None;
         ScrollArea::vertical().show(ui, |ui| {
-            for d in &self.loaded.diagnostics {
+            for (i, d) in self.loaded.diagnostics.iter().enumerate() {
                 let color = match d.severity {
                     Severity::Error => Color32::RED,
                     Severity::Warning => Color32::from_rgb(200, 140, 0),
                 };
-                ui.label(
-                    RichText::new(self.loaded.sources.render_line(d))
-                        .color(color)
-                        .monospace(),
-                );
+                let line = self.loaded.sources.render_line(d);
+                if ui
+                    .add(
+                        egui::Label::new(RichText::new(line).color(color).monospace())
+                            .sense(egui::Sense::click()),
+                    )
+                    .clicked()
+                {
+                    open = Some(i);
+                }
                 for hint in &d.hints {
                     ui.label(RichText::new(format!("    hint: {hint}")).weak());
                 }
             }
         });
+        if let Some(i) = open {
+            self.open_problem(i);
+        }
     }
-}
 
-/// What a click on a space of the playtest map answers.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MapAnswer {
-    /// The one legal action about that space.
-    Act(String),
-    /// The space is one of the things to pick: tick or untick it.
-    Toggle,
-    /// Several actions are about the space: show only those.
-    Narrow,
-    Nothing,
-}
-
-/// The answer a click on a space gives to a prompt.
-pub fn space_answer(prompt: &sandtable_engine::rules::Prompt, space: &str) -> MapAnswer {
-    if prompt.pick.is_some() {
-        return if prompt.options.iter().any(|o| o == space) {
-            MapAnswer::Toggle
-        } else {
-            MapAnswer::Nothing
+    /// Where a diagnostic points: its file (relative) and the JSON pointer of the value there.
+    pub fn place_of(&self, index: usize) -> Option<(String, String)> {
+        let d = self.loaded.diagnostics.get(index)?;
+        let Place::Span(span) = &d.place else {
+            return None;
         };
+        let file = self
+            .loaded
+            .content
+            .files
+            .iter()
+            .find(|f| f.id == span.file)?;
+        let text = &self.loaded.sources.get(span.file).text;
+        let node = sandtable_engine::ron_syntax::parse(text).ok()?;
+        let (_, spans) = sandtable_engine::ron_syntax::to_json(&node).ok()?;
+        let pointer = spans.pointer_at(span.start as usize).unwrap_or_default();
+        Some((file.relative.clone(), pointer))
     }
-    let about: Vec<&String> = prompt
-        .options
-        .iter()
-        .filter(|o| o.split_whitespace().any(|w| w == space))
-        .collect();
-    match about.as_slice() {
-        [] => MapAnswer::Nothing,
-        [one] => MapAnswer::Act((*one).clone()),
-        _ => MapAnswer::Narrow,
+
+    /// Opens the place of a problem: the panel that edits it, with the thing selected.
+    pub fn open_problem(&mut self, index: usize) {
+        let Some((file, pointer)) = self.place_of(index) else {
+            return;
+        };
+        let parts: Vec<&str> = pointer.split('/').skip(1).collect();
+        let number = |i: usize| parts.get(i).and_then(|p| p.parse::<usize>().ok());
+        use sandtable_engine::schema::FileKind;
+        match FileKind::of_path(&file) {
+            Some(FileKind::Map) => {
+                self.section = Section::Map;
+                self.map.select_pointer(&self.loaded.content, &parts);
+            }
+            Some(FileKind::Counters) => {
+                self.section = Section::Counters;
+                self.roster.selected = number(1);
+            }
+            Some(FileKind::Cards) => {
+                self.section = Section::Cards;
+                self.cards.open(&file, number(1), parts.get(2).copied());
+            }
+            Some(FileKind::Tables) => {
+                self.section = Section::Tables;
+                self.tables.selected = number(1);
+            }
+            Some(FileKind::Scenario) => {
+                self.section = Section::Scenarios;
+                if let Some(s) = self
+                    .doc
+                    .parse::<sandtable_engine::model::ScenarioFile>(&file)
+                    .ok()
+                {
+                    self.scenario.selected = s.id;
+                }
+                self.scenario.line = if parts.first() == Some(&"setup") {
+                    number(1)
+                } else {
+                    None
+                };
+            }
+            Some(FileKind::Game) | None => {}
+        }
+        self.status = format!("Opened {file} at {pointer}");
     }
 }
 
-/// The playtest's map: connections, spaces coloured by who controls them, markers of play
-/// (Move, Combat, trenches ...) as rings, and the number of units on each space. Returns the
-/// space clicked, if any.
-fn playtest_map(
-    ui: &mut Ui,
-    content: &sandtable_engine::content::Content,
-    state: &sandtable_engine::state::State,
-) -> Option<String> {
-    use sandtable_engine::state::Loc;
-    let g = &content.graph;
-    if g.spaces.is_empty() {
+/// A colour written `#rrggbb` in the content.
+pub fn parse_color(text: Option<&str>) -> Option<Color32> {
+    let hex = text?.strip_prefix('#')?;
+    if hex.len() != 6 {
         return None;
     }
-    let (mut lo, mut hi) = (
-        egui::pos2(f32::MAX, f32::MAX),
-        egui::pos2(f32::MIN, f32::MIN),
-    );
-    for i in 0..g.spaces.len() {
-        let p = g.pos(i);
-        lo = lo.min(egui::pos2(p.x, p.y));
-        hi = hi.max(egui::pos2(p.x, p.y));
-    }
-    let width = ui.available_width().max(200.0);
-    let size = egui::vec2(width, 360.0);
-    let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
-    let painter = ui.painter_at(rect);
-    painter.rect_filled(rect, 2.0, Color32::from_gray(24));
-    let span = (hi - lo).max(egui::vec2(1.0, 1.0));
-    let scale = ((rect.width() - 20.0) / span.x).min((rect.height() - 20.0) / span.y);
-    let at = |i: usize| {
-        let p = g.pos(i);
-        rect.left_top() + egui::vec2(10.0, 10.0) + (egui::pos2(p.x, p.y) - lo) * scale
-    };
-    for e in &g.edges {
-        painter.line_segment(
-            [at(e.a), at(e.b)],
-            egui::Stroke::new(0.5, Color32::from_gray(70)),
-        );
-    }
-    let mut units = vec![0u32; g.spaces.len()];
-    for u in &state.units {
-        if let Loc::Space(s) = &u.at {
-            if let Some(i) = g.index_of(s) {
-                units[i] += 1;
-            }
-        }
-    }
-    let sides: Vec<&str> = content
-        .game
-        .as_ref()
-        .map(|gm| gm.sides.iter().map(|s| s.id.as_str()).collect())
-        .unwrap_or_default();
-    let palette = [
-        Color32::from_rgb(120, 120, 130),
-        Color32::from_rgb(190, 70, 60),
-        Color32::from_rgb(70, 130, 190),
-        Color32::from_rgb(90, 160, 90),
-    ];
-    for (i, s) in g.spaces.iter().enumerate() {
-        let color = match state.control.get(&s.id) {
-            Some(side) => sides
-                .iter()
-                .position(|x| x == side)
-                .map_or(Color32::WHITE, |k| palette[k % palette.len()]),
-            None => Color32::from_gray(45),
-        };
-        let radius = if units[i] > 0 { 3.5 } else { 2.0 };
-        painter.circle_filled(at(i), radius, color);
-        if state.markers.iter().any(|m| m.space == s.id) {
-            painter.circle_stroke(at(i), radius + 1.5, egui::Stroke::new(1.0, Color32::YELLOW));
-        }
-        if units[i] > 1 {
-            painter.text(
-                at(i) + egui::vec2(4.0, -4.0),
-                egui::Align2::LEFT_BOTTOM,
-                units[i].to_string(),
-                egui::FontId::proportional(9.0),
-                Color32::WHITE,
-            );
-        }
-    }
-    let clicked = response
-        .interact_pointer_pos()
-        .filter(|_| response.clicked())?;
-    (0..g.spaces.len())
-        .map(|i| (i, at(i).distance(clicked)))
-        .filter(|(_, d)| *d <= 8.0)
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(i, _)| g.spaces[i].id.clone())
+    let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+    Some(Color32::from_rgb(byte(0)?, byte(2)?, byte(4)?))
 }

@@ -587,6 +587,22 @@ impl SpanMap {
         }
     }
 
+    /// The JSON pointer of the innermost value whose span holds `offset` (the editor opens
+    /// the place of a diagnostic by it).
+    pub fn pointer_at(&self, offset: usize) -> Option<String> {
+        self.values
+            .iter()
+            .filter(|(_, &(s, e))| s <= offset && offset < e.max(s + 1))
+            .min_by(|a, b| {
+                let len = |(s, e): (usize, usize)| e - s;
+                len(*a.1)
+                    .cmp(&len(*b.1))
+                    .then_with(|| b.0.len().cmp(&a.0.len()))
+                    .then_with(|| a.0.cmp(b.0))
+            })
+            .map(|(p, _)| p.clone())
+    }
+
     /// The span of the field name at `pointer`, falling back to its value.
     pub fn key(&self, pointer: &str) -> (usize, usize) {
         self.keys

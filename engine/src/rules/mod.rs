@@ -446,6 +446,9 @@ pub fn apply_unguarded(
     action: &str,
 ) -> Result<(), IllegalAction> {
     let action = action.trim();
+    if let Some(results) = action.strip_prefix("dice ") {
+        return force_dice(state, results);
+    }
     let Some(prompt) = state.flow.prompt.clone() else {
         return Err(IllegalAction {
             message: "the game is over".into(),
@@ -467,6 +470,24 @@ pub fn apply_unguarded(
     }
     procedures::advance(rules, state);
     Ok(())
+}
+
+/// A die override, `dice 6 1`: the next rolls give these results, then the seeded dice go on.
+/// It is an action of the log like any other, so a replay rolls the same.
+fn force_dice(state: &mut State, results: &str) -> Result<(), IllegalAction> {
+    let parsed: Result<Vec<i64>, _> = results.split_whitespace().map(str::parse).collect();
+    match parsed {
+        Ok(dice) if !dice.is_empty() && dice.iter().all(|d| (1..=100).contains(d)) => {
+            state.forced_dice.extend(dice);
+            Ok(())
+        }
+        _ => Err(IllegalAction {
+            message: format!(
+                "`dice {results}` is not a die override: give die results from 1 to 100, as in `dice 6 1`"
+            ),
+            legal: Vec::new(),
+        }),
+    }
 }
 
 /// An action that may not be taken now.

@@ -857,6 +857,54 @@ impl Parser {
     }
 }
 
+/// What a piece of script text is, for an editor's colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Highlight {
+    Keyword,
+    /// A name followed by `(`: a builtin.
+    Call,
+    Name,
+    Number,
+    Text,
+    Symbol,
+    Comment,
+}
+
+/// The pieces of a script's text with what each is, in order (white space and characters the
+/// lexer rejects are left out).
+pub fn highlight(text: &str) -> Vec<(Range, Highlight)> {
+    let tokens = lex(text, &mut Vec::new());
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut gap_start = 0usize;
+    let comments = |from: usize, to: usize, out: &mut Vec<(Range, Highlight)>| {
+        let mut from = from;
+        while let Some(at) = text.get(from..to).and_then(|gap| gap.find("//")) {
+            let start = from + at;
+            let end = text[start..to].find('\n').map_or(to, |n| start + n);
+            out.push((Range::new(start, end), Highlight::Comment));
+            from = end;
+        }
+    };
+    for (i, t) in tokens.iter().enumerate() {
+        let (start, end) = (t.range.start as usize, t.range.end as usize);
+        comments(gap_start, start, &mut out);
+        gap_start = gap_start.max(end);
+        let class = match &t.tok {
+            Tok::Int(_) => Highlight::Number,
+            Tok::Str(_) => Highlight::Text,
+            Tok::Name(n) if is_keyword(n) => Highlight::Keyword,
+            Tok::Name(_) if matches!(tokens.get(i + 1), Some(n) if n.tok == Tok::Sym("(")) => {
+                Highlight::Call
+            }
+            Tok::Name(_) => Highlight::Name,
+            Tok::Sym(_) => Highlight::Symbol,
+            Tok::Newline | Tok::Eof => continue,
+        };
+        out.push((t.range, class));
+    }
+    out
+}
+
 fn is_keyword(name: &str) -> bool {
     matches!(
         name,
@@ -1019,6 +1067,21 @@ fn wrap(paren: bool, out: &mut String, f: impl FnOnce(&mut String)) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn highlight_tells_keywords_calls_names_numbers_text_and_comments() {
+        use super::Highlight::*;
+        let text = "let n = count(units(in: \"kiev\")) // how many\nif n > 2 { x }";
+        let got: Vec<(&str, super::Highlight)> = super::highlight(text)
+            .into_iter()
+            .map(|(r, h)| (&text[r.start as usize..r.end as usize], h))
+            .collect();
+        assert_eq!(&got[..4], &[("let", Keyword), ("n", Name), ("=", Symbol), ("count", Call)]);
+        assert!(got.contains(&("\"kiev\"", Text)));
+        assert!(got.contains(&("// how many", Comment)));
+        assert!(got.contains(&("2", Number)));
+        assert!(got.contains(&("if", Keyword)));
+    }
+
     use super::*;
 
     #[test]

@@ -1,0 +1,481 @@
+//! The playtest panel: a session on the open content, its map, prompt, log, saves and die
+//! overrides. Its widgets emit [`PlayCommand`]s, applied after the frame.
+
+use egui::{Color32, RichText, ScrollArea, Ui};
+use sandtable_engine::session::{Playtest, SavedGame};
+
+use crate::EditorApp;
+
+/// What the playtest's widgets ask for; applied at the end of the frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlayCommand {
+    Start,
+    Act(String),
+    Undo,
+    Stop,
+    Save,
+    Load,
+}
+
+impl EditorApp {
+    /// Starts a playtest of the current setup and shows it.
+    pub fn start_playtest(&mut self) {
+        self.section = crate::Section::Playtest;
+        self.commands.push(PlayCommand::Start);
+        self.apply_commands();
+    }
+
+    /// Applies what the playtest's widgets asked for this frame.
+    pub fn apply_commands(&mut self) {
+        for command in std::mem::take(&mut self.commands) {
+            match command {
+                PlayCommand::Start => {
+                    match Playtest::new(self.loaded.content.clone(), self.setup.clone()) {
+                        Ok(p) => {
+                            self.playtest = Some(p);
+                            self.report.clear();
+                        }
+                        Err(e) => self.report = format!("The scenario cannot be played: {e}"),
+                    }
+                }
+                PlayCommand::Act(action) => {
+                    if let Some(p) = &mut self.playtest {
+                        match p.apply(&action) {
+                            Ok(()) => self.report.clear(),
+                            Err(e) => self.report = e.message,
+                        }
+                    }
+                    self.picks.clear();
+                    self.focus = None;
+                }
+                PlayCommand::Undo => {
+                    if let Some(p) = &mut self.playtest {
+                        p.undo();
+                    }
+                    self.picks.clear();
+                }
+                PlayCommand::Stop => {
+                    self.playtest = None;
+                    self.report.clear();
+                }
+                PlayCommand::Save => self.save_playtest(),
+                PlayCommand::Load => self.load_playtest(),
+            }
+        }
+    }
+
+    /// Writes the running playtest (setup and log) to [`EditorApp::save_path`].
+    pub fn save_playtest(&mut self) {
+        let Some(p) = &self.playtest else {
+            return;
+        };
+        let saved = p.session.save(&p.content);
+        let path = std::path::PathBuf::from(&self.save_path);
+        self.report = match sandtable_engine::format::write_atomic(&path, &saved.to_ron()) {
+            Ok(()) => format!("Saved the playtest ({} actions) to {}.", saved.actions.len(), self.save_path),
+            Err(e) => format!("Cannot save the playtest to {}: {e}", self.save_path),
+        };
+    }
+
+    /// Reads a saved playtest from [`EditorApp::save_path`] and replays it on the open content.
+    /// A corrupt file or an action that no longer plays is reported; nothing running is lost
+    /// unless the saved game loads.
+    pub fn load_playtest(&mut self) {
+        let text = match std::fs::read_to_string(&self.save_path) {
+            Ok(t) => t,
+            Err(e) => {
+                self.report = format!("Cannot read {}: {e}", self.save_path);
+                return;
+            }
+        };
+        let saved = match SavedGame::from_ron(&text) {
+            Ok(s) => s,
+            Err(e) => {
+                self.report = format!("{}:{e}: not a saved game", self.save_path);
+                return;
+            }
+        };
+        let content = self.loaded.content.clone();
+        match sandtable_engine::session::Session::replay(&content, saved.setup.clone(), &saved.actions) {
+            Ok((session, stop)) => {
+                self.report = match stop {
+                    None => format!("Loaded {} actions from {}.", saved.actions.len(), self.save_path),
+                    Some(e) => format!(
+                        "{}: action {} (`{}`) no longer plays: {}. The {} actions before it are loaded.",
+                        self.save_path,
+                        e.index + 1,
+                        e.action,
+                        e.illegal.message,
+                        e.index
+                    ),
+                };
+                self.setup = saved.setup;
+                self.playtest = Some(Playtest { content, session });
+            }
+            Err(e) => self.report = format!("The saved game cannot be played here: {e}"),
+        }
+        self.picks.clear();
+        self.focus = None;
+    }
+
+    pub(crate) fn playtest(&mut self, ui: &mut Ui) {
+        if !self.report.is_empty() {
+            ui.label(RichText::new(&self.report).color(Color32::from_rgb(200, 120, 0)));
+        }
+        let Some(p) = &self.playtest else {
+            self.playtest_setup(ui);
+            return;
+        };
+        let state = p.session.state();
+        let content = &p.content;
+        let turn = content
+            .game
+            .as_ref()
+            .and_then(|g| g.turns.iter().find(|t| t.number == state.turn))
+            .map_or(String::new(), |t| t.name.clone());
+        ui.horizontal(|ui| {
+            ui.label(
+                RichText::new(format!(
+                    "Turn {} ({turn}), round {}",
+                    state.turn, state.round
+                ))
+                .strong(),
+            );
+            let tracks: Vec<String> = state
+                .tracks
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            ui.label(tracks.join("  "));
+        });
+        ui.horizontal(|ui| {
+            if ui.button("Undo action").clicked() {
+                self.commands.push(PlayCommand::Undo);
+            }
+            if ui.button("Stop").clicked() {
+                self.commands.push(PlayCommand::Stop);
+            }
+            ui.label(format!("{} actions", p.session.log().len()));
+            ui.separator();
+            ui.label("Game file:");
+            ui.add(egui::TextEdit::singleline(&mut self.save_path).desired_width(220.0));
+            if ui.button("Save game").clicked() {
+                self.commands.push(PlayCommand::Save);
+            }
+            if ui.button("Load game").clicked() {
+                self.commands.push(PlayCommand::Load);
+            }
+            ui.separator();
+            ui.label("Next dice:");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.dice)
+                    .hint_text("6 1")
+                    .desired_width(60.0),
+            );
+            if ui
+                .add_enabled(!self.dice.trim().is_empty(), egui::Button::new("Fix dice"))
+                .on_hover_text("The next rolls give these results; the override is part of the log")
+                .clicked()
+            {
+                self.commands
+                    .push(PlayCommand::Act(format!("dice {}", self.dice.trim())));
+                self.dice.clear();
+            }
+        });
+        if let Some(space) = playtest_map(ui, content, state) {
+            if let Some(prompt) = &state.flow.prompt {
+                let units = units_on(state, &space);
+                match click_answer(prompt, &space, &units) {
+                    MapAnswer::Act(action) => self.commands.push(PlayCommand::Act(action)),
+                    MapAnswer::Toggle(option) => {
+                        if self.picks.contains(&option) {
+                            self.picks.retain(|x| *x != option);
+                        } else {
+                            self.picks.push(option);
+                        }
+                        self.focus = None;
+                    }
+                    MapAnswer::Narrow => self.focus = Some(space),
+                    MapAnswer::Nothing => self.focus = None,
+                }
+            }
+        }
+        ui.separator();
+        match (&state.flow.prompt, &state.flow.result) {
+            (Some(prompt), _) => {
+                ui.label(
+                    RichText::new(format!("{} decides: {}", prompt.side, prompt.question)).strong(),
+                );
+                ScrollArea::vertical()
+                    .max_height(360.0)
+                    .id_salt("prompt")
+                    .show(ui, |ui| match prompt.pick {
+                        None => {
+                            let names: Option<Vec<String>> = self.focus.as_ref().map(|space| {
+                                let mut names = units_on(state, space);
+                                names.push(space.clone());
+                                names
+                            });
+                            if let Some(space) = &self.focus {
+                                ui.label(format!("Actions about {space} and its units:"));
+                            }
+                            let shown = prompt.options.iter().filter(|o| {
+                                names.as_ref().is_none_or(|n| mentions(o, n))
+                            });
+                            for option in shown {
+                                if ui.button(option).clicked() {
+                                    self.commands.push(PlayCommand::Act(option.clone()));
+                                }
+                            }
+                        }
+                        Some((min, max)) => {
+                            ui.label(format!("Choose {min} to {max}:"));
+                            for option in &prompt.options {
+                                let mut on = self.picks.contains(option);
+                                if ui.checkbox(&mut on, option).changed() {
+                                    if on {
+                                        self.picks.push(option.clone());
+                                    } else {
+                                        self.picks.retain(|x| x != option);
+                                    }
+                                }
+                            }
+                            let fits = (min..=max).contains(&self.picks.len());
+                            if ui.add_enabled(fits, egui::Button::new("Choose")).clicked() {
+                                let action = format!("choose {}", self.picks.join(" "));
+                                self.commands
+                                    .push(PlayCommand::Act(action.trim_end().to_string()));
+                            }
+                        }
+                    });
+            }
+            (None, Some(r)) => {
+                ui.label(
+                    RichText::new(format!(
+                        "Game over: {} wins ({}, turn {}).",
+                        r.winner, r.how, r.turn
+                    ))
+                    .strong(),
+                );
+            }
+            (None, None) => {
+                ui.label("No decision is open.");
+            }
+        }
+        ui.separator();
+        ui.label(RichText::new("Log").strong());
+        ScrollArea::vertical()
+            .id_salt("log")
+            .stick_to_bottom(true)
+            .show(ui, |ui| {
+                for (i, action) in p.session.log().iter().enumerate() {
+                    ui.label(RichText::new(format!("{:>4}  {action}", i + 1)).monospace());
+                }
+            });
+    }
+
+    fn playtest_setup(&mut self, ui: &mut Ui) {
+        let scenarios: Vec<(String, String)> = self
+            .loaded
+            .content
+            .scenarios
+            .iter()
+            .map(|s| (s.id.clone(), s.title.clone()))
+            .collect();
+        ui.horizontal(|ui| {
+            ui.label("Scenario:");
+            for (id, title) in &scenarios {
+                ui.selectable_value(&mut self.setup.scenario, id.clone(), title);
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.label("Seed:");
+            ui.add(egui::DragValue::new(&mut self.setup.seed));
+            ui.label("First dice:");
+            let mut dice: String = self
+                .setup
+                .dice
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(" ");
+            if ui
+                .add(
+                    egui::TextEdit::singleline(&mut dice)
+                        .hint_text("6 1 4")
+                        .desired_width(100.0),
+                )
+                .on_hover_text("Die results the first rolls give, before the seeded dice")
+                .changed()
+            {
+                self.setup.dice = dice
+                    .split_whitespace()
+                    .filter_map(|d| d.parse().ok())
+                    .filter(|d| (1..=100).contains(d))
+                    .collect();
+            }
+        });
+        let options: Vec<(String, String)> = self
+            .loaded
+            .content
+            .scenario(&self.setup.scenario)
+            .map(|s| {
+                s.options
+                    .iter()
+                    .map(|o| (o.id.clone(), o.name.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (id, name) in options {
+            let mut on = self.setup.options.contains(&id);
+            if ui.checkbox(&mut on, name).changed() {
+                if on {
+                    self.setup.options.push(id);
+                } else {
+                    self.setup.options.retain(|x| *x != id);
+                }
+            }
+        }
+        let errors = self.loaded.errors().count();
+        if errors > 0 {
+            ui.label(
+                RichText::new(format!(
+                    "The content has {errors} errors: fix them to play."
+                ))
+                .color(Color32::RED),
+            );
+        }
+        if ui
+            .add_enabled(errors == 0, egui::Button::new("Start"))
+            .clicked()
+        {
+            self.commands.push(PlayCommand::Start);
+        }
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.label("Game file:");
+            ui.add(egui::TextEdit::singleline(&mut self.save_path).desired_width(260.0));
+            if ui
+                .add_enabled(errors == 0, egui::Button::new("Load game"))
+                .clicked()
+            {
+                self.commands.push(PlayCommand::Load);
+            }
+        });
+    }
+
+}
+
+/// What a click on a space of the playtest map answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MapAnswer {
+    /// The one legal action about that space or its units.
+    Act(String),
+    /// The space, or its one unit, is among the things to pick: tick or untick it.
+    Toggle(String),
+    /// Several actions are about the space and its units: show only those.
+    Narrow,
+    Nothing,
+}
+
+/// Whether an action names one of these (a counter named with its piece, `ge_inf#3`, counts).
+fn mentions(option: &str, names: &[String]) -> bool {
+    option.split_whitespace().any(|w| {
+        let base = w.split('#').next().unwrap_or(w);
+        names.iter().any(|n| n == w || n == base)
+    })
+}
+
+/// The counters of the units standing on a space.
+pub fn units_on(state: &sandtable_engine::state::State, space: &str) -> Vec<String> {
+    let mut ids: Vec<String> = state
+        .units
+        .iter()
+        .filter(|u| matches!(&u.at, sandtable_engine::state::Loc::Space(s) if s == space))
+        .map(|u| u.counter.clone())
+        .collect();
+    ids.dedup();
+    ids
+}
+
+/// The answer a click on a space gives to a prompt.
+pub fn space_answer(prompt: &sandtable_engine::rules::Prompt, space: &str) -> MapAnswer {
+    click_answer(prompt, space, &[])
+}
+
+/// The answer a click on a space with these units on it gives to a prompt: the action about
+/// them when there is one, a tick when they are to be picked, else the actions narrowed.
+pub fn click_answer(
+    prompt: &sandtable_engine::rules::Prompt,
+    space: &str,
+    units: &[String],
+) -> MapAnswer {
+    let mut names = vec![space.to_string()];
+    names.extend(units.iter().cloned());
+    if prompt.pick.is_some() {
+        let picked: Vec<&String> = prompt
+            .options
+            .iter()
+            .filter(|o| names.contains(o))
+            .collect();
+        return match picked.as_slice() {
+            [] => MapAnswer::Nothing,
+            [one] => MapAnswer::Toggle((*one).clone()),
+            _ => MapAnswer::Narrow,
+        };
+    }
+    let about: Vec<&String> = prompt
+        .options
+        .iter()
+        .filter(|o| mentions(o, &names))
+        .collect();
+    match about.as_slice() {
+        [] => MapAnswer::Nothing,
+        [one] => MapAnswer::Act((*one).clone()),
+        _ => MapAnswer::Narrow,
+    }
+}
+
+/// The playtest's map: connections, spaces coloured by who controls them, markers of play
+/// (Move, Combat, trenches ...) as rings, and the number of units on each space. Returns the
+/// space clicked, if any.
+fn playtest_map(
+    ui: &mut Ui,
+    content: &sandtable_engine::content::Content,
+    state: &sandtable_engine::state::State,
+) -> Option<String> {
+    use sandtable_engine::state::Loc;
+    let g = &content.graph;
+    let mut units = vec![0u32; g.spaces.len()];
+    for u in &state.units {
+        if let Loc::Space(s) = &u.at {
+            if let Some(i) = g.index_of(s) {
+                units[i] += 1;
+            }
+        }
+    }
+    let sides: Vec<&str> = content
+        .game
+        .as_ref()
+        .map(|gm| gm.sides.iter().map(|s| s.id.as_str()).collect())
+        .unwrap_or_default();
+    let fill = |i: usize| match state.control.get(&g.spaces[i].id) {
+        Some(side) => sides
+            .iter()
+            .position(|x| x == side)
+            .map_or(Color32::WHITE, crate::map::side_color),
+        None => Color32::from_gray(45),
+    };
+    let ring = |i: usize| {
+        state
+            .markers
+            .iter()
+            .any(|m| m.space == g.spaces[i].id)
+            .then_some(Color32::YELLOW)
+    };
+    let (response, mini) = crate::map::mini_map(ui, g, 360.0, fill, &units, ring);
+    let clicked = response
+        .interact_pointer_pos()
+        .filter(|_| response.clicked())?;
+    mini.nearest(g, clicked).map(|i| g.spaces[i].id.clone())
+}
