@@ -104,7 +104,11 @@ pub fn highlighted(text: &str, problems: &[ScriptError], wrap: f32) -> LayoutJob
     for p in problems {
         let (s, e) = (p.range.start as usize, p.range.end as usize);
         // An empty range (a missing token) underlines the character before it.
-        let (s, e) = if e > s { (s, e) } else { (s.saturating_sub(1), s) };
+        let (s, e) = if e > s {
+            (s, e)
+        } else {
+            (s.saturating_sub(1), s)
+        };
         for w in wrong.iter_mut().take(e.min(text.len())).skip(s) {
             *w = true;
         }
@@ -138,6 +142,7 @@ fn code_editor(
     kind: ScriptKind,
     names: &Names,
     jump: Option<usize>,
+    hint: &str,
 ) -> Option<String> {
     let mut buffer = text.to_string();
     let problems = script_problems(&buffer, kind, names);
@@ -161,6 +166,7 @@ fn code_editor(
             .code_editor()
             .desired_rows(3)
             .desired_width(f32::INFINITY)
+            .hint_text(hint.to_string())
             .layouter(&mut layouter),
     );
     let mut jump_to = None;
@@ -226,7 +232,13 @@ pub fn listed(app: &EditorApp) -> Vec<(String, usize, String)> {
 }
 
 pub fn show(app: &mut EditorApp, ui: &mut Ui) {
-    let decks: Vec<String> = app.loaded.content.decks.iter().map(|d| d.deck.clone()).collect();
+    let decks: Vec<String> = app
+        .loaded
+        .content
+        .decks
+        .iter()
+        .map(|d| d.deck.clone())
+        .collect();
     let mut kinds: Vec<String> = app
         .loaded
         .content
@@ -357,19 +369,25 @@ fn form(app: &mut EditorApp, ui: &mut Ui, file: &str, index: usize, card: &Card)
         ui.label("Number");
         let mut number = card.number;
         if ui.add(egui::DragValue::new(&mut number)).changed() {
-            edit_card(app, file, index, &format!("number of {id}"), |c| c.number = number);
+            edit_card(app, file, index, &format!("number of {id}"), |c| {
+                c.number = number
+            });
         }
         ui.end_row();
         ui.label("Title");
         let mut title = card.title.clone();
         if ui.text_edit_singleline(&mut title).changed() {
-            edit_card(app, file, index, &format!("title of {id}"), |c| c.title = title);
+            edit_card(app, file, index, &format!("title of {id}"), |c| {
+                c.title = title
+            });
         }
         ui.end_row();
         ui.label("Kind");
         let mut kind = card.kind.clone();
         if ui.text_edit_singleline(&mut kind).changed() {
-            edit_card(app, file, index, &format!("kind of {id}"), |c| c.kind = kind);
+            edit_card(app, file, index, &format!("kind of {id}"), |c| {
+                c.kind = kind
+            });
         }
         ui.end_row();
         ui.label("Group");
@@ -395,22 +413,34 @@ fn form(app: &mut EditorApp, ui: &mut Ui, file: &str, index: usize, card: &Card)
         ui.label("Removed when played (*)");
         let mut remove = card.remove;
         if ui.checkbox(&mut remove, "").changed() {
-            edit_card(app, file, index, &format!("asterisk of {id}"), |c| c.remove = remove);
+            edit_card(app, file, index, &format!("asterisk of {id}"), |c| {
+                c.remove = remove
+            });
         }
         ui.end_row();
     });
     ui.label("Printed text");
     let mut text = card.text.clone();
     if ui
-        .add(egui::TextEdit::multiline(&mut text).desired_rows(3).desired_width(f32::INFINITY))
+        .add(
+            egui::TextEdit::multiline(&mut text)
+                .desired_rows(3)
+                .desired_width(f32::INFINITY),
+        )
         .changed()
     {
-        edit_card(app, file, index, &format!("text of {id}"), |c| c.text = text);
+        edit_card(app, file, index, &format!("text of {id}"), |c| {
+            c.text = text
+        });
     }
     let names = app.cards.names(app.doc.generation, &app.loaded.content);
     let jump = app.cards.jump.take();
     let fields: [(&'static str, &str, ScriptKind); 3] = [
-        ("playable", "When it may be played (a condition)", ScriptKind::Condition),
+        (
+            "playable",
+            "When it may be played (a condition)",
+            ScriptKind::Condition,
+        ),
         ("effect", "Event effect", ScriptKind::Event),
         ("combat", "Combat card", ScriptKind::Combat),
     ];
@@ -424,18 +454,26 @@ fn form(app: &mut EditorApp, ui: &mut Ui, file: &str, index: usize, card: &Card)
         .unwrap_or_default();
         let editor_id = egui::Id::new(("card-script", file, index, field));
         let at = jump.filter(|(f, _)| *f == field).map(|(_, o)| o);
-        if let Some(new) = code_editor(ui, editor_id, &current, kind, &names, at) {
+        if let Some(new) = code_editor(ui, editor_id, &current, kind, &names, at, heading) {
             let value = (!new.trim().is_empty()).then_some(new);
-            edit_card(app, file, index, &format!("{field} of {id}"), |c| match field {
-                "playable" => c.playable = value,
-                "effect" => c.effect = value,
-                _ => c.combat = value,
-            });
+            edit_card(
+                app,
+                file,
+                index,
+                &format!("{field} of {id}"),
+                |c| match field {
+                    "playable" => c.playable = value,
+                    "effect" => c.effect = value,
+                    _ => c.combat = value,
+                },
+            );
         }
     }
     ui.label("Notes");
     let mut notes = card.notes.clone();
     if ui.text_edit_multiline(&mut notes).changed() {
-        edit_card(app, file, index, &format!("notes of {id}"), |c| c.notes = notes);
+        edit_card(app, file, index, &format!("notes of {id}"), |c| {
+            c.notes = notes
+        });
     }
 }

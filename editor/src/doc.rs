@@ -346,8 +346,8 @@ mod tests {
 
     fn set_cell(doc: &mut Document, value: i64) {
         doc.edit::<TablesFile>("tables.ron", "edit cell", |t| {
-            t.tables[0].rows[0].cells[0] = serde_json::from_value(serde_json::json!(value))
-                .map_err(|e| e.to_string())?;
+            t.tables[0].rows[0].cells[0] =
+                serde_json::from_value(serde_json::json!(value)).map_err(|e| e.to_string())?;
             Ok(())
         })
         .unwrap();

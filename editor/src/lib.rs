@@ -184,11 +184,7 @@ impl EditorApp {
             .first()
             .map(|s| s.id.clone())
             .unwrap_or_default();
-        let save_path = folder
-            .join("..")
-            .join("playtest.ron")
-            .display()
-            .to_string();
+        let save_path = folder.join("..").join("playtest.ron").display().to_string();
         EditorApp {
             folder,
             checked: doc.generation,
@@ -622,10 +618,9 @@ impl EditorApp {
             }
             Some(FileKind::Scenario) => {
                 self.section = Section::Scenarios;
-                if let Some(s) = self
+                if let Ok(s) = self
                     .doc
                     .parse::<sandtable_engine::model::ScenarioFile>(&file)
-                    .ok()
                 {
                     self.scenario.selected = s.id;
                 }

@@ -4,13 +4,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use sandtable_editor::{bundled_content, EditorApp};
+use sandtable_editor::{bundled_content, EditorApp, Quit};
 
 #[derive(Parser)]
 #[command(
     name = "sandtable-editor",
     version,
-    about = "Sandtable's editor: open a game folder, see what it holds and what is wrong with it"
+    about = "Sandtable's editor: edit a game folder (map, counters, cards, tables, scenarios), see every problem as you type, and playtest it live while it changes"
 )]
 struct Args {
     /// The game folder to open; the bundled Barbarossa to Berlin when omitted.
@@ -33,7 +33,18 @@ struct Shell {
 
 impl eframe::App for Shell {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        // Closing the window with unsaved changes asks first (the app shows the question).
+        if ui.ctx().input(|i| i.viewport().close_requested()) {
+            self.app.request_quit();
+            if self.app.quit != Quit::Confirmed {
+                ui.ctx()
+                    .send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            }
+        }
         self.app.show(ui);
+        if self.app.quit == Quit::Confirmed {
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
         let Some(path) = self.screenshot.clone() else {
             return;
         };

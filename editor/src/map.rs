@@ -113,8 +113,11 @@ impl Layout<FixedState> for Fixed {
         Fixed
     }
 
-    fn next<N, E, Ty, Ix, Dn, De>(&mut self, _: &mut egui_graphs::Graph<N, E, Ty, Ix, Dn, De>, _: &Ui)
-    where
+    fn next<N, E, Ty, Ix, Dn, De>(
+        &mut self,
+        _: &mut egui_graphs::Graph<N, E, Ty, Ix, Dn, De>,
+        _: &Ui,
+    ) where
         N: Clone,
         E: Clone,
         Ty: EdgeType,
@@ -184,7 +187,10 @@ impl MapView {
         let rect = self.rect?;
         let (_, node) = g.nodes_iter().find(|(_, n)| n.payload() == space)?;
         let meta = ctx.data_mut(|d| {
-            d.get_persisted::<MetadataFrame>(MetadataFrame::new(Some(VIEW_ID.into())).get_id())
+            // egui_graphs keeps it under an id made from the frame's id.
+            d.get_persisted::<MetadataFrame>(egui::Id::new(
+                MetadataFrame::new(Some(VIEW_ID.into())).get_id(),
+            ))
         })?;
         Some(meta.canvas_to_screen_pos(node.location()) + rect.left_top().to_vec2())
     }
@@ -282,7 +288,11 @@ fn toolbar(app: &mut EditorApp, ui: &mut Ui, file: &str) {
     ui.horizontal(|ui| {
         ui.label("Find:");
         ui.add(egui::TextEdit::singleline(&mut app.map.find).desired_width(140.0));
-        if ui.button("Fit").on_hover_text("Show the whole map").clicked() {
+        if ui
+            .button("Fit")
+            .on_hover_text("Show the whole map")
+            .clicked()
+        {
             app.map.fit = true;
         }
         ui.separator();
@@ -304,7 +314,10 @@ fn toolbar(app: &mut EditorApp, ui: &mut Ui, file: &str) {
                 app.map.linking = None;
             }
         }
-        ui.label(RichText::new("Drag to move; wheel with Ctrl to zoom; drag the background to pan").weak());
+        ui.label(
+            RichText::new("Drag to move; wheel with Ctrl to zoom; drag the background to pan")
+                .weak(),
+        );
     });
     let needle = app.map.find.trim().to_lowercase();
     if needle.is_empty() {
@@ -445,7 +458,13 @@ fn graph_view(app: &mut EditorApp, ui: &mut Ui, file: &str) {
     for change in response.changes {
         match change {
             GraphChange::NodeClicked { node } => {
-                let Some(id) = app.map.graph.as_ref().and_then(|g| g.node(node)).map(|n| n.payload().clone()) else {
+                let Some(id) = app
+                    .map
+                    .graph
+                    .as_ref()
+                    .and_then(|g| g.node(node))
+                    .map(|n| n.payload().clone())
+                else {
                     continue;
                 };
                 match app.map.linking.take() {
@@ -454,11 +473,15 @@ fn graph_view(app: &mut EditorApp, ui: &mut Ui, file: &str) {
                 }
             }
             GraphChange::EdgeClicked { edge } => {
-                let Some(g) = app.map.graph.as_ref() else { continue };
+                let Some(g) = app.map.graph.as_ref() else {
+                    continue;
+                };
                 if let Some((a, b)) = g.edge_endpoints(edge) {
                     if let (Some(a), Some(b)) = (g.node(a), g.node(b)) {
-                        app.map.selected =
-                            Some(Selected::Connection(a.payload().clone(), b.payload().clone()));
+                        app.map.selected = Some(Selected::Connection(
+                            a.payload().clone(),
+                            b.payload().clone(),
+                        ));
                     }
                 }
             }
@@ -476,7 +499,9 @@ fn graph_view(app: &mut EditorApp, ui: &mut Ui, file: &str) {
 
 /// Brings a space to the middle of the view.
 fn centre_on(app: &EditorApp, ui: &mut Ui, id: &str) {
-    let (Some(node), Some(rect), Some(g)) = (app.map.node_of(id), app.map.rect, app.map.graph.as_ref()) else {
+    let (Some(node), Some(rect), Some(g)) =
+        (app.map.node_of(id), app.map.rect, app.map.graph.as_ref())
+    else {
         return;
     };
     let Some(n) = g.node(node) else { return };
@@ -593,7 +618,9 @@ pub fn disconnect(app: &mut EditorApp, file: &str, a: &str, b: &str) {
             removed += n - s.adjacent.len();
         }
         if removed == 0 {
-            return Err("that connection is not in the file (a hex grid's sides come from the grid)".into());
+            return Err(
+                "that connection is not in the file (a hex grid's sides come from the grid)".into(),
+            );
         }
         Ok(())
     });
@@ -730,11 +757,21 @@ fn space_inspector(app: &mut EditorApp, ui: &mut Ui, file: &str, id: &str) {
     };
     ui.heading(&space.name);
     ui.label(RichText::new(format!("id {id}")).weak());
+    ui.horizontal(|ui| {
+        if ui.button("Connect to…").clicked() {
+            app.map.linking = Some(id.to_string());
+        }
+        if ui.button("Delete space").clicked() {
+            delete_space(app, file, id);
+        }
+    });
     let mut name = space.name.clone();
     ui.horizontal(|ui| {
         ui.label("Name");
         if ui.text_edit_singleline(&mut name).changed() {
-            edit_space(app, file, id, &format!("rename {id}"), |s| s.name = name.clone());
+            edit_space(app, file, id, &format!("rename {id}"), |s| {
+                s.name = name.clone()
+            });
         }
     });
     let mut terrain = space.terrain.clone().unwrap_or_default();
@@ -766,7 +803,10 @@ fn space_inspector(app: &mut EditorApp, ui: &mut Ui, file: &str, id: &str) {
     let mut vp = space.vp;
     ui.horizontal(|ui| {
         ui.label("Victory points");
-        if ui.add(egui::DragValue::new(&mut vp).range(0..=99)).changed() {
+        if ui
+            .add(egui::DragValue::new(&mut vp).range(0..=99))
+            .changed()
+        {
             edit_space(app, file, id, &format!("VP of {id}"), |s| s.vp = vp);
         }
     });
@@ -839,7 +879,10 @@ fn space_inspector(app: &mut EditorApp, ui: &mut Ui, file: &str, id: &str) {
                             s.props.remove(&key);
                         })
                     }
-                    Err(_) => app.status = format!("{}: not a value (a number, true/false or \"text\")", p.name),
+                    Err(_) => {
+                        app.status =
+                            format!("{}: not a value (a number, true/false or \"text\")", p.name)
+                    }
                 }
             }
         });
@@ -847,7 +890,9 @@ fn space_inspector(app: &mut EditorApp, ui: &mut Ui, file: &str, id: &str) {
     let mut notes = space.notes.clone();
     ui.label("Notes");
     if ui.text_edit_multiline(&mut notes).changed() {
-        edit_space(app, file, id, &format!("notes of {id}"), |s| s.notes = notes.clone());
+        edit_space(app, file, id, &format!("notes of {id}"), |s| {
+            s.notes = notes.clone()
+        });
     }
     ui.separator();
     ui.label(RichText::new("Connections").strong());
@@ -874,14 +919,6 @@ fn space_inspector(app: &mut EditorApp, ui: &mut Ui, file: &str, id: &str) {
             app.map.selected = Some(Selected::Connection(id.to_string(), other));
         }
     }
-    ui.horizontal(|ui| {
-        if ui.button("Connect to…").clicked() {
-            app.map.linking = Some(id.to_string());
-        }
-        if ui.button("Delete space").clicked() {
-            delete_space(app, file, id);
-        }
-    });
 }
 
 fn connection_inspector(app: &mut EditorApp, ui: &mut Ui, file: &str, a: &str, b: &str) {
@@ -889,7 +926,10 @@ fn connection_inspector(app: &mut EditorApp, ui: &mut Ui, file: &str, a: &str, b
         .iter()
         .map(|id| {
             let g = &app.loaded.content.graph;
-            (id.to_string(), g.space(id).map_or(id.to_string(), |s| s.name.clone()))
+            (
+                id.to_string(),
+                g.space(id).map_or(id.to_string(), |s| s.name.clone()),
+            )
         })
         .collect();
     let name = |id: &str| {
@@ -971,7 +1011,12 @@ fn hex_map(app: &mut EditorApp, ui: &mut Ui) {
         sandtable_engine::model::HexOrientation::FlatTop
     );
     let corner = |c: Pos2, k: usize| {
-        let angle = std::f32::consts::PI / 3.0 * k as f32 + if flat { 0.0 } else { std::f32::consts::PI / 6.0 };
+        let angle = std::f32::consts::PI / 3.0 * k as f32
+            + if flat {
+                0.0
+            } else {
+                std::f32::consts::PI / 6.0
+            };
         c + Vec2::angled(angle) * grid.size * scale
     };
     let selected = match &app.map.selected {
@@ -1002,7 +1047,12 @@ fn hex_map(app: &mut EditorApp, ui: &mut Ui) {
         }
     }
     for e in &g.edges {
-        if e.kinds.iter().any(|k| k != &content.game.as_ref().map_or(String::new(), |g| g.default_connection_kind.clone())) {
+        if e.kinds.iter().any(|k| {
+            k != &content
+                .game
+                .as_ref()
+                .map_or(String::new(), |g| g.default_connection_kind.clone())
+        }) {
             let style = conn_style(content, &e.kinds);
             let (a, b) = (at(g.pos(e.a)), at(g.pos(e.b)));
             // A hexside feature: drawn on the side between the two hexes.
@@ -1011,7 +1061,10 @@ fn hex_map(app: &mut EditorApp, ui: &mut Ui) {
             painter.line_segment([mid - side, mid + side], Stroke::new(3.0, style.color));
         }
     }
-    if let Some(click) = response.interact_pointer_pos().filter(|_| response.clicked()) {
+    if let Some(click) = response
+        .interact_pointer_pos()
+        .filter(|_| response.clicked())
+    {
         let nearest = (0..g.spaces.len())
             .map(|i| (i, at(g.pos(i)).distance(click)))
             .min_by(|a, b| a.1.total_cmp(&b.1))
@@ -1032,6 +1085,7 @@ pub fn side_color(side: usize) -> Color32 {
 }
 
 /// Where a small overview map put the spaces.
+#[derive(Debug, Clone, Copy)]
 pub struct MiniMap {
     origin: Pos2,
     lo: Pos2,
@@ -1072,8 +1126,7 @@ pub fn mini_map(
         hi = hi.max(Pos2::new(p.x, p.y));
     }
     let width = ui.available_width().max(200.0);
-    let (rect, response) =
-        ui.allocate_exact_size(Vec2::new(width, height), egui::Sense::click());
+    let (rect, response) = ui.allocate_exact_size(Vec2::new(width, height), egui::Sense::click());
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 2.0, Color32::from_gray(24));
     let span = (hi - lo).max(Vec2::new(1.0, 1.0));

@@ -72,7 +72,11 @@ impl EditorApp {
         let saved = p.session.save(&p.content);
         let path = std::path::PathBuf::from(&self.save_path);
         self.report = match sandtable_engine::format::write_atomic(&path, &saved.to_ron()) {
-            Ok(()) => format!("Saved the playtest ({} actions) to {}.", saved.actions.len(), self.save_path),
+            Ok(()) => format!(
+                "Saved the playtest ({} actions) to {}.",
+                saved.actions.len(),
+                self.save_path
+            ),
             Err(e) => format!("Cannot save the playtest to {}: {e}", self.save_path),
         };
     }
@@ -96,7 +100,11 @@ impl EditorApp {
             }
         };
         let content = self.loaded.content.clone();
-        match sandtable_engine::session::Session::replay(&content, saved.setup.clone(), &saved.actions) {
+        match sandtable_engine::session::Session::replay(
+            &content,
+            saved.setup.clone(),
+            &saved.actions,
+        ) {
             Ok((session, stop)) => {
                 self.report = match stop {
                     None => format!("Loaded {} actions from {}.", saved.actions.len(), self.save_path),
@@ -219,9 +227,10 @@ impl EditorApp {
                             if let Some(space) = &self.focus {
                                 ui.label(format!("Actions about {space} and its units:"));
                             }
-                            let shown = prompt.options.iter().filter(|o| {
-                                names.as_ref().is_none_or(|n| mentions(o, n))
-                            });
+                            let shown = prompt
+                                .options
+                                .iter()
+                                .filter(|o| names.as_ref().is_none_or(|n| mentions(o, n)));
                             for option in shown {
                                 if ui.button(option).clicked() {
                                     self.commands.push(PlayCommand::Act(option.clone()));
@@ -363,7 +372,6 @@ impl EditorApp {
             }
         });
     }
-
 }
 
 /// What a click on a space of the playtest map answers.

@@ -164,98 +164,134 @@ fn form(app: &mut EditorApp, ui: &mut Ui, file: &str, index: usize, c: &Counter,
     };
     ui.heading(&c.name);
     ui.label(RichText::new(format!("id {id}")).weak());
-    egui::Grid::new("counter-form").num_columns(2).show(ui, |ui| {
-        ui.label("Name");
-        let mut name = c.name.clone();
-        if ui.text_edit_singleline(&mut name).changed() {
-            edit_counter(app, file, index, &format!("name of {id}"), |c| c.name = name);
-        }
-        ui.end_row();
-        ui.label("Nation");
-        let mut nation = c.nation.clone();
-        egui::ComboBox::from_id_salt("nation")
-            .selected_text(nation.clone())
-            .show_ui(ui, |ui| {
-                for n in &game.nations {
-                    if ui.selectable_value(&mut nation, n.id.clone(), &n.name).changed() {
-                        let v = nation.clone();
-                        edit_counter(app, file, index, &format!("nation of {id}"), |c| c.nation = v);
-                    }
-                }
-            });
-        ui.end_row();
-        ui.label("Commanded by");
-        let mut side = c.side.clone();
-        egui::ComboBox::from_id_salt("side")
-            .selected_text(side.clone().unwrap_or_else(|| "its nation's side".into()))
-            .show_ui(ui, |ui| {
-                let mut changed = ui.selectable_value(&mut side, None, "its nation's side").changed();
-                for s in &game.sides {
-                    changed |= ui.selectable_value(&mut side, Some(s.id.clone()), &s.name).changed();
-                }
-                if changed {
-                    let v = side.clone();
-                    edit_counter(app, file, index, &format!("side of {id}"), |c| c.side = v);
-                }
-            });
-        ui.end_row();
-        ui.label("Unit type");
-        let mut ty = c.unit_type.clone();
-        egui::ComboBox::from_id_salt("type")
-            .selected_text(ty.clone())
-            .show_ui(ui, |ui| {
-                for t in &game.unit_types {
-                    if ui.selectable_value(&mut ty, t.id.clone(), &t.name).changed() {
-                        let v = ty.clone();
-                        edit_counter(app, file, index, &format!("type of {id}"), |c| c.unit_type = v);
-                    }
-                }
-            });
-        ui.end_row();
-        ui.label("Size");
-        let mut size = c.size.clone();
-        egui::ComboBox::from_id_salt("size")
-            .selected_text(size.clone())
-            .show_ui(ui, |ui| {
-                for s in &game.sizes {
-                    if ui.selectable_value(&mut size, s.id.clone(), &s.name).changed() {
-                        let v = size.clone();
-                        edit_counter(app, file, index, &format!("size of {id}"), |c| c.size = v);
-                    }
-                }
-            });
-        ui.end_row();
-        ui.label(format!("Full ({})", stats.join("-")));
-        let mut front = step_text(&c.front);
-        if ui.text_edit_singleline(&mut front).changed() {
-            match parse_step(&front) {
-                Some(v) => edit_counter(app, file, index, &format!("full step of {id}"), |c| c.front = v),
-                None => app.status = format!("`{front}`: write the numbers as 4-3-3"),
+    egui::Grid::new("counter-form")
+        .num_columns(2)
+        .show(ui, |ui| {
+            ui.label("Name");
+            let mut name = c.name.clone();
+            if ui.text_edit_singleline(&mut name).changed() {
+                edit_counter(app, file, index, &format!("name of {id}"), |c| {
+                    c.name = name
+                });
             }
-        }
-        ui.end_row();
-        ui.label("Reduced");
-        let mut back = c.back.as_deref().map(step_text).unwrap_or_default();
-        if ui.text_edit_singleline(&mut back).changed() {
-            if back.trim().is_empty() {
-                edit_counter(app, file, index, &format!("reduced step of {id}"), |c| c.back = None);
-            } else {
-                match parse_step(&back) {
-                    Some(v) => edit_counter(app, file, index, &format!("reduced step of {id}"), |c| {
-                        c.back = Some(v)
+            ui.end_row();
+            ui.label("Nation");
+            let mut nation = c.nation.clone();
+            egui::ComboBox::from_id_salt("nation")
+                .selected_text(nation.clone())
+                .show_ui(ui, |ui| {
+                    for n in &game.nations {
+                        if ui
+                            .selectable_value(&mut nation, n.id.clone(), &n.name)
+                            .changed()
+                        {
+                            let v = nation.clone();
+                            edit_counter(app, file, index, &format!("nation of {id}"), |c| {
+                                c.nation = v
+                            });
+                        }
+                    }
+                });
+            ui.end_row();
+            ui.label("Commanded by");
+            let mut side = c.side.clone();
+            egui::ComboBox::from_id_salt("side")
+                .selected_text(side.clone().unwrap_or_else(|| "its nation's side".into()))
+                .show_ui(ui, |ui| {
+                    let mut changed = ui
+                        .selectable_value(&mut side, None, "its nation's side")
+                        .changed();
+                    for s in &game.sides {
+                        changed |= ui
+                            .selectable_value(&mut side, Some(s.id.clone()), &s.name)
+                            .changed();
+                    }
+                    if changed {
+                        let v = side.clone();
+                        edit_counter(app, file, index, &format!("side of {id}"), |c| c.side = v);
+                    }
+                });
+            ui.end_row();
+            ui.label("Unit type");
+            let mut ty = c.unit_type.clone();
+            egui::ComboBox::from_id_salt("type")
+                .selected_text(ty.clone())
+                .show_ui(ui, |ui| {
+                    for t in &game.unit_types {
+                        if ui
+                            .selectable_value(&mut ty, t.id.clone(), &t.name)
+                            .changed()
+                        {
+                            let v = ty.clone();
+                            edit_counter(app, file, index, &format!("type of {id}"), |c| {
+                                c.unit_type = v
+                            });
+                        }
+                    }
+                });
+            ui.end_row();
+            ui.label("Size");
+            let mut size = c.size.clone();
+            egui::ComboBox::from_id_salt("size")
+                .selected_text(size.clone())
+                .show_ui(ui, |ui| {
+                    for s in &game.sizes {
+                        if ui
+                            .selectable_value(&mut size, s.id.clone(), &s.name)
+                            .changed()
+                        {
+                            let v = size.clone();
+                            edit_counter(app, file, index, &format!("size of {id}"), |c| {
+                                c.size = v
+                            });
+                        }
+                    }
+                });
+            ui.end_row();
+            ui.label(format!("Full ({})", stats.join("-")));
+            let mut front = step_text(&c.front);
+            if ui.text_edit_singleline(&mut front).changed() {
+                match parse_step(&front) {
+                    Some(v) => edit_counter(app, file, index, &format!("full step of {id}"), |c| {
+                        c.front = v
                     }),
-                    None => app.status = format!("`{back}`: write the numbers as 2-3-3, or nothing"),
+                    None => app.status = format!("`{front}`: write the numbers as 4-3-3"),
                 }
             }
-        }
-        ui.end_row();
-        ui.label("Count");
-        let mut count = c.count;
-        if ui.add(egui::DragValue::new(&mut count).range(1..=99)).changed() {
-            edit_counter(app, file, index, &format!("count of {id}"), |c| c.count = count);
-        }
-        ui.end_row();
-    });
+            ui.end_row();
+            ui.label("Reduced");
+            let mut back = c.back.as_deref().map(step_text).unwrap_or_default();
+            if ui.text_edit_singleline(&mut back).changed() {
+                if back.trim().is_empty() {
+                    edit_counter(app, file, index, &format!("reduced step of {id}"), |c| {
+                        c.back = None
+                    });
+                } else {
+                    match parse_step(&back) {
+                        Some(v) => {
+                            edit_counter(app, file, index, &format!("reduced step of {id}"), |c| {
+                                c.back = Some(v)
+                            })
+                        }
+                        None => {
+                            app.status = format!("`{back}`: write the numbers as 2-3-3, or nothing")
+                        }
+                    }
+                }
+            }
+            ui.end_row();
+            ui.label("Count");
+            let mut count = c.count;
+            if ui
+                .add(egui::DragValue::new(&mut count).range(1..=99))
+                .changed()
+            {
+                edit_counter(app, file, index, &format!("count of {id}"), |c| {
+                    c.count = count
+                });
+            }
+            ui.end_row();
+        });
     ui.label(RichText::new("Flags").strong());
     for f in &game.counter_flags {
         let mut on = c.flags.contains(&f.id);
@@ -273,7 +309,9 @@ fn form(app: &mut EditorApp, ui: &mut Ui, file: &str, index: usize, c: &Counter,
     ui.label("Notes");
     let mut notes = c.notes.clone();
     if ui.text_edit_multiline(&mut notes).changed() {
-        edit_counter(app, file, index, &format!("notes of {id}"), |c| c.notes = notes);
+        edit_counter(app, file, index, &format!("notes of {id}"), |c| {
+            c.notes = notes
+        });
     }
     if ui.button("Delete counter").clicked() {
         let done = app.edit::<CountersFile>(file, &format!("delete counter {id}"), |f| {

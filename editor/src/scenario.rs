@@ -18,6 +18,15 @@ pub struct ScenarioView {
     pub space: Option<String>,
     /// Text the roster beside the map is filtered by.
     pub search: String,
+    /// Where the setup map was drawn last.
+    mini: Option<crate::map::MiniMap>,
+}
+
+impl ScenarioView {
+    /// Where a space is drawn on the setup map (after a frame has drawn it).
+    pub fn map_pos(&self, g: &sandtable_engine::content::MapGraph, id: &str) -> Option<egui::Pos2> {
+        Some(self.mini?.at(g, g.index_of(id)?))
+    }
 }
 
 /// What is dragged onto the setup map.
@@ -84,17 +93,27 @@ pub fn place_counter(app: &mut EditorApp, file: &str, counter: &str, space: &str
 /// Moves a setup line to a space.
 pub fn move_line(app: &mut EditorApp, file: &str, line: usize, space: &str) {
     let space = space.to_string();
-    let done = app.edit::<ScenarioFile>(file, &format!("move setup line {} to {space}", line + 1), |s| {
-        let p = s.setup.get_mut(line).ok_or("the setup line is gone")?;
-        p.at = Location::Space(space.clone());
-        Ok(())
-    });
+    let done = app.edit::<ScenarioFile>(
+        file,
+        &format!("move setup line {} to {space}", line + 1),
+        |s| {
+            let p = s.setup.get_mut(line).ok_or("the setup line is gone")?;
+            p.at = Location::Space(space.clone());
+            Ok(())
+        },
+    );
     if done {
         app.scenario.space = Some(space);
     }
 }
 
-fn edit_line(app: &mut EditorApp, file: &str, line: usize, label: &str, change: impl FnOnce(&mut Placement)) {
+fn edit_line(
+    app: &mut EditorApp,
+    file: &str,
+    line: usize,
+    label: &str,
+    change: impl FnOnce(&mut Placement),
+) {
     app.edit::<ScenarioFile>(file, label, |s| {
         change(s.setup.get_mut(line).ok_or("the setup line is gone")?);
         Ok(())
@@ -116,7 +135,10 @@ pub fn show(app: &mut EditorApp, ui: &mut Ui) {
             ui.selectable_value(&mut app.scenario.selected, id.clone(), title);
         }
     });
-    let Some((file, _, _)) = list.iter().find(|(_, id, _)| *id == app.scenario.selected).cloned()
+    let Some((file, _, _)) = list
+        .iter()
+        .find(|(_, id, _)| *id == app.scenario.selected)
+        .cloned()
     else {
         return;
     };
@@ -197,23 +219,27 @@ fn setup_map(app: &mut EditorApp, ui: &mut Ui, file: &str, s: &ScenarioFile) {
             (selected.as_deref() == Some(g.spaces[i].id.as_str())).then_some(Color32::YELLOW)
         };
         let (response, mini) = crate::map::mini_map(ui, g, 420.0, fill, &counts, ring);
+        app.scenario.mini = Some(mini);
         let pointer = ui.ctx().pointer_latest_pos();
         if let (Some(payload), Some(at)) = (response.dnd_release_payload::<SetupDrag>(), pointer) {
             if let Some(i) = mini.nearest(g, at) {
                 dropped = Some(((*payload).clone(), g.spaces[i].id.clone()));
             }
         }
-        if let Some(at) = response.interact_pointer_pos().filter(|_| response.clicked()) {
+        if let Some(at) = response
+            .interact_pointer_pos()
+            .filter(|_| response.clicked())
+        {
             clicked = Some(mini.nearest(g, at).map(|i| g.spaces[i].id.clone()));
         }
-        if let (Some(hover), Some(_)) = (
-            response.dnd_hover_payload::<SetupDrag>(),
-            pointer,
-        ) {
+        if let (Some(hover), Some(_)) = (response.dnd_hover_payload::<SetupDrag>(), pointer) {
             let _ = hover;
             if let Some(i) = pointer.and_then(|p| mini.nearest(g, p)) {
-                ui.painter()
-                    .circle_stroke(mini.at(g, i), 7.0, egui::Stroke::new(2.0, Color32::GREEN));
+                ui.painter().circle_stroke(
+                    mini.at(g, i),
+                    7.0,
+                    egui::Stroke::new(2.0, Color32::GREEN),
+                );
             }
         }
         let ui = &mut cols[1];
@@ -228,12 +254,20 @@ fn setup_map(app: &mut EditorApp, ui: &mut Ui, file: &str, s: &ScenarioFile) {
                     let label = format!(
                         "{}{}{}",
                         p.counter,
-                        if p.count > 1 { format!(" ×{}", p.count) } else { String::new() },
+                        if p.count > 1 {
+                            format!(" ×{}", p.count)
+                        } else {
+                            String::new()
+                        },
                         if p.reduced { " (reduced)" } else { "" }
                     );
-                    ui.dnd_drag_source(egui::Id::new(("setup-line", i)), SetupDrag::Line(i), |ui| {
-                        ui.label(RichText::new(label).monospace());
-                    });
+                    ui.dnd_drag_source(
+                        egui::Id::new(("setup-line", i)),
+                        SetupDrag::Line(i),
+                        |ui| {
+                            ui.label(RichText::new(label).monospace());
+                        },
+                    );
                 }
             }
             None => {
@@ -252,7 +286,9 @@ fn setup_map(app: &mut EditorApp, ui: &mut Ui, file: &str, s: &ScenarioFile) {
             .show(ui, |ui| {
                 for c in &content.counters {
                     if !needle.is_empty()
-                        && !format!("{} {}", c.id, c.name).to_lowercase().contains(&needle)
+                        && !format!("{} {}", c.id, c.name)
+                            .to_lowercase()
+                            .contains(&needle)
                     {
                         continue;
                     }
@@ -288,9 +324,13 @@ fn setup_list(app: &mut EditorApp, ui: &mut Ui, file: &str, s: &ScenarioFile) {
             let r = ui.add(egui::TextEdit::singleline(&mut counter).desired_width(140.0));
             let r = if chosen { r.highlight() } else { r };
             if r.changed() {
-                edit_line(app, file, i, &format!("counter of setup line {}", i + 1), |p| {
-                    p.counter = counter.trim().to_string()
-                });
+                edit_line(
+                    app,
+                    file,
+                    i,
+                    &format!("counter of setup line {}", i + 1),
+                    |p| p.counter = counter.trim().to_string(),
+                );
             }
             let mut at = location_text(&p.at);
             if ui
@@ -298,24 +338,50 @@ fn setup_list(app: &mut EditorApp, ui: &mut Ui, file: &str, s: &ScenarioFile) {
                 .on_hover_text("a space id, `box <id>` or `region <id>`")
                 .changed()
             {
-                edit_line(app, file, i, &format!("place of setup line {}", i + 1), |p| {
-                    p.at = parse_location(&at)
-                });
+                edit_line(
+                    app,
+                    file,
+                    i,
+                    &format!("place of setup line {}", i + 1),
+                    |p| p.at = parse_location(&at),
+                );
             }
             let mut count = p.count;
-            if ui.add(egui::DragValue::new(&mut count).range(1..=99)).changed() {
-                edit_line(app, file, i, &format!("count of setup line {}", i + 1), |p| p.count = count);
+            if ui
+                .add(egui::DragValue::new(&mut count).range(1..=99))
+                .changed()
+            {
+                edit_line(
+                    app,
+                    file,
+                    i,
+                    &format!("count of setup line {}", i + 1),
+                    |p| p.count = count,
+                );
             }
             let mut reduced = p.reduced;
             if ui.checkbox(&mut reduced, "").changed() {
-                edit_line(app, file, i, &format!("step of setup line {}", i + 1), |p| p.reduced = reduced);
+                edit_line(
+                    app,
+                    file,
+                    i,
+                    &format!("step of setup line {}", i + 1),
+                    |p| p.reduced = reduced,
+                );
             }
             let mut when = p.when.clone().unwrap_or_default();
-            if ui.add(egui::TextEdit::singleline(&mut when).desired_width(100.0)).changed() {
+            if ui
+                .add(egui::TextEdit::singleline(&mut when).desired_width(100.0))
+                .changed()
+            {
                 let w = when.trim().to_string();
-                edit_line(app, file, i, &format!("flag of setup line {}", i + 1), |p| {
-                    p.when = (!w.is_empty()).then_some(w)
-                });
+                edit_line(
+                    app,
+                    file,
+                    i,
+                    &format!("flag of setup line {}", i + 1),
+                    |p| p.when = (!w.is_empty()).then_some(w),
+                );
             }
             if ui.small_button("Delete").clicked() {
                 app.edit::<ScenarioFile>(file, &format!("delete setup line {}", i + 1), |s| {
@@ -364,7 +430,11 @@ fn options(app: &mut EditorApp, ui: &mut Ui, file: &str, s: &ScenarioFile) {
             });
             let mut text = o.text.clone();
             if ui
-                .add(egui::TextEdit::multiline(&mut text).desired_rows(2).desired_width(f32::INFINITY))
+                .add(
+                    egui::TextEdit::multiline(&mut text)
+                        .desired_rows(2)
+                        .desired_width(f32::INFINITY),
+                )
                 .changed()
             {
                 app.edit::<ScenarioFile>(file, &format!("text of option {}", o.id), |s| {

@@ -147,7 +147,11 @@ pub fn set_cell(
 }
 
 /// The problems the checker reports inside one table: (row, column or none, message).
-fn table_problems(app: &EditorApp, file: &str, table: usize) -> Vec<(Option<usize>, Option<usize>, String)> {
+fn table_problems(
+    app: &EditorApp,
+    file: &str,
+    table: usize,
+) -> Vec<(Option<usize>, Option<usize>, String)> {
     let mut out = Vec::new();
     for i in 0..app.loaded.diagnostics.len() {
         let Some((f, pointer)) = app.place_of(i) else {
@@ -162,7 +166,14 @@ fn table_problems(app: &EditorApp, file: &str, table: usize) -> Vec<(Option<usiz
         }
         let num = |k: usize| parts.get(k).and_then(|p| p.parse::<usize>().ok());
         let (row, col) = if parts.get(2) == Some(&"rows") {
-            (num(3), if parts.get(4) == Some(&"cells") { num(5) } else { None })
+            (
+                num(3),
+                if parts.get(4) == Some(&"cells") {
+                    num(5)
+                } else {
+                    None
+                },
+            )
         } else {
             (None, None)
         };
@@ -234,7 +245,9 @@ fn grid(app: &mut EditorApp, ui: &mut Ui, file: &str, index: usize, table: &Tabl
                     {
                         let k = parse_row(&key);
                         app.edit::<TablesFile>(file, &format!("row of {}", table.id), |f| {
-                            if let Some(row) = f.tables.get_mut(index).and_then(|t| t.rows.get_mut(r)) {
+                            if let Some(row) =
+                                f.tables.get_mut(index).and_then(|t| t.rows.get_mut(r))
+                            {
                                 row.key = k;
                             }
                             Ok(())
@@ -242,13 +255,17 @@ fn grid(app: &mut EditorApp, ui: &mut Ui, file: &str, index: usize, table: &Tabl
                     }
                     for c in 0..headers.len() {
                         let slot = (index, r, c);
-                        let mut text = app.tables.pending.get(&slot).cloned().unwrap_or_else(|| {
-                            row.cells.get(c).map(cell_text).unwrap_or_default()
-                        });
+                        let mut text =
+                            app.tables.pending.get(&slot).cloned().unwrap_or_else(|| {
+                                row.cells.get(c).map(cell_text).unwrap_or_default()
+                            });
                         let bad = app.tables.pending.contains_key(&slot)
-                            || problems.iter().any(|(pr, pc, _)| *pr == Some(r) && (*pc == Some(c) || pc.is_none()));
+                            || problems.iter().any(|(pr, pc, _)| {
+                                *pr == Some(r) && (*pc == Some(c) || pc.is_none())
+                            });
                         let mut edit = egui::TextEdit::singleline(&mut text)
                             .desired_width(70.0)
+                            .hint_text(format!("row {}, column {}", r + 1, c + 1))
                             .id(egui::Id::new(("cell", index, r, c)));
                         if bad {
                             edit = edit.text_color(Color32::RED);
@@ -274,13 +291,20 @@ fn grid(app: &mut EditorApp, ui: &mut Ui, file: &str, index: usize, table: &Tabl
         if ui.button("Add row").clicked() {
             app.edit::<TablesFile>(file, &format!("add row to {}", table.id), |f| {
                 let t = f.tables.get_mut(index).ok_or("the table is gone")?;
-                let last = t.rows.last().cloned().ok_or("the table has no row to copy")?;
+                let last = t
+                    .rows
+                    .last()
+                    .cloned()
+                    .ok_or("the table has no row to copy")?;
                 let key = match last.key {
                     RowKey::One(n) => RowKey::One(n + 1),
                     RowKey::Range(_, b) => RowKey::One(b + 1),
                     RowKey::Name(n) => RowKey::Name(format!("{n}_2")),
                 };
-                t.rows.push(sandtable_engine::model::Row { key, cells: last.cells });
+                t.rows.push(sandtable_engine::model::Row {
+                    key,
+                    cells: last.cells,
+                });
                 Ok(())
             });
         }

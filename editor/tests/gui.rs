@@ -27,23 +27,27 @@ fn editor_opens_the_bundled_game_and_shows_what_it_holds() {
     h.run();
     h.get_by_label("WWII: Barbarossa to Berlin");
     h.get_by_label("The content checks.");
-    section_button(&h, "Spaces");
+    section_button(&h, "Map");
     h.get_by_label("map.ron  (map)");
     assert!(h.state().loaded.content.graph.spaces.len() > 300);
 }
 
 #[test]
-fn choosing_a_section_lists_its_items_and_the_filter_narrows_them() {
+fn the_cards_panel_lists_the_decks_and_the_search_narrows_them() {
     let mut h = harness(bundled_content());
     h.run();
     section_button(&h, "Cards").click();
     h.run();
     assert_eq!(h.state().section, Section::Cards);
-    h.get_by_label("allied 1: Torch  (event)");
-    h.state_mut().filter = "taifun".into();
+    h.get_by_label("allied 1: Torch");
+    h.state_mut().cards.search = "taifun".into();
     h.run();
-    h.get_by_label("axis 4: Taifun  (event)");
-    assert_eq!(h.state().lines(Section::Cards), ["axis 4: Taifun  (event)"]);
+    let listed: Vec<String> = sandtable_editor::cards::listed(h.state())
+        .into_iter()
+        .map(|(_, _, label)| label)
+        .collect();
+    // The search reads titles and printed texts: OKH Conference names Taifun.
+    assert_eq!(listed, ["axis 3: OKH Conference", "axis 4: Taifun"]);
 }
 
 #[test]
@@ -136,7 +140,7 @@ fn a_playtest_starts_takes_the_prompts_choices_as_clicks_undoes_and_replays_on_r
     assert_eq!(log.len(), 2);
     assert_eq!(log[1], "event barbarossa");
     // Undo drops it.
-    h.get_by_role_and_label(egui::accesskit::Role::Button, "Undo")
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Undo action")
         .click();
     h.run();
     assert_eq!(h.state().playtest.as_ref().unwrap().session.log().len(), 1);
@@ -227,7 +231,10 @@ fn a_click_on_a_space_of_the_playtest_map_answers_the_prompt_about_that_space() 
     };
     // A choice of spaces: the click ticks the space.
     let pick = prompt(&["kaunas", "riga", "minsk"], Some((3, 3)));
-    assert_eq!(space_answer(&pick, "riga"), MapAnswer::Toggle);
+    assert_eq!(
+        space_answer(&pick, "riga"),
+        MapAnswer::Toggle("riga".into())
+    );
     assert_eq!(space_answer(&pick, "moscow"), MapAnswer::Nothing);
     // One action about the space: taken; several: narrowed to them.
     let act = prompt(

@@ -363,6 +363,23 @@ fn undo_drops_the_last_action_and_gives_the_state_before_it() {
 }
 
 #[test]
+fn a_die_override_in_the_log_fixes_the_next_rolls_and_replays_the_same() {
+    let mut s = random_walk(9, 20);
+    s.apply(b2b(), "dice 6 1").unwrap();
+    assert_eq!(s.state().forced_dice, [6, 1]);
+    assert_eq!(s.log().last().map(String::as_str), Some("dice 6 1"));
+    let (replayed, err) = Session::replay(b2b(), setup(9), s.log()).unwrap();
+    assert_eq!(err, None);
+    assert!(replayed.state() == s.state());
+    // Not a die result: refused, nothing changes.
+    let before = s.state().clone();
+    for bad in ["dice", "dice 0", "dice six", "dice 101"] {
+        assert!(s.apply(b2b(), bad).is_err(), "{bad}");
+    }
+    assert!(s.state() == &before);
+}
+
+#[test]
 fn an_illegal_action_changes_nothing_and_names_the_legal_ones() {
     let mut s = random_walk(9, 20);
     let before = s.state().clone();

@@ -1075,7 +1075,15 @@ mod tests {
             .into_iter()
             .map(|(r, h)| (&text[r.start as usize..r.end as usize], h))
             .collect();
-        assert_eq!(&got[..4], &[("let", Keyword), ("n", Name), ("=", Symbol), ("count", Call)]);
+        assert_eq!(
+            &got[..4],
+            &[
+                ("let", Keyword),
+                ("n", Name),
+                ("=", Symbol),
+                ("count", Call)
+            ]
+        );
         assert!(got.contains(&("\"kiev\"", Text)));
         assert!(got.contains(&("// how many", Comment)));
         assert!(got.contains(&("2", Number)));
