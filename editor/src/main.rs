@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use sandtable_editor::{bundled_content, EditorApp, Quit};
+use sandtable_editor::{bundled_content, EditorApp, Quit, Section};
 
 #[derive(Parser)]
 #[command(
@@ -21,6 +21,9 @@ struct Args {
     /// Start a playtest of the folder's first scenario and show it.
     #[arg(long)]
     playtest: bool,
+    /// Open on this panel: overview, map, counters, cards, tables, scenarios, playtest, problems.
+    #[arg(long, value_name = "PANEL")]
+    section: Option<String>,
 }
 
 /// The eframe shell around the app: window and screenshot handling.
@@ -102,6 +105,18 @@ fn main() -> ExitCode {
     let result = std::sync::Arc::new(std::sync::Mutex::new(None));
     let mut app = EditorApp::open(&dir);
     app.watch_folder();
+    if let Some(name) = &args.section {
+        match Section::ALL
+            .into_iter()
+            .find(|s| s.label().eq_ignore_ascii_case(name))
+        {
+            Some(section) => app.section = section,
+            None => {
+                eprintln!("sandtable-editor: no panel `{name}`: use overview, map, counters, cards, tables, scenarios, playtest or problems");
+                return ExitCode::from(2);
+            }
+        }
+    }
     if args.playtest {
         app.start_playtest();
     }
