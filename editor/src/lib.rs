@@ -645,3 +645,31 @@ pub fn parse_color(text: Option<&str>) -> Option<Color32> {
     let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
     Some(Color32::from_rgb(byte(0)?, byte(2)?, byte(4)?))
 }
+
+/// A tick box for each (id, name); returns the id the designer ticked or unticked and whether
+/// it is now ticked.
+pub(crate) fn ticks<'a>(
+    ui: &mut Ui,
+    items: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ticked: &[String],
+) -> Option<(String, bool)> {
+    let mut changed = None;
+    for (id, name) in items {
+        let mut on = ticked.iter().any(|t| t == id);
+        if ui.checkbox(&mut on, name).changed() {
+            changed = Some((id.to_string(), on));
+        }
+    }
+    changed
+}
+
+/// Puts an id in a list or takes it out.
+pub(crate) fn set_member(list: &mut Vec<String>, id: String, on: bool) {
+    if on {
+        if !list.contains(&id) {
+            list.push(id);
+        }
+    } else {
+        list.retain(|x| *x != id);
+    }
+}

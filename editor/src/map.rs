@@ -826,32 +826,24 @@ fn space_inspector(app: &mut EditorApp, ui: &mut Ui, file: &str, id: &str) {
         ui.label(format!("Hex column {c}, row {r}"));
     }
     ui.label(RichText::new("Regions").strong());
-    for r in &game.regions {
-        let mut on = space.regions.contains(&r.id);
-        if ui.checkbox(&mut on, &r.name).changed() {
-            let rid = r.id.clone();
-            edit_space(app, file, id, &format!("regions of {id}"), |s| {
-                if on {
-                    s.regions.push(rid);
-                } else {
-                    s.regions.retain(|x| *x != rid);
-                }
-            });
-        }
+    let regions = game
+        .regions
+        .iter()
+        .map(|r| (r.id.as_str(), r.name.as_str()));
+    if let Some((rid, on)) = crate::ticks(ui, regions, &space.regions) {
+        edit_space(app, file, id, &format!("regions of {id}"), |s| {
+            crate::set_member(&mut s.regions, rid, on)
+        });
     }
     ui.label(RichText::new("Features").strong());
-    for f in &game.features {
-        let mut on = space.features.contains(&f.id);
-        if ui.checkbox(&mut on, &f.name).changed() {
-            let fid = f.id.clone();
-            edit_space(app, file, id, &format!("features of {id}"), |s| {
-                if on {
-                    s.features.push(fid);
-                } else {
-                    s.features.retain(|x| *x != fid);
-                }
-            });
-        }
+    let features = game
+        .features
+        .iter()
+        .map(|f| (f.id.as_str(), f.name.as_str()));
+    if let Some((fid, on)) = crate::ticks(ui, features, &space.features) {
+        edit_space(app, file, id, &format!("features of {id}"), |s| {
+            crate::set_member(&mut s.features, fid, on)
+        });
     }
     if !space.supply.is_empty() {
         ui.label(RichText::new("Supply source").strong());
@@ -955,23 +947,15 @@ fn connection_inspector(app: &mut EditorApp, ui: &mut Ui, file: &str, a: &str, b
         "Kinds (none ticked: {})",
         game.default_connection_kind
     ));
-    for k in &game.connection_kinds {
-        let mut on = kinds.contains(&k.id);
-        if ui.checkbox(&mut on, &k.name).changed() {
-            let kid = k.id.clone();
-            app.edit::<MapFile>(file, &format!("kinds of {a} to {b}"), |m| {
-                with_kinds(m, a, b, |kinds| {
-                    if on {
-                        if !kinds.contains(&kid) {
-                            kinds.push(kid.clone());
-                        }
-                    } else {
-                        kinds.retain(|x| *x != kid);
-                    }
-                });
-                Ok(())
-            });
-        }
+    let all = game
+        .connection_kinds
+        .iter()
+        .map(|k| (k.id.as_str(), k.name.as_str()));
+    if let Some((kid, on)) = crate::ticks(ui, all, &kinds) {
+        app.edit::<MapFile>(file, &format!("kinds of {a} to {b}"), |m| {
+            with_kinds(m, a, b, |kinds| crate::set_member(kinds, kid.clone(), on));
+            Ok(())
+        });
     }
     ui.horizontal(|ui| {
         if ui.button(format!("Open {}", name(a))).clicked() {

@@ -293,18 +293,14 @@ fn form(app: &mut EditorApp, ui: &mut Ui, file: &str, index: usize, c: &Counter,
             ui.end_row();
         });
     ui.label(RichText::new("Flags").strong());
-    for f in &game.counter_flags {
-        let mut on = c.flags.contains(&f.id);
-        if ui.checkbox(&mut on, &f.name).changed() {
-            let fid = f.id.clone();
-            edit_counter(app, file, index, &format!("flags of {id}"), |c| {
-                if on {
-                    c.flags.push(fid);
-                } else {
-                    c.flags.retain(|x| *x != fid);
-                }
-            });
-        }
+    let flags = game
+        .counter_flags
+        .iter()
+        .map(|f| (f.id.as_str(), f.name.as_str()));
+    if let Some((fid, on)) = crate::ticks(ui, flags, &c.flags) {
+        edit_counter(app, file, index, &format!("flags of {id}"), |c| {
+            crate::set_member(&mut c.flags, fid, on)
+        });
     }
     ui.label("Notes");
     let mut notes = c.notes.clone();

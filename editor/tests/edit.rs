@@ -2,6 +2,9 @@
 //! change a connection, edit a card's effect and a table cell, change a setup, save) done
 //! through the editor's widgets, with its result asserted on the files and the model.
 
+mod common;
+
+use common::copy_of_bundled;
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable as _;
 use egui_kittest::Harness;
@@ -18,24 +21,18 @@ fn harness(folder: &std::path::Path) -> Harness<'static, EditorApp> {
         )
 }
 
-/// A copy of the bundled game in a fresh temporary folder.
-fn copy_of_bundled() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    copy_tree(&bundled_content(), dir.path());
-    dir
-}
-
-fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
+/// Presses the mouse at `from`, moves it to `to` in steps, and lets go.
+fn drag(h: &mut Harness<'static, EditorApp>, from: egui::Pos2, to: egui::Pos2) {
+    h.hover_at(from);
+    h.run_steps(1);
+    h.drag_at(from);
+    h.run_steps(1);
+    for k in 1..=5 {
+        h.hover_at(from + (to - from) * (k as f32 / 5.0));
+        h.run_steps(1);
     }
+    h.drop_at(to);
+    h.run_steps(2);
 }
 
 fn space_pos(h: &Harness<'static, EditorApp>, id: &str) -> sandtable_engine::model::Pos {
@@ -56,17 +53,7 @@ fn a_space_dragged_on_the_map_keeps_its_new_position_and_undo_puts_it_back() {
         .map
         .screen_pos(&h.ctx, "kiev")
         .expect("Kiev is drawn");
-    let to = from + egui::vec2(40.0, 25.0);
-    h.hover_at(from);
-    h.run_steps(1);
-    h.drag_at(from);
-    h.run_steps(1);
-    for k in 1..=4 {
-        h.hover_at(from + (to - from) * (k as f32 / 4.0));
-        h.run_steps(1);
-    }
-    h.drop_at(to);
-    h.run_steps(2);
+    drag(&mut h, from, from + egui::vec2(40.0, 25.0));
     let after = space_pos(&h, "kiev");
     assert!(
         after.x > before.x + 5.0 && after.y > before.y + 5.0,
@@ -236,16 +223,7 @@ fn a_counter_dragged_onto_a_space_of_the_setup_map_is_set_up_there() {
     // Where Odessa is drawn on the setup map: the mini map spans the left column.
     let content = h.state().loaded.content.clone();
     let target = setup_map_pos(&h, &content, "odessa");
-    h.hover_at(source);
-    h.run_steps(1);
-    h.drag_at(source);
-    h.run_steps(1);
-    for k in 1..=5 {
-        h.hover_at(source + (target - source) * (k as f32 / 5.0));
-        h.run_steps(1);
-    }
-    h.drop_at(target);
-    h.run_steps(2);
+    drag(&mut h, source, target);
     let after: ScenarioFile = h.state().doc.parse("scenarios/campaign.ron").unwrap();
     assert_eq!(after.setup.len(), before.setup.len() + 1);
     let last = after.setup.last().unwrap();

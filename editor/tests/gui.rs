@@ -1,5 +1,7 @@
 //! GUI tests: the editor driven through egui_kittest, widgets found by label.
 
+mod common;
+
 use egui_kittest::kittest::Queryable as _;
 use egui_kittest::Harness;
 use sandtable_editor::{bundled_content, EditorApp, Section};
@@ -154,8 +156,8 @@ fn a_playtest_starts_takes_the_prompts_choices_as_clicks_undoes_and_replays_on_r
 #[test]
 fn a_content_file_changed_on_disk_reloads_the_editor_and_replays_the_playtest() {
     // A copy of the bundled game, followed on disk.
-    let dir = tempfile_dir();
-    copy_tree(&bundled_content(), &dir);
+    let tmp = common::copy_of_bundled();
+    let dir = tmp.path().to_path_buf();
     let mut h = harness(dir.clone());
     h.state_mut().watch_folder();
     // Following the folder repaints on a timer: the frames are stepped, not run to rest.
@@ -190,32 +192,6 @@ fn a_content_file_changed_on_disk_reloads_the_editor_and_replays_the_playtest() 
         h.state().report
     );
     assert!(h.state().playtest.is_some());
-    std::fs::remove_dir_all(&dir).ok();
-}
-
-/// A fresh folder under the system's temporary folder.
-fn tempfile_dir() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "sandtable-editor-test-{}-{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    std::fs::remove_dir_all(&dir).ok();
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 #[test]
