@@ -156,6 +156,9 @@ impl EditorApp {
                 .collect();
             ui.label(tracks.join("  "));
         });
+        egui::CollapsingHeader::new("Hands and decks")
+            .id_salt("hands")
+            .show(ui, |ui| hands_and_decks(ui, content, state));
         ui.horizontal(|ui| {
             if ui.button("Undo action").clicked() {
                 self.commands.push(PlayCommand::Undo);
@@ -371,6 +374,49 @@ impl EditorApp {
                 self.commands.push(PlayCommand::Load);
             }
         });
+    }
+}
+
+/// Each side's hand (card titles), and each deck's draw pile, discards and cards set aside.
+fn hands_and_decks(
+    ui: &mut Ui,
+    content: &sandtable_engine::content::Content,
+    state: &sandtable_engine::state::State,
+) {
+    let title = |id: &String| {
+        content
+            .cards()
+            .find(|(_, c)| c.id == *id)
+            .map_or(id.clone(), |(_, c)| format!("{} {}", c.number, c.title))
+    };
+    for (side, hand) in &state.hands {
+        ui.label(RichText::new(format!("{side} hand ({}):", hand.len())).strong());
+        ui.label(hand.iter().map(title).collect::<Vec<_>>().join(", "));
+    }
+    let decks: std::collections::BTreeSet<&String> = state
+        .draw_piles
+        .keys()
+        .chain(state.discards.keys())
+        .chain(state.set_aside.keys())
+        .collect();
+    for deck in decks {
+        let count =
+            |m: &std::collections::BTreeMap<String, Vec<String>>| m.get(deck).map_or(0, Vec::len);
+        ui.label(format!(
+            "{deck} deck: {} to draw, {} discarded, {} set aside",
+            count(&state.draw_piles),
+            count(&state.discards),
+            count(&state.set_aside)
+        ));
+        if let Some(discards) = state.discards.get(deck).filter(|d| !d.is_empty()) {
+            ui.label(
+                RichText::new(format!(
+                    "discarded: {}",
+                    discards.iter().map(title).collect::<Vec<_>>().join(", ")
+                ))
+                .weak(),
+            );
+        }
     }
 }
 

@@ -134,6 +134,13 @@ fn a_playtest_starts_takes_the_prompts_choices_as_clicks_undoes_and_replays_on_r
         .click();
     h.run();
     assert_eq!(h.state().playtest.as_ref().unwrap().session.log().len(), 1);
+    // The hands and decks are shown: the Axis holds Barbarossa.
+    h.get_by_label("Hands and decks").click();
+    h.run();
+    h.get_by_label_contains("axis hand (");
+    h.get_by_label_contains("1 Barbarossa");
+    h.get_by_label("Hands and decks").click();
+    h.run();
     // Then the Axis round: Barbarossa as an event, a button.
     h.get_by_role_and_label(egui::accesskit::Role::Button, "event barbarossa")
         .click();
