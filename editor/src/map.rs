@@ -423,9 +423,8 @@ fn graph_view(app: &mut EditorApp, ui: &mut Ui, file: &str) {
             (i, on)
         })
         .collect();
-    for (i, n) in graph.g_mut().node_weights_mut().enumerate() {
-        let _ = i;
-        let on = n.id().index() < usize::MAX && selected_nodes.contains(&n.id());
+    for n in graph.g_mut().node_weights_mut() {
+        let on = selected_nodes.contains(&n.id());
         n.set_selected(on);
     }
     for (i, on) in edges {
@@ -443,7 +442,6 @@ fn graph_view(app: &mut EditorApp, ui: &mut Ui, file: &str) {
         .with_fit_to_screen_enabled(std::mem::take(&mut app.map.fit))
         .with_fit_to_screen_padding(0.05);
     let style = SettingsStyle::new().with_labels_always(false);
-    let rect = ui.available_rect_before_wrap();
     let response = GraphView::<FixedState, Fixed>::new()
         .with_interactions(&interactions)
         .with_navigations(&navigation)
@@ -451,7 +449,6 @@ fn graph_view(app: &mut EditorApp, ui: &mut Ui, file: &str) {
         .with_id(Some(VIEW_ID.into()))
         .show(ui, graph);
     app.map.rect = Some(response.response.rect);
-    let _ = rect;
     if let Some(id) = app.map.centre_on.take() {
         centre_on(app, ui, &id);
     }

@@ -232,8 +232,8 @@ fn setup_map(app: &mut EditorApp, ui: &mut Ui, file: &str, s: &ScenarioFile) {
         {
             clicked = Some(mini.nearest(g, at).map(|i| g.spaces[i].id.clone()));
         }
-        if let (Some(hover), Some(_)) = (response.dnd_hover_payload::<SetupDrag>(), pointer) {
-            let _ = hover;
+        // While a counter is dragged over the map, the space it would land on is ringed.
+        if response.dnd_hover_payload::<SetupDrag>().is_some() {
             if let Some(i) = pointer.and_then(|p| mini.nearest(g, p)) {
                 ui.painter().circle_stroke(
                     mini.at(g, i),
