@@ -297,6 +297,16 @@ pub fn show(app: &mut EditorApp, ui: &mut Ui) {
         preview(ui, &deck.deck, &card);
         ui.separator();
         form(app, ui, &file, index, &card);
+        ui.separator();
+        use crate::fields::Step;
+        crate::fields::every_field::<CardsFile>(
+            app,
+            ui,
+            "Every field of this card (values, group, provenance …)",
+            &file,
+            sandtable_engine::schema::FileKind::Cards,
+            &[Step::Key("cards"), Step::Index(index)],
+        );
     });
 }
 

@@ -13,6 +13,7 @@
 
 pub mod cards;
 pub mod doc;
+pub mod fields;
 pub mod map;
 pub mod playtest;
 pub mod roster;
@@ -89,6 +90,7 @@ pub fn bundled_content() -> PathBuf {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Section {
     Overview,
+    Game,
     Map,
     Counters,
     Cards,
@@ -99,8 +101,9 @@ pub enum Section {
 }
 
 impl Section {
-    pub const ALL: [Section; 8] = [
+    pub const ALL: [Section; 9] = [
         Section::Overview,
+        Section::Game,
         Section::Map,
         Section::Counters,
         Section::Cards,
@@ -113,6 +116,7 @@ impl Section {
     pub fn label(self) -> &'static str {
         match self {
             Section::Overview => "Overview",
+            Section::Game => "Game",
             Section::Map => "Map",
             Section::Counters => "Counters",
             Section::Cards => "Cards",
@@ -167,6 +171,7 @@ pub struct EditorApp {
     pub tables: tables::TablesView,
     pub roster: roster::RosterView,
     pub scenario: scenario::ScenarioView,
+    pub fields: fields::FieldsView,
 }
 
 impl EditorApp {
@@ -212,6 +217,7 @@ impl EditorApp {
             tables: tables::TablesView::default(),
             roster: roster::RosterView::default(),
             scenario: scenario::ScenarioView::default(),
+            fields: fields::FieldsView::default(),
         }
     }
 
@@ -389,6 +395,7 @@ impl EditorApp {
             .show(ui, |ui| self.side_bar(ui));
         egui::CentralPanel::default().show(ui, |ui| match self.section {
             Section::Overview => self.overview(ui),
+            Section::Game => self.game(ui),
             Section::Map => map::show(self, ui),
             Section::Counters => roster::show(self, ui),
             Section::Cards => cards::show(self, ui),
@@ -514,6 +521,34 @@ impl EditorApp {
         });
     }
 
+    /// game.ron, every field: sides, nations, regions, terrains, connection kinds, stats,
+    /// unit types, markers, tracks, decks, turns, stacking, the sequence of play, play rules.
+    fn game(&mut self, ui: &mut Ui) {
+        let Some(file) = self.file_of(sandtable_engine::schema::FileKind::Game) else {
+            ui.label("The folder has no game.ron.");
+            return;
+        };
+        ui.heading("Game");
+        ui.label(
+            RichText::new(
+                "Everything true of the game whatever the scenario. Open a part to edit it; \
+                 hover a field's name for what it means.",
+            )
+            .weak(),
+        );
+        egui::ScrollArea::vertical()
+            .auto_shrink([false; 2])
+            .show(ui, |ui| {
+                fields::edit_tree::<sandtable_engine::model::GameFile>(
+                    self,
+                    ui,
+                    &file,
+                    sandtable_engine::schema::FileKind::Game,
+                    &[],
+                )
+            });
+    }
+
     fn overview(&self, ui: &mut Ui) {
         let c = &self.loaded.content;
         let errors = self.loaded.errors().count();
@@ -630,7 +665,11 @@ impl EditorApp {
                     None
                 };
             }
-            Some(FileKind::Game) | None => {}
+            Some(FileKind::Game) => {
+                self.section = Section::Game;
+                self.fields.reveal = Some(fields::path_of_pointer(&pointer));
+            }
+            None => {}
         }
         self.status = format!("Opened {file} at {pointer}");
     }

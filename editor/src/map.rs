@@ -15,7 +15,7 @@ use egui_graphs::{
 use petgraph::stable_graph::{DefaultIx, EdgeIndex, IndexType, NodeIndex};
 use petgraph::{EdgeType, Undirected};
 use sandtable_engine::content::Content;
-use sandtable_engine::model::{Connection, LineStyle, MapFile, Pos, Space};
+use sandtable_engine::model::{Connection, LineStyle, MapFile, Pos, Provenance, Space};
 use sandtable_engine::schema::FileKind;
 
 use crate::{parse_color, EditorApp};
@@ -159,9 +159,20 @@ pub struct MapView {
     pub rect: Option<egui::Rect>,
     /// A space to bring to the middle of the view on the next frame.
     centre_on: Option<String>,
+    /// How the hex renderer last mapped map units to the screen: the screen point of the map's
+    /// `origin`, and the scale.
+    hex_frame: Option<(Pos2, Pos2, f32)>,
 }
 
 impl MapView {
+    /// Where the hex renderer drew a hex's centre on the screen (for tests and tools).
+    pub fn hex_screen_pos(&self, content: &Content, id: &str) -> Option<Pos2> {
+        let (origin, lo, scale) = self.hex_frame?;
+        let g = &content.graph;
+        let p = g.pos(g.index_of(id)?);
+        Some(origin + (Pos2::new(p.x, p.y) - lo) * scale)
+    }
+
     /// Selects the thing a JSON pointer into `map.ron` names (`/spaces/4/terrain`).
     pub fn select_pointer(&mut self, content: &Content, parts: &[&str]) {
         let index = |i: usize| parts.get(i).and_then(|p| p.parse::<usize>().ok());
@@ -595,6 +606,44 @@ fn with_kinds<R>(
     out
 }
 
+/// The kinds printed on the hexside between two hexes of the grid: `None` when they are not
+/// neighbours. With `create`, a side with no entry gets one (which the change then fills).
+fn with_hexside<R>(
+    m: &mut MapFile,
+    a: (i32, i32),
+    b: (i32, i32),
+    create: bool,
+    mut f: impl FnMut(&mut Vec<String>) -> R,
+) -> Option<R> {
+    let grid = m.hex_grid.as_mut()?;
+    let dirs = grid.directions();
+    let towards = |from: (i32, i32), to: (i32, i32)| {
+        dirs.iter()
+            .copied()
+            .find(|d| grid.step(from, *d) == Some(to))
+    };
+    let dir = towards(a, b)?;
+    let found = grid.hexsides.iter().position(|h| {
+        (h.hex == a && grid.step(a, h.side) == Some(b))
+            || (h.hex == b && grid.step(b, h.side) == Some(a))
+    });
+    let i = match found {
+        Some(i) => i,
+        None if create => {
+            grid.hexsides.push(sandtable_engine::model::Hexside {
+                hex: a,
+                side: dir,
+                kinds: Vec::new(),
+            });
+            grid.hexsides.len() - 1
+        }
+        None => return Some(f(&mut Vec::new())),
+    };
+    let out = f(&mut grid.hexsides[i].kinds);
+    grid.hexsides.retain(|h| !h.kinds.is_empty());
+    Some(out)
+}
+
 /// Removes the connection between two spaces, wherever it is listed.
 pub fn disconnect(app: &mut EditorApp, file: &str, a: &str, b: &str) {
     let done = app.edit::<MapFile>(file, &format!("delete connection {a} to {b}"), |m| {
@@ -696,9 +745,134 @@ fn inspector(app: &mut EditorApp, ui: &mut Ui, file: &str) {
             ui.heading("Inspector");
             ui.label("Click a space or a connection to see and edit it.");
             legend(app, ui);
+            ui.separator();
+            crate::fields::every_field::<MapFile>(
+                app,
+                ui,
+                "The whole map file (hex grid, hexsides, notes)",
+                file,
+                FileKind::Map,
+                &[],
+            );
         }
         Some(Selected::Space(id)) => space_inspector(app, ui, file, &id),
         Some(Selected::Connection(a, b)) => connection_inspector(app, ui, file, &a, &b),
+    }
+}
+
+/// The space's supply sources: for each, the nations that trace to it, its level and the flags
+/// it depends on; sources can be added and removed.
+fn supply_sources(
+    app: &mut EditorApp,
+    ui: &mut Ui,
+    file: &str,
+    id: &str,
+    space: &sandtable_engine::model::Space,
+    game: &sandtable_engine::model::GameFile,
+) {
+    use sandtable_engine::model::{SupplyLevel, SupplySource};
+    ui.horizontal(|ui| {
+        ui.label(RichText::new("Supply sources").strong());
+        if ui.button("Add source").clicked() {
+            edit_space(app, file, id, &format!("supply of {id}"), |s| {
+                s.supply.push(SupplySource {
+                    nations: Vec::new(),
+                    level: SupplyLevel::Full,
+                    flag: None,
+                    unless_flag: None,
+                })
+            });
+        }
+    });
+    for (i, source) in space.supply.iter().enumerate() {
+        let label = format!("supply of {id}");
+        ui.push_id(("supply", i), |ui| {
+            egui::Frame::group(ui.style()).show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.label(format!("Source {}", i + 1));
+                    let mut level = source.level;
+                    ui.selectable_value(&mut level, SupplyLevel::Full, "Full");
+                    ui.selectable_value(&mut level, SupplyLevel::Limited, "Limited");
+                    if level != source.level {
+                        edit_space(app, file, id, &label, |s| {
+                            if let Some(x) = s.supply.get_mut(i) {
+                                x.level = level
+                            }
+                        });
+                    }
+                    if ui.button("Remove source").clicked() {
+                        edit_space(app, file, id, &label, |s| {
+                            if i < s.supply.len() {
+                                s.supply.remove(i);
+                            }
+                        });
+                    }
+                });
+                let nations = game
+                    .nations
+                    .iter()
+                    .map(|n| (n.id.as_str(), n.name.as_str()));
+                if let Some((nid, on)) = crate::ticks(ui, nations, &source.nations) {
+                    edit_space(app, file, id, &label, |s| {
+                        if let Some(x) = s.supply.get_mut(i) {
+                            crate::set_member(&mut x.nations, nid, on)
+                        }
+                    });
+                }
+                for (which, value) in [
+                    ("Only while flag", &source.flag),
+                    ("Not while flag", &source.unless_flag),
+                ] {
+                    let mut text = value.clone().unwrap_or_default();
+                    ui.horizontal(|ui| {
+                        ui.label(which);
+                        if ui.text_edit_singleline(&mut text).changed() {
+                            let v = text.trim().to_string();
+                            let v = (!v.is_empty()).then_some(v);
+                            let only = which.starts_with("Only");
+                            edit_space(app, file, id, &label, |s| {
+                                if let Some(x) = s.supply.get_mut(i) {
+                                    if only {
+                                        x.flag = v.clone();
+                                    } else {
+                                        x.unless_flag = v.clone();
+                                    }
+                                }
+                            });
+                        }
+                    });
+                }
+            });
+        });
+    }
+}
+
+/// Whether the space is printed in the rulebook or reconstructed, and why.
+fn provenance(app: &mut EditorApp, ui: &mut Ui, file: &str, id: &str, now: &Provenance) {
+    let mut reconstructed = matches!(now, Provenance::Reconstructed(_));
+    let label = format!("provenance of {id}");
+    if ui
+        .checkbox(
+            &mut reconstructed,
+            "Reconstructed (not printed in the rulebook)",
+        )
+        .changed()
+    {
+        let value = if reconstructed {
+            Provenance::Reconstructed(String::new())
+        } else {
+            Provenance::Printed
+        };
+        edit_space(app, file, id, &label, |s| s.provenance = value.clone());
+    }
+    if let Provenance::Reconstructed(why) = now {
+        let mut text = why.clone();
+        ui.label("How it was reconstructed");
+        if ui.text_edit_multiline(&mut text).changed() {
+            edit_space(app, file, id, &label, |s| {
+                s.provenance = Provenance::Reconstructed(text.clone())
+            });
+        }
     }
 }
 
@@ -842,12 +1016,7 @@ fn space_inspector(app: &mut EditorApp, ui: &mut Ui, file: &str, id: &str) {
             crate::set_member(&mut s.features, fid, on)
         });
     }
-    if !space.supply.is_empty() {
-        ui.label(RichText::new("Supply source").strong());
-        for s in &space.supply {
-            ui.label(format!("{} ({:?})", s.nations.join(", "), s.level));
-        }
-    }
+    supply_sources(app, ui, file, id, &space, &game);
     for p in &game.properties {
         let mut text = space
             .props
@@ -876,6 +1045,7 @@ fn space_inspector(app: &mut EditorApp, ui: &mut Ui, file: &str, id: &str) {
             }
         });
     }
+    provenance(app, ui, file, id, &space.provenance);
     let mut notes = space.notes.clone();
     ui.label("Notes");
     if ui.text_edit_multiline(&mut notes).changed() {
@@ -932,10 +1102,17 @@ fn connection_inspector(app: &mut EditorApp, ui: &mut Ui, file: &str, a: &str, b
         ui.label("map.ron does not read; fix it in Problems.");
         return;
     };
-    let Some(kinds) = with_kinds(&mut map, a, b, |k| k.clone()) else {
-        ui.label("This connection is not listed in the file (a hex grid's neighbours come from the grid).");
+    let cell = |id: &str| app.loaded.content.graph.space(id).and_then(|s| s.hex);
+    let cells = cell(a).zip(cell(b));
+    let Some(kinds) = with_kinds(&mut map, a, b, |k| k.clone()).or_else(|| {
+        cells.and_then(|(ca, cb)| with_hexside(&mut map, ca, cb, false, |k| k.clone()))
+    }) else {
+        ui.label("These two spaces are not connected in the file.");
         return;
     };
+    if cells.is_some() {
+        ui.label(RichText::new("A hexside: what is printed on it").weak());
+    }
     let Some(game) = app.loaded.content.game.clone() else {
         ui.label("The folder has no game.ron.");
         return;
@@ -950,7 +1127,13 @@ fn connection_inspector(app: &mut EditorApp, ui: &mut Ui, file: &str, a: &str, b
         .map(|k| (k.id.as_str(), k.name.as_str()));
     if let Some((kid, on)) = crate::ticks(ui, all, &kinds) {
         app.edit::<MapFile>(file, &format!("kinds of {a} to {b}"), |m| {
-            with_kinds(m, a, b, |kinds| crate::set_member(kinds, kid.clone(), on));
+            let mut change = |kinds: &mut Vec<String>| crate::set_member(kinds, kid.clone(), on);
+            let listed = with_kinds(m, a, b, &mut change);
+            if listed.is_none() {
+                let (ca, cb) = cells.ok_or("the two spaces are not connected")?;
+                with_hexside(m, ca, cb, true, &mut change)
+                    .ok_or("the two hexes are not neighbours")?;
+            }
             Ok(())
         });
     }
@@ -987,6 +1170,7 @@ fn hex_map(app: &mut EditorApp, ui: &mut Ui) {
     let span = (hi - lo) + Vec2::splat(2.0 * pad);
     let scale = (rect.width() / span.x.max(1.0)).min(rect.height() / span.y.max(1.0));
     let at = |p: Pos| rect.left_top() + (Pos2::new(p.x, p.y) - lo + Vec2::splat(pad)) * scale;
+    app.map.hex_frame = Some((rect.left_top() + Vec2::splat(pad) * scale, lo, scale));
     let flat = matches!(
         grid.orientation,
         sandtable_engine::model::HexOrientation::FlatTop
@@ -1042,10 +1226,37 @@ fn hex_map(app: &mut EditorApp, ui: &mut Ui) {
             painter.line_segment([mid - side, mid + side], Stroke::new(3.0, style.color));
         }
     }
+    if let Some(Selected::Connection(a, b)) = &app.map.selected {
+        if let (Some(ia), Some(ib)) = (g.index_of(a), g.index_of(b)) {
+            let (pa, pb) = (at(g.pos(ia)), at(g.pos(ib)));
+            let mid = pa + (pb - pa) / 2.0;
+            let side = (pb - pa).rot90().normalized() * grid.size * scale * 0.55;
+            painter.line_segment([mid - side, mid + side], Stroke::new(4.0, Color32::YELLOW));
+        }
+    }
     if let Some(click) = response
         .interact_pointer_pos()
         .filter(|_| response.clicked())
     {
+        // Near the middle of a hexside: the side; elsewhere the hex under the pointer.
+        let side = g
+            .edges
+            .iter()
+            .map(|e| {
+                (
+                    e,
+                    (at(g.pos(e.a)) + (at(g.pos(e.b)) - at(g.pos(e.a))) / 2.0).distance(click),
+                )
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .filter(|(_, d)| *d <= grid.size * scale * 0.3);
+        if let Some((e, _)) = side {
+            app.map.selected = Some(Selected::Connection(
+                g.spaces[e.a].id.clone(),
+                g.spaces[e.b].id.clone(),
+            ));
+            return;
+        }
         let nearest = (0..g.spaces.len())
             .map(|i| (i, at(g.pos(i)).distance(click)))
             .min_by(|a, b| a.1.total_cmp(&b.1))

@@ -158,6 +158,14 @@ pub fn show(app: &mut EditorApp, ui: &mut Ui) {
         egui::CollapsingHeader::new(format!("Optional rules ({})", scenario.options.len()))
             .default_open(true)
             .show(ui, |ui| options(app, ui, &file, &scenario));
+        crate::fields::every_field::<ScenarioFile>(
+            app,
+            ui,
+            "Every field (control, markers, tracks, decks, hands, special rules)",
+            &file,
+            sandtable_engine::schema::FileKind::Scenario,
+            &[],
+        );
     });
 }
 

@@ -225,6 +225,25 @@ fn grid(app: &mut EditorApp, ui: &mut Ui, file: &str, index: usize, table: &Tabl
         ))
         .weak(),
     );
+    egui::CollapsingHeader::new(
+        "Every field of this table (name, rows by, columns, result type …)",
+    )
+    .id_salt(("table fields", index))
+    .show(ui, |ui| {
+        egui::ScrollArea::vertical()
+            .id_salt("table fields scroll")
+            .max_height(320.0)
+            .show(ui, |ui| {
+                use crate::fields::Step;
+                crate::fields::edit_tree::<TablesFile>(
+                    app,
+                    ui,
+                    file,
+                    FileKind::Tables,
+                    &[Step::Key("tables"), Step::Index(index)],
+                )
+            })
+    });
     let problems = table_problems(app, file, index);
     let headers = column_headers(&table.columns);
     egui::ScrollArea::both().show(ui, |ui| {

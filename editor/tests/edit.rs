@@ -13,8 +13,13 @@ use sandtable_editor::{bundled_content, EditorApp, Quit, Section};
 use sandtable_engine::model::{MapFile, ScenarioFile, TablesFile};
 
 fn harness(folder: &std::path::Path) -> Harness<'static, EditorApp> {
+    tall_harness(folder, 900.0)
+}
+
+/// A window tall enough to show a long panel whole (a space's inspector).
+fn tall_harness(folder: &std::path::Path, height: f32) -> Harness<'static, EditorApp> {
     Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
+        .with_size(egui::vec2(1400.0, height))
         .build_ui_state(
             |ui, app: &mut EditorApp| app.show(ui),
             EditorApp::open(folder),
@@ -33,6 +38,16 @@ fn drag(h: &mut Harness<'static, EditorApp>, from: egui::Pos2, to: egui::Pos2) {
     }
     h.drop_at(to);
     h.run_steps(2);
+}
+
+/// Presses and releases the mouse at one point.
+fn click_at(h: &mut Harness<'static, EditorApp>, at: egui::Pos2) {
+    h.hover_at(at);
+    h.run_steps(1);
+    h.drag_at(at);
+    h.run_steps(1);
+    h.drop_at(at);
+    h.run_steps(1);
 }
 
 fn space_pos(h: &Harness<'static, EditorApp>, id: &str) -> sandtable_engine::model::Pos {
@@ -376,4 +391,121 @@ fn a_click_on_a_problem_opens_the_panel_and_the_thing_it_is_about() {
     assert_eq!(h.state().section, Section::Tables);
     assert_eq!(h.state().tables.selected, Some(0));
     h.get_by_label_contains("row 1, column 3:");
+}
+
+#[test]
+fn a_supply_source_added_in_the_inspector_names_its_nation_and_level() {
+    let mut h = tall_harness(&bundled_content(), 2400.0);
+    h.state_mut().section = Section::Map;
+    h.state_mut().map.selected = Some(Selected::Space("kiev".into()));
+    h.run_steps(3);
+    h.get_by_role_and_label(Role::Button, "Add source").click();
+    h.run_steps(2);
+    h.get_by_label("Commonwealth").click();
+    h.run_steps(2);
+    h.get_by_label("Limited").click();
+    h.run_steps(2);
+    let map: MapFile = h.state().doc.parse("map.ron").unwrap();
+    let kiev = map.spaces.iter().find(|s| s.id == "kiev").unwrap();
+    assert_eq!(kiev.supply.len(), 1);
+    assert_eq!(kiev.supply[0].nations, ["cw"]);
+    assert_eq!(
+        kiev.supply[0].level,
+        sandtable_engine::model::SupplyLevel::Limited
+    );
+    assert!(!h.state().loaded.has_errors());
+    h.get_by_role_and_label(Role::Button, "Remove source")
+        .click();
+    h.run_steps(2);
+    let map: MapFile = h.state().doc.parse("map.ron").unwrap();
+    assert!(map
+        .spaces
+        .iter()
+        .find(|s| s.id == "kiev")
+        .unwrap()
+        .supply
+        .is_empty());
+}
+
+#[test]
+fn the_game_panel_edits_any_field_of_game_ron_as_one_undoable_step() {
+    use sandtable_engine::model::GameFile;
+    let mut h = harness(&bundled_content());
+    h.state_mut().section = Section::Game;
+    h.run();
+    h.get_by_label("sides").click();
+    h.run();
+    h.get_by_label("2: allied").click();
+    h.run();
+    let field = |n: &egui_kittest::kittest::AccessKitNode<'_>| {
+        n.data().placeholder() == Some("sides[1].name")
+    };
+    h.get_by(field).focus();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by(field).type_text("Soviet");
+    h.run();
+    let game: GameFile = h.state().doc.parse("game.ron").unwrap();
+    assert_eq!(game.sides[1].name, "Soviet");
+    assert_eq!(h.state().doc.undo_label(), Some("edit sides[1].name"));
+    // A field that may be left out is added from the list of the missing ones.
+    assert!(game.nations[5].group.is_none());
+    h.state_mut().fields.reveal = Some("nations[5].home".into());
+    h.run();
+    h.get_by_label("Add a field to nations[5]…").click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "group").click();
+    h.run();
+    let game: GameFile = h.state().doc.parse("game.ron").unwrap();
+    assert_eq!(game.nations[5].group.as_deref(), Some(""));
+    h.state_mut().undo();
+    h.state_mut().undo();
+    h.run();
+    let game: GameFile = h.state().doc.parse("game.ron").unwrap();
+    assert_eq!(game.sides[1].name, "Allied");
+    assert!(!h.state().doc.is_dirty());
+}
+
+#[test]
+fn a_hexside_clicked_on_the_hex_map_is_made_a_river_in_the_inspector() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/hex-mini");
+    common::copy_tree(&fixture, dir.path());
+    let mut h = harness(dir.path());
+    h.state_mut().section = Section::Map;
+    h.run_steps(3);
+    // A click on a hex selects it.
+    let content = h.state().loaded.content.clone();
+    let wood = h
+        .state()
+        .map
+        .hex_screen_pos(&content, "wood")
+        .expect("drawn");
+    click_at(&mut h, wood);
+    h.run_steps(2);
+    assert_eq!(h.state().map.selected, Some(Selected::Space("wood".into())));
+    // A click on the middle of a side selects the side.
+    let north = h
+        .state()
+        .map
+        .hex_screen_pos(&content, "0202")
+        .expect("drawn");
+    click_at(&mut h, wood + (north - wood) / 2.0);
+    h.run_steps(2);
+    let Some(Selected::Connection(a, b)) = h.state().map.selected.clone() else {
+        panic!("a side is selected: {:?}", h.state().map.selected)
+    };
+    let mut ends = [a, b];
+    ends.sort();
+    assert_eq!(ends, ["0202", "wood"]);
+    h.get_by_label("River hexside").click();
+    h.run_steps(2);
+    let map: MapFile = h.state().doc.parse("map.ron").unwrap();
+    let sides = &map.hex_grid.unwrap().hexsides;
+    assert_eq!(sides.len(), 3);
+    assert_eq!(sides[2].kinds, ["river"]);
+    let g = &h.state().loaded.content.graph;
+    let (w, n) = (g.index_of("wood").unwrap(), g.index_of("0202").unwrap());
+    assert_eq!(g.edges[g.edge_between(w, n).unwrap()].kinds, ["river"]);
+    assert!(!h.state().loaded.has_errors());
 }
