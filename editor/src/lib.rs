@@ -20,6 +20,7 @@ pub mod roster;
 pub mod scenario;
 pub mod tables;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use egui::{Color32, RichText, ScrollArea, Ui};
@@ -172,6 +173,8 @@ pub struct EditorApp {
     pub roster: roster::RosterView,
     pub scenario: scenario::ScenarioView,
     pub fields: fields::FieldsView,
+    /// Where each diagnostic points, found once per check (see [`EditorApp::place_of`]).
+    places: std::cell::RefCell<(Option<u64>, Vec<Option<(String, String)>>)>,
 }
 
 impl EditorApp {
@@ -218,6 +221,7 @@ impl EditorApp {
             roster: roster::RosterView::default(),
             scenario: scenario::ScenarioView::default(),
             fields: fields::FieldsView::default(),
+            places: Default::default(),
         }
     }
 
@@ -609,21 +613,40 @@ impl EditorApp {
 
     /// Where a diagnostic points: its file (relative) and the JSON pointer of the value there.
     pub fn place_of(&self, index: usize) -> Option<(String, String)> {
-        let d = self.loaded.diagnostics.get(index)?;
-        let Place::Span(span) = &d.place else {
-            return None;
-        };
-        let file = self
-            .loaded
-            .content
-            .files
+        let mut places = self.places.borrow_mut();
+        if places.0 != Some(self.checked) {
+            *places = (Some(self.checked), self.find_places());
+        }
+        places.1.get(index).cloned().flatten()
+    }
+
+    /// The places of all the diagnostics, each file parsed once.
+    fn find_places(&self) -> Vec<Option<(String, String)>> {
+        let mut spans = BTreeMap::new();
+        self.loaded
+            .diagnostics
             .iter()
-            .find(|f| f.id == span.file)?;
-        let text = &self.loaded.sources.get(span.file).text;
-        let node = sandtable_engine::ron_syntax::parse(text).ok()?;
-        let (_, spans) = sandtable_engine::ron_syntax::to_json(&node).ok()?;
-        let pointer = spans.pointer_at(span.start as usize).unwrap_or_default();
-        Some((file.relative.clone(), pointer))
+            .map(|d| {
+                let Place::Span(span) = &d.place else {
+                    return None;
+                };
+                let file = self
+                    .loaded
+                    .content
+                    .files
+                    .iter()
+                    .find(|f| f.id == span.file)?;
+                let map = spans.entry(span.file).or_insert_with(|| {
+                    let text = &self.loaded.sources.get(span.file).text;
+                    let node = sandtable_engine::ron_syntax::parse(text).ok()?;
+                    sandtable_engine::ron_syntax::to_json(&node)
+                        .ok()
+                        .map(|(_, m)| m)
+                });
+                let pointer = map.as_ref()?.pointer_at(span.start as usize);
+                Some((file.relative.clone(), pointer.unwrap_or_default()))
+            })
+            .collect()
     }
 
     /// Opens the place of a problem: the panel that edits it, with the thing selected.
