@@ -87,6 +87,9 @@ pub fn bundled_content() -> PathBuf {
         .join(BUNDLED_GAME)
 }
 
+/// Where a problem is: the file (relative to the folder) and the JSON pointer in it.
+type ProblemPlace = (String, String);
+
 /// What the central area shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Section {
@@ -174,7 +177,7 @@ pub struct EditorApp {
     pub scenario: scenario::ScenarioView,
     pub fields: fields::FieldsView,
     /// Where each diagnostic points, found once per check (see [`EditorApp::place_of`]).
-    places: std::cell::RefCell<(Option<u64>, Vec<Option<(String, String)>>)>,
+    places: std::cell::RefCell<(Option<u64>, Vec<Option<ProblemPlace>>)>,
 }
 
 impl EditorApp {
@@ -621,7 +624,7 @@ impl EditorApp {
     }
 
     /// The places of all the diagnostics, each file parsed once.
-    fn find_places(&self) -> Vec<Option<(String, String)>> {
+    fn find_places(&self) -> Vec<Option<ProblemPlace>> {
         let mut spans = BTreeMap::new();
         self.loaded
             .diagnostics
