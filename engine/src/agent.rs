@@ -1,11 +1,88 @@
-//! Agents that play through the prompt interface. The random agent picks uniformly among the
-//! legal actions with its own seeded generator, so a game between random agents is a function
-//! of the two seeds.
+//! Agents that play through the prompt interface.
+//!
+//! The random agent picks uniformly among the legal actions with its own seeded generator, so a
+//! game between random agents is a function of the seeds. The Monte Carlo agent tries each
+//! legal action (up to [`MonteCarloAgent::WIDTH`] of them) in a fixed number of random
+//! playouts of bounded length and takes the one whose playouts end best for its side: a won
+//! game, else the victory points of the spaces it holds against the enemy's and the steps it
+//! has on the map. It is bounded by playouts, never by time, so its games are deterministic.
+
+use std::str::FromStr;
 
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::rules::Prompt;
+use crate::rules::{self, Prompt, Rules};
+use crate::state::{Loc, State};
+
+/// Something that answers prompts.
+pub trait Agent {
+    /// A legal action for the state's prompt, in its text form. The state has a prompt.
+    fn choose(&mut self, rules: &Rules, state: &State) -> String;
+}
+
+/// Which agent plays a side, as the command line and the editor name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum AgentKind {
+    /// Uniform over the legal actions.
+    Random,
+    /// Flat Monte Carlo: `playouts` random playouts per decision, each at most `depth`
+    /// actions long.
+    MonteCarlo { playouts: u32, depth: u32 },
+}
+
+impl AgentKind {
+    pub fn make(self, seed: u64) -> Box<dyn Agent> {
+        match self {
+            AgentKind::Random => Box::new(RandomAgent::new(seed)),
+            AgentKind::MonteCarlo { playouts, depth } => {
+                Box::new(MonteCarloAgent::new(seed, playouts, depth))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for AgentKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AgentKind::Random => f.write_str("random"),
+            AgentKind::MonteCarlo { playouts, depth } => write!(f, "mc:{playouts}:{depth}"),
+        }
+    }
+}
+
+impl FromStr for AgentKind {
+    type Err = String;
+
+    /// `random`, or `mc[:PLAYOUTS[:DEPTH]]` (defaults 32 playouts of 60 actions).
+    fn from_str(s: &str) -> Result<AgentKind, String> {
+        let mut parts = s.trim().split(':');
+        let number = |p: Option<&str>, default: u32, what: &str| -> Result<u32, String> {
+            match p {
+                None => Ok(default),
+                Some(t) => t
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .ok_or_else(|| format!("`{t}` is not a number of {what} (1 or more)")),
+            }
+        };
+        match parts.next() {
+            Some("random") if parts.next().is_none() => Ok(AgentKind::Random),
+            Some("mc") => {
+                let playouts = number(parts.next(), 32, "playouts")?;
+                let depth = number(parts.next(), 60, "actions per playout")?;
+                if parts.next().is_some() {
+                    return Err(format!("`{s}`: write mc:PLAYOUTS:DEPTH"));
+                }
+                Ok(AgentKind::MonteCarlo { playouts, depth })
+            }
+            _ => Err(format!(
+                "no agent `{s}`: the agents are `random` and `mc[:PLAYOUTS[:DEPTH]]`"
+            )),
+        }
+    }
+}
 
 /// Picks legal actions at random.
 pub struct RandomAgent {
@@ -43,4 +120,113 @@ impl RandomAgent {
             }
         }
     }
+}
+
+impl Agent for RandomAgent {
+    fn choose(&mut self, _rules: &Rules, state: &State) -> String {
+        match &state.flow.prompt {
+            Some(p) => self.act(p),
+            None => String::new(),
+        }
+    }
+}
+
+/// Flat Monte Carlo over the legal actions (see the module's documentation).
+pub struct MonteCarloAgent {
+    rng: ChaCha8Rng,
+    playouts: u32,
+    depth: u32,
+}
+
+impl MonteCarloAgent {
+    /// The most actions of one prompt that are tried; the rest are left out at random.
+    pub const WIDTH: usize = 12;
+
+    pub fn new(seed: u64, playouts: u32, depth: u32) -> MonteCarloAgent {
+        MonteCarloAgent {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            playouts: playouts.max(1),
+            depth,
+        }
+    }
+
+    fn playout(&mut self, rules: &Rules, state: &State, action: &str, me: &str) -> f64 {
+        let mut s = state.clone();
+        s.reseed(self.rng.next_u64());
+        if rules::apply_unguarded(rules, &mut s, action).is_err() {
+            return -1.0;
+        }
+        let mut random = RandomAgent::new(self.rng.next_u64());
+        for _ in 0..self.depth {
+            let Some(p) = &s.flow.prompt else {
+                break;
+            };
+            let a = random.act(p);
+            if rules::apply_unguarded(rules, &mut s, &a).is_err() {
+                break;
+            }
+        }
+        evaluate(rules, &s, me)
+    }
+}
+
+impl Agent for MonteCarloAgent {
+    fn choose(&mut self, rules: &Rules, state: &State) -> String {
+        let Some(prompt) = &state.flow.prompt else {
+            return String::new();
+        };
+        let mut random = RandomAgent::new(self.rng.next_u64());
+        if prompt.pick.is_some() || prompt.options.len() <= 1 {
+            return random.act(prompt);
+        }
+        let mut candidates: Vec<&String> = prompt.options.iter().collect();
+        while candidates.len() > Self::WIDTH {
+            let i = random.below(candidates.len());
+            candidates.remove(i);
+        }
+        let per = (self.playouts as usize / candidates.len()).max(1);
+        let me = prompt.side.clone();
+        let mut best: Option<(f64, &String)> = None;
+        for a in candidates {
+            let total: f64 = (0..per).map(|_| self.playout(rules, state, a, &me)).sum();
+            let mean = total / per as f64;
+            if best.is_none_or(|(b, _)| mean > b) {
+                best = Some((mean, a));
+            }
+        }
+        best.map(|(_, a)| a.clone()).unwrap_or_default()
+    }
+}
+
+/// How good a state is for a side, from 0 (lost) to 1 (won): the game's result if it has
+/// ended, else the victory points of the spaces each side holds and the steps each has on the
+/// map, each as a share.
+pub fn evaluate(rules: &Rules, state: &State, me: &str) -> f64 {
+    if let Some(r) = &state.flow.result {
+        return if r.winner == me { 1.0 } else { 0.0 };
+    }
+    let (mut vp_mine, mut vp_all) = (0.0, 0.0);
+    for s in &rules.content.graph.spaces {
+        if s.vp <= 0 {
+            continue;
+        }
+        if let Some(side) = state.control.get(&s.id) {
+            vp_all += s.vp as f64;
+            if side == me {
+                vp_mine += s.vp as f64;
+            }
+        }
+    }
+    let (mut steps_mine, mut steps_all) = (0.0, 0.0);
+    for u in &state.units {
+        if matches!(u.at, Loc::Space(_)) {
+            let steps = rules.steps(u) as f64;
+            steps_all += steps;
+            if rules.side(u) == me {
+                steps_mine += steps;
+            }
+        }
+    }
+    let share = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.5 };
+    0.05 + 0.9 * (0.6 * share(vp_mine, vp_all) + 0.4 * share(steps_mine, steps_all))
 }

@@ -21,5 +21,7 @@ pub mod rules;
 pub mod schema;
 pub mod script;
 pub mod session;
+pub mod sim;
 pub mod state;
 pub mod tables;
+pub mod variant;

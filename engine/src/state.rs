@@ -138,6 +138,27 @@ pub struct Modifier {
     pub card: Option<String>,
 }
 
+/// What happened in play that statistics read and rules never do: the results rolled on each
+/// table, by column, and how often each space changed hands.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Record {
+    /// (table, column index after shifts) → result as printed → how often.
+    pub table_rolls: BTreeMap<(String, usize), BTreeMap<String, u32>>,
+    /// Space → how often its controller changed (a neutral space taken counts).
+    pub control_changes: BTreeMap<String, u32>,
+}
+
+impl Record {
+    pub fn roll(&mut self, table: &str, column: usize, result: String) {
+        *self
+            .table_rolls
+            .entry((table.to_string(), column))
+            .or_default()
+            .entry(result)
+            .or_default() += 1;
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
     /// The scenario it was set up from.
@@ -170,6 +191,8 @@ pub struct State {
     pub delayed: BTreeMap<usize, u32>,
     /// Where play stands in the sequence of play, and the prompt it waits on.
     pub flow: crate::rules::Flow,
+    /// For statistics (see [`Record`]).
+    pub record: Record,
     rng: ChaCha8Rng,
 }
 
@@ -208,6 +231,7 @@ impl State {
             delayed: BTreeMap::new(),
             forced_dice: Vec::new(),
             flow: crate::rules::Flow::default(),
+            record: Record::default(),
             rng: ChaCha8Rng::seed_from_u64(seed),
         };
         for t in &game.tracks {
@@ -358,6 +382,29 @@ impl State {
     }
 
     /// Rolls one die of `faces` faces: a forced result first, then the seeded dice.
+    /// A space's controller is now `side` (none for neutral); counted if it changed.
+    pub fn set_control(&mut self, space: &str, side: Option<&str>) {
+        let before = self.control.get(space).map(String::as_str);
+        if before == side {
+            return;
+        }
+        *self
+            .record
+            .control_changes
+            .entry(space.to_string())
+            .or_default() += 1;
+        match side {
+            Some(side) => self.control.insert(space.to_string(), side.to_string()),
+            None => self.control.remove(space),
+        };
+    }
+
+    /// Gives the dice a new seed: for an agent's look-ahead on a copy of the state, so its
+    /// playouts do not all roll the same. Play itself never reseeds.
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
+
     pub fn roll(&mut self, faces: u32) -> i64 {
         if !self.forced_dice.is_empty() {
             return self.forced_dice.remove(0);

@@ -5,7 +5,7 @@ use std::process::{Command, Output};
 
 use crate::{b2b, copy_tree, root};
 
-fn sandtable(args: &[&str]) -> Output {
+pub(crate) fn sandtable(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sandtable"))
         .args(args)
         .current_dir(root())

@@ -11,6 +11,7 @@ mod graph_model;
 mod play;
 mod robustness;
 mod script_builtins;
+mod sim;
 
 use std::path::{Path, PathBuf};
 

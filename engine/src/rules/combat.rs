@@ -677,12 +677,18 @@ fn fire(rules: &Rules, state: &mut State, c: &CombatTask, side: &str) -> u32 {
     }
     let roll = state.roll(rules.game.dice.faces) as i32;
     let column = table.column(ColumnInput::Strength(strength)).unwrap_or(0);
-    match table.lookup(
+    let result = table.lookup(
         ColumnInput::Strength(strength),
         shift,
         RowInput::Roll { roll, drm },
         rules.game.dice.faces,
-    ) {
+    );
+    if let Ok(cell) = result {
+        state
+            .record
+            .roll(&table.id, table.shift(column, shift), cell.to_string());
+    }
+    match result {
         Ok(Cell::Scalar(Scalar::Int(n))) => {
             state.flow.messages.push(format!(
                 "{side} fires at {} on {} column {} (shift {shift:+}), rolls {roll} (drm {drm:+}): loss {n}",

@@ -1305,7 +1305,7 @@ pub(super) fn take_control(rules: &Rules, state: &mut State, space: &str, side: 
     if before.as_deref() == Some(side) {
         return;
     }
-    state.control.insert(space.to_string(), side.to_string());
+    state.set_control(space, Some(side));
     if before.is_some() {
         // Trenches do not survive a change of hands (10.2), nor do forts (10.3).
         state

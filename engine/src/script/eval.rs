@@ -833,7 +833,7 @@ impl<'a> Eval<'a> {
             }
             "control" => {
                 let (s, side) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
-                self.state.to_mut().control.insert(s, side);
+                self.state.to_mut().set_control(&s, Some(&side));
                 Value::Void
             }
             "place" => {
@@ -1529,7 +1529,15 @@ impl<'a> Eval<'a> {
             _ => return fail(range, "`lookup` needs `roll`, `number` or `row`"),
         };
         let faces = self.content.game.as_ref().map_or(6, |g| g.dice.faces);
-        match table.lookup(column, shift as i32, row, faces) {
+        let result = table.lookup(column, shift as i32, row, faces);
+        if let (Ok(cell), Some(_), Ok(c)) = (&result, roll, table.column(column)) {
+            let c = table.shift(c, shift as i32);
+            self.state
+                .to_mut()
+                .record
+                .roll(&table_id, c, cell.to_string());
+        }
+        match result {
             Ok(Cell::Scalar(Scalar::Int(n))) => Ok(Value::Int(*n)),
             Ok(Cell::Scalar(Scalar::Symbol(s))) => Ok(Value::Text(s.clone())),
             Ok(other) => fail(

@@ -1,0 +1,661 @@
+//! Self-play: many games of one scenario between agents, their statistics, and the paired
+//! comparison of two variants.
+//!
+//! Game `i` of a batch is a function of the batch's seed and `i` alone (its own dice seed and
+//! agent seeds, see [`game_seed`]), and the games are gathered in order, so a batch gives the
+//! same records and the same report whatever the number of threads. Variants are compared on
+//! the same game seeds (paired), which takes the luck of the seeds out of their difference.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use serde::Serialize;
+
+use crate::agent::AgentKind;
+use crate::content::Content;
+use crate::rules::{self, Rules, RulesError};
+use crate::state::Record;
+
+/// What a batch plays.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Plan {
+    pub scenario: String,
+    pub options: Vec<String>,
+    pub games: u32,
+    pub seed: u64,
+    /// The agent of each side; sides not named play `default_agent`.
+    pub agents: BTreeMap<String, AgentKind>,
+    pub default_agent: AgentKind,
+    /// A game still going after this many actions is stopped and counted unfinished.
+    pub max_actions: usize,
+}
+
+impl Plan {
+    pub fn new(scenario: &str, games: u32, seed: u64) -> Plan {
+        Plan {
+            scenario: scenario.to_string(),
+            options: Vec::new(),
+            games,
+            seed,
+            agents: BTreeMap::new(),
+            default_agent: AgentKind::Random,
+            max_actions: 20_000,
+        }
+    }
+
+    fn agent(&self, side: &str) -> AgentKind {
+        self.agents.get(side).copied().unwrap_or(self.default_agent)
+    }
+}
+
+/// How a card was played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Way {
+    Event,
+    Ops,
+    Sr,
+    Rp,
+    Combat,
+}
+
+/// One game of a batch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameRecord {
+    pub index: u32,
+    pub seed: u64,
+    pub winner: Option<String>,
+    /// How it was won (`automatic`, `end_of_game`).
+    pub how: Option<String>,
+    /// The turn it ended on (or was stopped on).
+    pub turn: u32,
+    pub actions: usize,
+    /// Each shared track (one no side owns, such as victory points) at the end of each turn.
+    pub tracks: BTreeMap<String, Vec<(u32, i64)>>,
+    /// Cards played: side, card, way.
+    pub plays: Vec<(String, String, Way)>,
+    /// Cards whose event was carried out.
+    pub events: BTreeSet<String>,
+    pub record: Record,
+    /// An action an agent chose that failed: the game stopped there.
+    pub error: Option<String>,
+}
+
+/// The seed of game `index` of a batch with seed `seed` (SplitMix64 of the two).
+pub fn game_seed(seed: u64, index: u32) -> u64 {
+    let mut z = seed
+        .wrapping_add(0x9E37_79B9_7F4A_7C15u64.wrapping_mul(index as u64 + 1))
+        .wrapping_add(0x5851_F42D_4C95_7F2D);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn way_of(kind: &str, action: &str) -> Option<(Way, String)> {
+    let mut words = action.split_whitespace();
+    let first = words.next()?;
+    let way = match first {
+        "card" if kind == "combat_card" => Way::Combat,
+        "event" => Way::Event,
+        "ops" => Way::Ops,
+        "sr" => Way::Sr,
+        "rp" => Way::Rp,
+        _ => return None,
+    };
+    Some((way, words.next()?.to_string()))
+}
+
+/// Plays game `index` of the plan.
+pub fn play_game(rules: &Rules, plan: &Plan, index: u32) -> GameRecord {
+    let seed = game_seed(plan.seed, index);
+    let mut rec = GameRecord {
+        index,
+        seed,
+        winner: None,
+        how: None,
+        turn: 0,
+        actions: 0,
+        tracks: BTreeMap::new(),
+        plays: Vec::new(),
+        events: BTreeSet::new(),
+        record: Record::default(),
+        error: None,
+    };
+    let mut state = match rules::start(rules, seed, &plan.options, &[]) {
+        Ok(s) => s,
+        Err(e) => {
+            rec.error = Some(e.0);
+            return rec;
+        }
+    };
+    let shared: Vec<&str> = rules
+        .game
+        .tracks
+        .iter()
+        .filter(|t| t.side.is_none())
+        .map(|t| t.id.as_str())
+        .collect();
+    let mut agents: BTreeMap<&str, Box<dyn crate::agent::Agent>> = BTreeMap::new();
+    for (i, side) in rules.game.sides.iter().enumerate() {
+        let agent_seed = game_seed(seed, 1000 + i as u32);
+        agents.insert(&side.id, plan.agent(&side.id).make(agent_seed));
+    }
+    let mut turn = state.turn;
+    while let Some(prompt) = &state.flow.prompt {
+        if rec.actions >= plan.max_actions {
+            break;
+        }
+        let kind = prompt.kind.clone();
+        let side = prompt.side.clone();
+        let action = match agents.get_mut(side.as_str()) {
+            Some(agent) => agent.choose(rules, &state),
+            None => crate::agent::RandomAgent::new(seed ^ rec.actions as u64).act(prompt),
+        };
+        if let Err(e) = rules::apply_unguarded(rules, &mut state, &action) {
+            rec.error = Some(format!(
+                "action {} `{action}`: {}",
+                rec.actions + 1,
+                e.message
+            ));
+            break;
+        }
+        rec.actions += 1;
+        if let Some((way, card)) = way_of(&kind, &action) {
+            rec.plays.push((side, card, way));
+        }
+        if state.turn != turn {
+            for t in &shared {
+                rec.tracks
+                    .entry(t.to_string())
+                    .or_default()
+                    .push((turn, state.track(t)));
+            }
+            turn = state.turn;
+        }
+    }
+    for t in &shared {
+        let series = rec.tracks.entry(t.to_string()).or_default();
+        if series.last().is_none_or(|(last, _)| *last != state.turn) {
+            series.push((state.turn, state.track(t)));
+        }
+    }
+    rec.turn = state.turn;
+    if let Some(r) = &state.flow.result {
+        rec.winner = Some(r.winner.clone());
+        rec.how = Some(r.how.clone());
+        rec.turn = r.turn;
+    }
+    rec.events = state.played.keys().cloned().collect();
+    rec.record = std::mem::take(&mut state.record);
+    rec
+}
+
+/// Plays the plan's games on `jobs` threads, calling `progress` with the number done after
+/// each game; stops early (returning the games finished, in order) when `cancel` is set.
+pub fn run(
+    content: &Content,
+    plan: &Plan,
+    jobs: usize,
+    progress: &(dyn Fn(usize) + Sync),
+    cancel: &AtomicBool,
+) -> Result<Vec<GameRecord>, RulesError> {
+    let rules = Rules::new(content, &plan.scenario)?;
+    // A scenario that cannot start fails the batch, not each game.
+    rules::start(&rules, plan.seed, &plan.options, &[])?;
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let slots: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; plan.games as usize]);
+    let jobs = jobs.clamp(1, plan.games.max(1) as usize);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| {
+                let rules = match Rules::new(content, &plan.scenario) {
+                    Ok(r) => r,
+                    Err(_) => return,
+                };
+                loop {
+                    if cancel.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= plan.games as usize {
+                        return;
+                    }
+                    let rec = play_game(&rules, plan, i as u32);
+                    if let Ok(mut s) = slots.lock() {
+                        s[i] = Some(rec);
+                    }
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                }
+            });
+        }
+    });
+    let slots = slots.into_inner().unwrap_or_default();
+    // Cancelled: the games finished before the first one missing, so that a report is still
+    // of games 0..n.
+    Ok(slots.into_iter().map_while(|g| g).collect())
+}
+
+/// A proportion with its 95% confidence interval (Wilson score).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Rate {
+    pub count: u32,
+    pub of: u32,
+    pub rate: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Rate {
+    pub fn new(count: u32, of: u32) -> Rate {
+        if of == 0 {
+            return Rate {
+                count,
+                of,
+                rate: 0.0,
+                low: 0.0,
+                high: 1.0,
+            };
+        }
+        let (k, n, z) = (count as f64, of as f64, 1.96f64);
+        let p = k / n;
+        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+        Rate {
+            count,
+            of,
+            rate: p,
+            low: (centre - half).max(0.0),
+            high: (centre + half).min(1.0),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SideStats {
+    pub side: String,
+    pub agent: String,
+    pub wins: Rate,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TrackPoint {
+    pub turn: u32,
+    /// Games that reached the end of this turn.
+    pub games: u32,
+    pub mean: f64,
+    pub min: i64,
+    pub max: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CardStats {
+    pub card: String,
+    pub title: String,
+    /// How often it was played each way, over all games.
+    pub played: BTreeMap<Way, u32>,
+    /// Games in which the side that played it as an event won, of those it was.
+    pub wins_as_event: Rate,
+    /// Games in which its event was carried out.
+    pub fired: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableColumnStats {
+    pub table: String,
+    pub column: String,
+    pub rolls: u32,
+    /// Result as printed → how often.
+    pub results: BTreeMap<String, u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SpaceStats {
+    pub space: String,
+    pub name: String,
+    /// Changes of controller over all games.
+    pub changes: u32,
+    /// Games in which it changed hands at least once.
+    pub games: u32,
+}
+
+/// What a batch shows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub scenario: String,
+    pub options: Vec<String>,
+    pub seed: u64,
+    pub games: u32,
+    pub finished: u32,
+    /// Games stopped by an action that failed (a bug in the rules or content), with the first.
+    pub errors: u32,
+    pub first_error: Option<String>,
+    pub sides: Vec<SideStats>,
+    /// Games that ended with no winner or were stopped at the action limit.
+    pub undecided: Rate,
+    pub mean_actions: f64,
+    /// Turn a game ended on → how many.
+    pub victory_turns: BTreeMap<u32, u32>,
+    /// How games were won (`automatic`, `end_of_game`) → how many.
+    pub victory_kinds: BTreeMap<String, u32>,
+    /// Each shared track over the turns.
+    pub tracks: BTreeMap<String, Vec<TrackPoint>>,
+    pub cards: Vec<CardStats>,
+    /// Cards with an event that was never carried out in any game.
+    pub events_never_fired: Vec<String>,
+    pub tables: Vec<TableColumnStats>,
+    /// Spaces that changed hands, most often first.
+    pub spaces: Vec<SpaceStats>,
+}
+
+/// The statistics of a batch's games.
+pub fn report(content: &Content, plan: &Plan, games: &[GameRecord]) -> Report {
+    let n = games.len() as u32;
+    let sides: Vec<String> = content
+        .game
+        .as_ref()
+        .map(|g| g.sides.iter().map(|s| s.id.clone()).collect())
+        .unwrap_or_default();
+    let side_stats = sides
+        .iter()
+        .map(|s| SideStats {
+            side: s.clone(),
+            agent: plan.agent(s).to_string(),
+            wins: Rate::new(
+                games
+                    .iter()
+                    .filter(|g| g.winner.as_deref() == Some(s))
+                    .count() as u32,
+                n,
+            ),
+        })
+        .collect();
+    let mut victory_turns = BTreeMap::new();
+    let mut victory_kinds = BTreeMap::new();
+    for g in games.iter().filter(|g| g.winner.is_some()) {
+        *victory_turns.entry(g.turn).or_default() += 1;
+        if let Some(how) = &g.how {
+            *victory_kinds.entry(how.clone()).or_default() += 1;
+        }
+    }
+    // Tracks by turn.
+    let mut points: BTreeMap<String, BTreeMap<u32, Vec<i64>>> = BTreeMap::new();
+    for g in games {
+        for (t, series) in &g.tracks {
+            for (turn, v) in series {
+                points
+                    .entry(t.clone())
+                    .or_default()
+                    .entry(*turn)
+                    .or_default()
+                    .push(*v);
+            }
+        }
+    }
+    let tracks = points
+        .into_iter()
+        .map(|(t, by_turn)| {
+            let series = by_turn
+                .into_iter()
+                .map(|(turn, vs)| TrackPoint {
+                    turn,
+                    games: vs.len() as u32,
+                    mean: vs.iter().sum::<i64>() as f64 / vs.len().max(1) as f64,
+                    min: vs.iter().copied().min().unwrap_or(0),
+                    max: vs.iter().copied().max().unwrap_or(0),
+                })
+                .collect();
+            (t, series)
+        })
+        .collect();
+    // Cards.
+    let mut played: BTreeMap<&str, BTreeMap<Way, u32>> = BTreeMap::new();
+    let mut as_event: BTreeMap<&str, (u32, u32)> = BTreeMap::new();
+    let mut fired: BTreeMap<&str, u32> = BTreeMap::new();
+    for g in games {
+        let mut seen = BTreeSet::new();
+        for (side, card, way) in &g.plays {
+            *played.entry(card).or_default().entry(*way).or_default() += 1;
+            if *way == Way::Event && seen.insert((side, card)) {
+                let e = as_event.entry(card).or_default();
+                e.1 += 1;
+                if g.winner.as_ref() == Some(side) {
+                    e.0 += 1;
+                }
+            }
+        }
+        for c in &g.events {
+            *fired.entry(c).or_default() += 1;
+        }
+    }
+    let mut cards = Vec::new();
+    let mut events_never_fired = Vec::new();
+    for (_, card) in content.cards() {
+        let id = card.id.as_str();
+        let (w, of) = as_event.get(id).copied().unwrap_or((0, 0));
+        let has_event = content.scripts.get(id).is_some_and(|s| s.effect.is_some());
+        let f = fired.get(id).copied().unwrap_or(0);
+        if has_event && f == 0 {
+            events_never_fired.push(id.to_string());
+        }
+        cards.push(CardStats {
+            card: id.to_string(),
+            title: card.title.clone(),
+            played: played.get(id).cloned().unwrap_or_default(),
+            wins_as_event: Rate::new(w, of),
+            fired: f,
+        });
+    }
+    // Tables.
+    let mut rolls: BTreeMap<(String, usize), BTreeMap<String, u32>> = BTreeMap::new();
+    for g in games {
+        for (key, results) in &g.record.table_rolls {
+            let into = rolls.entry(key.clone()).or_default();
+            for (r, k) in results {
+                *into.entry(r.clone()).or_default() += k;
+            }
+        }
+    }
+    let tables = rolls
+        .into_iter()
+        .map(|((table, column), results)| TableColumnStats {
+            column: content
+                .table(&table)
+                .map(|t| t.column_label(column))
+                .unwrap_or_else(|| column.to_string()),
+            table,
+            rolls: results.values().sum(),
+            results,
+        })
+        .collect();
+    // Spaces.
+    let mut changes: BTreeMap<&str, (u32, u32)> = BTreeMap::new();
+    for g in games {
+        for (space, k) in &g.record.control_changes {
+            let e = changes.entry(space).or_default();
+            e.0 += k;
+            e.1 += 1;
+        }
+    }
+    let mut spaces: Vec<SpaceStats> = changes
+        .into_iter()
+        .map(|(space, (changes, games))| SpaceStats {
+            space: space.to_string(),
+            name: content
+                .graph
+                .space(space)
+                .map_or(space.to_string(), |s| s.name.clone()),
+            changes,
+            games,
+        })
+        .collect();
+    spaces.sort_by(|a, b| b.changes.cmp(&a.changes).then(a.space.cmp(&b.space)));
+    let errors: Vec<&GameRecord> = games.iter().filter(|g| g.error.is_some()).collect();
+    Report {
+        scenario: plan.scenario.clone(),
+        options: plan.options.clone(),
+        seed: plan.seed,
+        games: n,
+        finished: games.iter().filter(|g| g.winner.is_some()).count() as u32,
+        errors: errors.len() as u32,
+        first_error: errors.first().and_then(|g| {
+            g.error
+                .as_ref()
+                .map(|e| format!("game {} (seed {}): {e}", g.index, g.seed))
+        }),
+        sides: side_stats,
+        undecided: Rate::new(
+            games.iter().filter(|g| g.winner.is_none()).count() as u32,
+            n,
+        ),
+        mean_actions: games.iter().map(|g| g.actions as f64).sum::<f64>() / n.max(1) as f64,
+        victory_turns,
+        victory_kinds,
+        tracks,
+        cards,
+        events_never_fired,
+        tables,
+        spaces,
+    }
+}
+
+/// A mean difference over paired games with its 95% confidence interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Difference {
+    pub a: f64,
+    pub b: f64,
+    /// b − a.
+    pub difference: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Difference {
+    /// From pairs (a, b) of one measure in the same game seeds.
+    pub fn paired(pairs: &[(f64, f64)]) -> Difference {
+        let n = pairs.len() as f64;
+        if pairs.is_empty() {
+            return Difference {
+                a: 0.0,
+                b: 0.0,
+                difference: 0.0,
+                low: 0.0,
+                high: 0.0,
+            };
+        }
+        let a = pairs.iter().map(|p| p.0).sum::<f64>() / n;
+        let b = pairs.iter().map(|p| p.1).sum::<f64>() / n;
+        let d = b - a;
+        let var = if pairs.len() > 1 {
+            pairs.iter().map(|p| (p.1 - p.0 - d).powi(2)).sum::<f64>() / (n - 1.0)
+        } else {
+            0.0
+        };
+        let half = 1.96 * (var / n).sqrt();
+        Difference {
+            a,
+            b,
+            difference: d,
+            low: d - half,
+            high: d + half,
+        }
+    }
+
+    /// Whether the interval leaves out zero.
+    pub fn significant(&self) -> bool {
+        self.low > 0.0 || self.high < 0.0
+    }
+}
+
+/// Two variants on the same seeds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    pub a: String,
+    pub b: String,
+    pub games: u32,
+    /// Each side's win rate in A and in B, and the difference.
+    pub wins: BTreeMap<String, Difference>,
+    /// The turn games ended on.
+    pub length: Difference,
+    /// Each shared track's final value.
+    pub tracks: BTreeMap<String, Difference>,
+}
+
+/// Compares the games of two variants played on the same seeds (the first `min(len)` of each).
+pub fn compare(
+    a_name: &str,
+    b_name: &str,
+    sides: &[String],
+    a: &[GameRecord],
+    b: &[GameRecord],
+) -> Comparison {
+    let pairs: Vec<(&GameRecord, &GameRecord)> = a.iter().zip(b).collect();
+    let measure = |f: &dyn Fn(&GameRecord) -> f64| -> Difference {
+        Difference::paired(&pairs.iter().map(|(x, y)| (f(x), f(y))).collect::<Vec<_>>())
+    };
+    let wins = sides
+        .iter()
+        .map(|s| {
+            let won = |g: &GameRecord| f64::from(g.winner.as_deref() == Some(s.as_str()));
+            (s.clone(), measure(&won))
+        })
+        .collect();
+    let mut names: BTreeSet<&String> = BTreeSet::new();
+    for (x, y) in &pairs {
+        names.extend(x.tracks.keys());
+        names.extend(y.tracks.keys());
+    }
+    let tracks = names
+        .into_iter()
+        .map(|t| {
+            let last = |g: &GameRecord| {
+                g.tracks
+                    .get(t)
+                    .and_then(|s| s.last())
+                    .map_or(0.0, |(_, v)| *v as f64)
+            };
+            (t.clone(), measure(&last))
+        })
+        .collect();
+    Comparison {
+        a: a_name.to_string(),
+        b: b_name.to_string(),
+        games: pairs.len() as u32,
+        wins,
+        length: measure(&|g: &GameRecord| g.turn as f64),
+        tracks,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_holds_the_rate_and_stays_in_zero_to_one() {
+        let r = Rate::new(50, 100);
+        assert!((r.rate - 0.5).abs() < 1e-12);
+        assert!((r.low - 0.404).abs() < 0.002 && (r.high - 0.596).abs() < 0.002);
+        let none = Rate::new(0, 20);
+        assert_eq!(none.low, 0.0);
+        assert!(none.high > 0.1 && none.high < 0.2);
+        assert_eq!(Rate::new(20, 20).high, 1.0);
+    }
+
+    #[test]
+    fn a_paired_difference_of_identical_games_is_zero_with_no_width() {
+        let d = Difference::paired(&[(1.0, 1.0), (0.0, 0.0), (1.0, 1.0)]);
+        assert_eq!((d.difference, d.low, d.high), (0.0, 0.0, 0.0));
+        let d = Difference::paired(&[(0.0, 1.0), (0.0, 1.0), (0.0, 0.0), (1.0, 1.0)]);
+        assert!((d.difference - 0.5).abs() < 1e-12);
+        assert!(d.low < 0.5 && d.high > 0.5);
+    }
+
+    #[test]
+    fn game_seeds_differ_by_index_and_by_batch_seed() {
+        let seeds: BTreeSet<u64> = (0..1000).map(|i| game_seed(7, i)).collect();
+        assert_eq!(seeds.len(), 1000);
+        assert_ne!(game_seed(7, 0), game_seed(8, 0));
+    }
+}

@@ -1,0 +1,206 @@
+//! Self-play: determinism whatever the threads, the agents, the statistics of `sandtable sim`,
+//! paired A/B comparisons and sweeps.
+
+use std::sync::atomic::AtomicBool;
+
+use sandtable_engine::agent::AgentKind;
+use sandtable_engine::load::load_dir;
+use sandtable_engine::sim::{self, Plan};
+
+use crate::b2b;
+use crate::cli::sandtable;
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = sandtable(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("the report is JSON")
+}
+
+#[test]
+fn a_batch_gives_the_same_games_on_one_thread_and_on_three() {
+    let content = load_dir(b2b()).content;
+    let mut plan = Plan::new("campaign", 6, 42);
+    plan.max_actions = 300;
+    let cancel = AtomicBool::new(false);
+    let one = sim::run(&content, &plan, 1, &|_| {}, &cancel).unwrap();
+    let three = sim::run(&content, &plan, 3, &|_| {}, &cancel).unwrap();
+    assert_eq!(one.len(), 6);
+    assert_eq!(one, three);
+    // Different games from different seeds.
+    assert_ne!(one[0].seed, one[1].seed);
+    assert!(one.iter().all(|g| g.error.is_none()), "{:?}", one[0].error);
+}
+
+#[test]
+fn a_cancelled_batch_returns_no_games_and_no_error() {
+    let content = load_dir(b2b()).content;
+    let plan = Plan::new("campaign", 50, 1);
+    let cancel = AtomicBool::new(true);
+    assert!(sim::run(&content, &plan, 2, &|_| {}, &cancel)
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
+fn the_monte_carlo_agent_plays_legal_actions_and_is_deterministic() {
+    let content = load_dir(b2b()).content;
+    let mut plan = Plan::new("campaign", 1, 3);
+    plan.max_actions = 60;
+    plan.agents.insert(
+        "axis".into(),
+        AgentKind::MonteCarlo {
+            playouts: 4,
+            depth: 8,
+        },
+    );
+    let cancel = AtomicBool::new(false);
+    let a = sim::run(&content, &plan, 1, &|_| {}, &cancel).unwrap();
+    let b = sim::run(&content, &plan, 1, &|_| {}, &cancel).unwrap();
+    assert_eq!(a, b);
+    assert!(a[0].error.is_none(), "{:?}", a[0].error);
+    assert_eq!(a[0].actions, 60);
+}
+
+#[test]
+fn agents_are_named_random_or_mc_with_playouts_and_depth() {
+    assert_eq!("random".parse::<AgentKind>(), Ok(AgentKind::Random));
+    assert_eq!(
+        "mc:16:40".parse::<AgentKind>(),
+        Ok(AgentKind::MonteCarlo {
+            playouts: 16,
+            depth: 40
+        })
+    );
+    assert!("mc:0".parse::<AgentKind>().is_err());
+    assert!("minimax".parse::<AgentKind>().is_err());
+}
+
+#[test]
+fn sim_reports_win_rates_with_intervals_cards_tables_spaces_and_tracks() {
+    let r = json(&[
+        "sim",
+        "content/barbarossa-to-berlin",
+        "--scenario",
+        "campaign",
+        "--games",
+        "8",
+        "--jobs",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(r["games"], 8);
+    let sides = r["sides"].as_array().unwrap();
+    assert_eq!(sides.len(), 2);
+    let total: f64 = sides
+        .iter()
+        .map(|s| s["wins"]["rate"].as_f64().unwrap())
+        .sum::<f64>()
+        + r["undecided"]["rate"].as_f64().unwrap();
+    assert!((total - 1.0).abs() < 1e-9);
+    for s in sides {
+        let w = &s["wins"];
+        assert!(
+            w["low"].as_f64() <= w["rate"].as_f64() && w["rate"].as_f64() <= w["high"].as_f64()
+        );
+    }
+    let played: u64 = r["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["played"].as_object().unwrap().values())
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert!(played > 0, "cards were played");
+    assert!(r["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|t| t["table"] == "lcu_fire" && t["rolls"].as_u64() > Some(0)));
+    assert!(!r["spaces"].as_array().unwrap().is_empty());
+    assert!(r["tracks"]["vp"].as_array().is_some_and(|v| !v.is_empty()));
+    assert!(r["events_never_fired"].as_array().is_some());
+    // The same seed gives the same report, whatever the threads.
+    let again = json(&[
+        "sim",
+        "content/barbarossa-to-berlin",
+        "--scenario",
+        "campaign",
+        "--games",
+        "8",
+        "--jobs",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(r, again);
+}
+
+#[test]
+fn a_paired_comparison_reports_a_shorter_game_as_a_significant_difference() {
+    let r = json(&[
+        "sim",
+        "content/barbarossa-to-berlin",
+        "--scenario",
+        "campaign",
+        "--games",
+        "8",
+        "--set",
+        "scenarios/campaign.ron:/last_turn=2",
+        "--json",
+    ]);
+    let length = &r["comparison"]["length"];
+    assert!(length["b"].as_f64().unwrap() <= 2.0);
+    assert!(length["difference"].as_f64().unwrap() < 0.0);
+    assert!(length["high"].as_f64().unwrap() < 0.0, "{length}");
+    assert_eq!(r["comparison"]["games"], 8);
+    assert!(r["comparison"]["wins"]["axis"]["low"].is_number());
+}
+
+#[test]
+fn a_sweep_reports_one_point_per_value() {
+    let r = json(&[
+        "sim",
+        "content/barbarossa-to-berlin",
+        "--scenario",
+        "campaign",
+        "--games",
+        "4",
+        "--sweep",
+        "scenarios/campaign.ron:/last_turn=1..3",
+        "--json",
+    ]);
+    let points = r["points"].as_array().unwrap();
+    assert_eq!(points.len(), 3);
+    assert_eq!(points[2]["value"], 3);
+    assert!(points[0]["mean_turn"].as_f64().unwrap() <= 1.0);
+}
+
+#[test]
+fn sim_refuses_an_unknown_scenario_agent_or_place_with_a_message() {
+    for (args, says) in [
+        (vec!["--scenario", "nope"], "no scenario `nope`"),
+        (
+            vec!["--scenario", "campaign", "--agent", "smart"],
+            "no agent `smart`",
+        ),
+        (
+            vec![
+                "--scenario",
+                "campaign",
+                "--set",
+                "cards/axis.ron:/cards/nope/values/ops=3",
+            ],
+            "nothing at `nope`",
+        ),
+    ] {
+        let mut all = vec!["sim", "content/barbarossa-to-berlin", "--games", "1"];
+        all.extend(args);
+        let out = sandtable(&all);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{err}");
+    }
+}
