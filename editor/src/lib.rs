@@ -11,6 +11,7 @@
 //! taken (or becomes a conflict when it has unsaved edits), and a running playtest replays
 //! its log on what is now on disk, so a save in the editor reaches the playtest too.
 
+pub mod balance;
 pub mod cards;
 pub mod doc;
 pub mod fields;
@@ -101,11 +102,12 @@ pub enum Section {
     Tables,
     Scenarios,
     Playtest,
+    Balance,
     Problems,
 }
 
 impl Section {
-    pub const ALL: [Section; 9] = [
+    pub const ALL: [Section; 10] = [
         Section::Overview,
         Section::Game,
         Section::Map,
@@ -114,6 +116,7 @@ impl Section {
         Section::Tables,
         Section::Scenarios,
         Section::Playtest,
+        Section::Balance,
         Section::Problems,
     ];
 
@@ -127,6 +130,7 @@ impl Section {
             Section::Tables => "Tables",
             Section::Scenarios => "Scenarios",
             Section::Playtest => "Playtest",
+            Section::Balance => "Balance",
             Section::Problems => "Problems",
         }
     }
@@ -176,6 +180,7 @@ pub struct EditorApp {
     pub roster: roster::RosterView,
     pub scenario: scenario::ScenarioView,
     pub fields: fields::FieldsView,
+    pub balance: balance::BalanceView,
     /// Where each diagnostic points, found once per check (see [`EditorApp::place_of`]).
     places: std::cell::RefCell<(Option<u64>, Vec<Option<ProblemPlace>>)>,
 }
@@ -224,6 +229,7 @@ impl EditorApp {
             roster: roster::RosterView::default(),
             scenario: scenario::ScenarioView::default(),
             fields: fields::FieldsView::default(),
+            balance: balance::BalanceView::default(),
             places: Default::default(),
         }
     }
@@ -410,6 +416,7 @@ impl EditorApp {
             Section::Scenarios => scenario::show(self, ui),
             Section::Problems => self.problems(ui),
             Section::Playtest => self.playtest(ui),
+            Section::Balance => balance::show(self, ui),
         });
         if self.quit == Quit::Asking {
             self.quit_dialog(ui);

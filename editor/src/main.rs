@@ -21,9 +21,14 @@ struct Args {
     /// Start a playtest of the folder's first scenario and show it.
     #[arg(long)]
     playtest: bool,
-    /// Open on this panel: overview, map, counters, cards, tables, scenarios, playtest, problems.
+    /// Open on this panel: overview, game, map, counters, cards, tables, scenarios, playtest,
+    /// balance, problems.
     #[arg(long, value_name = "PANEL")]
     section: Option<String>,
+    /// Open the Balance panel and start a batch of this many self-played games (a screenshot
+    /// waits for it).
+    #[arg(long, value_name = "GAMES")]
+    balance: Option<u32>,
 }
 
 /// The eframe shell around the app: window and screenshot handling.
@@ -51,6 +56,10 @@ impl eframe::App for Shell {
         let Some(path) = self.screenshot.clone() else {
             return;
         };
+        if self.app.balance.is_running() {
+            // A batch started with --balance is shown finished.
+            return;
+        }
         self.frames += 1;
         if self.frames == 5 {
             ui.ctx()
@@ -112,13 +121,25 @@ fn main() -> ExitCode {
         {
             Some(section) => app.section = section,
             None => {
-                eprintln!("sandtable-editor: no panel `{name}`: use overview, map, counters, cards, tables, scenarios, playtest or problems");
+                let names: Vec<String> = Section::ALL
+                    .iter()
+                    .map(|s| s.label().to_lowercase())
+                    .collect();
+                eprintln!(
+                    "sandtable-editor: no panel `{name}`: use {}",
+                    names.join(", ")
+                );
                 return ExitCode::from(2);
             }
         }
     }
     if args.playtest {
         app.start_playtest();
+    }
+    if let Some(games) = args.balance {
+        app.section = Section::Balance;
+        app.balance.games = games.max(1);
+        sandtable_editor::balance::start(&mut app);
     }
     let shell = Shell {
         app,
