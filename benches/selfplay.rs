@@ -1,0 +1,33 @@
+//! Random self-play of Barbarossa to Berlin's full campaign on one core: the games per second
+//! behind `sandtable sim` and the editor's Balance panel.
+//!
+//! Run: `cargo bench --bench selfplay`. The budget (DESIGN.md) is at least 200 games per
+//! second per core. One iteration plays the same ten games (seeds of batch 1), so the figure is
+//! the time of ten games; games per second is 10 / that time.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use sandtable_engine::rules::Rules;
+use sandtable_engine::sim::{play_game, Plan};
+
+fn bench_selfplay(c: &mut Criterion) {
+    let root =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content/barbarossa-to-berlin");
+    let content = sandtable_engine::load::load_dir(&root).content;
+    let rules = Rules::new(&content, "campaign").expect("the campaign starts");
+    let plan = Plan::new("campaign", 10, 1);
+    let actions: usize = (0..10).map(|i| play_game(&rules, &plan, i).actions).sum();
+    eprintln!("ten random campaigns: {actions} actions");
+    let mut group = c.benchmark_group("selfplay");
+    group.sample_size(20);
+    group.bench_function("ten_random_campaigns_b2b_one_core", |b| {
+        b.iter(|| {
+            (0..10)
+                .map(|i| play_game(&rules, &plan, i).actions)
+                .sum::<usize>()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_selfplay);
+criterion_main!(benches);
