@@ -13,7 +13,7 @@ use sandtable_engine::agent::AgentKind;
 use sandtable_engine::content::Content;
 use sandtable_engine::load::{load, load_dir, MemSource};
 use sandtable_engine::sim::{self, Comparison, Plan, Rate, Report};
-use sandtable_engine::variant::{self, Setting};
+use sandtable_engine::variant::{self, Setting, Sweep};
 
 use crate::EditorApp;
 
@@ -29,6 +29,8 @@ pub enum Variant {
     Set,
     /// A = the files as saved on disk, B = the content with the edits not yet saved.
     Edits,
+    /// One number over a range (`FILE:POINTER=FROM..TO[:STEP]`): a batch at each value.
+    Sweep,
 }
 
 /// What a finished batch shows.
@@ -37,6 +39,8 @@ pub struct Outcome {
     pub a_name: String,
     pub a: Report,
     pub b: Option<(String, Report, Comparison)>,
+    /// A sweep: the place, and each value with its batch (`a` is the first).
+    pub sweep: Option<(String, Vec<(i64, Report)>)>,
 }
 
 struct Running {
@@ -56,6 +60,8 @@ pub struct BalanceView {
     pub b_options: Vec<String>,
     /// The value B sets.
     pub b_set: String,
+    /// The number swept.
+    pub sweep: String,
     running: Option<Running>,
     pub outcome: Option<Outcome>,
     pub error: String,
@@ -70,6 +76,7 @@ impl Default for BalanceView {
             variant: Variant::None,
             b_options: Vec::new(),
             b_set: String::new(),
+            sweep: String::new(),
             running: None,
             outcome: None,
             error: String::new(),
@@ -149,10 +156,26 @@ pub fn start(app: &mut EditorApp) {
     let variant = view.variant;
     let b_options = view.b_options.clone();
     let b_set = view.b_set.clone();
+    let sweep = if variant == Variant::Sweep {
+        match Sweep::parse(&view.sweep) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                app.balance.error = e;
+                return;
+            }
+        }
+    } else {
+        None
+    };
     let a_current = app.loaded.content.clone();
     let a_clean = !app.loaded.has_errors();
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let total = plan.games as usize * if variant == Variant::None { 1 } else { 2 };
+    let batches = match (&sweep, variant) {
+        (Some(s), _) => s.values.len(),
+        (None, Variant::None) => 1,
+        (None, _) => 2,
+    };
+    let total = plan.games as usize * batches;
     let running = Running {
         done: Arc::new(AtomicUsize::new(0)),
         total,
@@ -167,7 +190,37 @@ pub fn start(app: &mut EditorApp) {
     app.balance.error.clear();
     app.balance.running = Some(running);
     std::thread::spawn(move || {
+        let sweep_work = |s: &Sweep| -> Result<Outcome, String> {
+            let mut points = Vec::new();
+            for (k, &v) in s.values.iter().enumerate() {
+                let mem = variant::apply(&edited, &[s.setting(v)])?;
+                let content = checked(load(&mem), &format!("the value {v}"))?;
+                let offset = k * plan.games as usize;
+                let games = sim::run(
+                    &content,
+                    &plan,
+                    jobs,
+                    &|d| done.store(offset + d, Ordering::Relaxed),
+                    &cancel,
+                )
+                .map_err(|e| e.0)?;
+                if cancel.load(Ordering::Relaxed) {
+                    return Err("Cancelled.".into());
+                }
+                points.push((v, sim::report(&content, &plan, &games)));
+            }
+            let (first, a) = points.first().cloned().ok_or("the sweep has no values")?;
+            Ok(Outcome {
+                a_name: format!("value {first}"),
+                a,
+                b: None,
+                sweep: Some((format!("{}:{}", s.file, s.pointer), points)),
+            })
+        };
         let work = || -> Result<Outcome, String> {
+            if let Some(s) = &sweep {
+                return sweep_work(s);
+            }
             // A, and B with its plan.
             let (a_name, a, b): (String, Content, Option<(String, Content, Plan)>) = match variant {
                 Variant::Edits => {
@@ -180,7 +233,7 @@ pub fn start(app: &mut EditorApp) {
                     )
                 }
                 _ if !a_clean => return Err("the open content has problems: see Problems".into()),
-                Variant::None => ("the open content".into(), a_current, None),
+                Variant::None | Variant::Sweep => ("the open content".into(), a_current, None),
                 Variant::Options => {
                     let mut b = plan.clone();
                     b.options = b_options.clone();
@@ -239,6 +292,7 @@ pub fn start(app: &mut EditorApp) {
                 a_name,
                 a: a_report,
                 b,
+                sweep: None,
             })
         };
         let result = work();
@@ -340,6 +394,7 @@ fn settings(app: &mut EditorApp, ui: &mut Ui) {
         ui.selectable_value(&mut view.variant, Variant::Options, "other optional rules");
         ui.selectable_value(&mut view.variant, Variant::Set, "one value changed");
         ui.selectable_value(&mut view.variant, Variant::Edits, "saved vs unsaved edits");
+        ui.selectable_value(&mut view.variant, Variant::Sweep, "sweep a number");
     });
     match view.variant {
         Variant::Options => {
@@ -360,6 +415,16 @@ fn settings(app: &mut EditorApp, ui: &mut Ui) {
                     egui::TextEdit::singleline(&mut view.b_set)
                         .desired_width(420.0)
                         .hint_text("cards/axis.ron:/cards/taifun/values/ops=2"),
+                );
+            });
+        }
+        Variant::Sweep => {
+            ui.horizontal(|ui| {
+                ui.label("Sweep");
+                ui.add(
+                    egui::TextEdit::singleline(&mut view.sweep)
+                        .desired_width(420.0)
+                        .hint_text("scenarios/campaign.ron:/last_turn=4..12:2"),
                 );
             });
         }
@@ -387,7 +452,69 @@ fn rate_text(r: &Rate) -> String {
 const A_COLOR: Color32 = Color32::from_rgb(90, 150, 230);
 const B_COLOR: Color32 = Color32::from_rgb(235, 150, 60);
 
+/// Each side's win rate over the swept values, with its interval.
+fn sweep_plot(ui: &mut Ui, place: &str, points: &[(i64, Report)]) {
+    ui.label(RichText::new(format!("Win rate by the value of {place}")).strong());
+    let sides: Vec<String> = points
+        .first()
+        .map(|(_, r)| r.sides.iter().map(|s| s.side.clone()).collect())
+        .unwrap_or_default();
+    let colors = [A_COLOR, B_COLOR, Color32::LIGHT_GREEN, Color32::LIGHT_RED];
+    Plot::new("balance sweep")
+        .height(220.0)
+        .legend(Legend::default())
+        .include_y(0.0)
+        .include_y(1.0)
+        .allow_scroll(false)
+        .show(ui, |p| {
+            for (i, side) in sides.iter().enumerate() {
+                let color = colors[i % colors.len()];
+                let at = |f: &dyn Fn(&Rate) -> f64| -> PlotPoints {
+                    points
+                        .iter()
+                        .filter_map(|(v, r)| r.sides.get(i).map(|s| [*v as f64, f(&s.wins)]))
+                        .collect()
+                };
+                p.line(
+                    Line::new(side.as_str(), at(&|w| w.rate))
+                        .color(color)
+                        .width(2.0),
+                );
+                for (name, f) in [
+                    ("low", (|w: &Rate| w.low) as fn(&Rate) -> f64),
+                    ("high", |w: &Rate| w.high),
+                ] {
+                    p.line(
+                        Line::new(format!("{side} 95% {name}"), at(&f))
+                            .color(color.gamma_multiply(0.5))
+                            .style(egui_plot::LineStyle::dashed_loose()),
+                    );
+                }
+            }
+        });
+    egui::Grid::new("balance sweep table")
+        .striped(true)
+        .show(ui, |ui| {
+            ui.label(RichText::new("value").strong());
+            for s in &sides {
+                ui.label(RichText::new(format!("{s} wins")).strong());
+            }
+            ui.end_row();
+            for (v, r) in points {
+                ui.label(v.to_string());
+                for s in &r.sides {
+                    ui.label(rate_text(&s.wins));
+                }
+                ui.end_row();
+            }
+        });
+    ui.separator();
+}
+
 fn results(ui: &mut Ui, o: &Outcome) {
+    if let Some((place, points)) = &o.sweep {
+        sweep_plot(ui, place, points);
+    }
     let reports: Vec<(&str, &Report, Color32)> =
         std::iter::once((o.a_name.as_str(), &o.a, A_COLOR))
             .chain(o.b.as_ref().map(|(n, r, _)| (n.as_str(), r, B_COLOR)))

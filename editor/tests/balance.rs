@@ -71,3 +71,30 @@ fn a_running_batch_shows_its_progress_and_can_be_cancelled() {
     );
     assert!(h.state().balance.outcome.is_none());
 }
+
+#[test]
+fn a_sweep_in_the_balance_panel_gives_a_batch_and_a_point_per_value() {
+    let mut h = harness();
+    h.state_mut().section = Section::Balance;
+    h.state_mut().balance.games = 3;
+    h.state_mut().balance.variant = Variant::Sweep;
+    h.state_mut().balance.sweep = "scenarios/campaign.ron:/last_turn=2..4".into();
+    h.run_steps(2);
+    h.get_by_role_and_label(Role::Button, "Run").click();
+    h.run_steps(1);
+    assert_eq!(h.state().balance.progress().map(|p| p.1), Some(9));
+    wait(&mut h);
+    assert!(
+        h.state().balance.error.is_empty(),
+        "{}",
+        h.state().balance.error
+    );
+    let outcome = h.state().balance.outcome.clone().expect("a result");
+    let (place, points) = outcome.sweep.expect("a sweep");
+    assert_eq!(place, "scenarios/campaign.ron:/last_turn");
+    let values: Vec<i64> = points.iter().map(|(v, _)| *v).collect();
+    assert_eq!(values, [2, 3, 4]);
+    // A campaign cut at turn 2 ends by turn 2.
+    assert!(points[0].1.victory_turns.keys().all(|t| *t <= 2));
+    h.get_by_label("Win rate by the value of scenarios/campaign.ron:/last_turn");
+}
