@@ -6,6 +6,10 @@
 //! the time of ten games; games per second is 10 / that time.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+
+/// As in the `sandtable` binary.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use sandtable_engine::rules::Rules;
 use sandtable_engine::sim::{play_game, Plan};
 
