@@ -190,23 +190,28 @@ pub fn start(app: &mut EditorApp) {
     app.balance.error.clear();
     app.balance.running = Some(running);
     std::thread::spawn(move || {
+        // One batch, counted in the progress from `offset` on; a cancel is an error.
+        let batch = |content: &Content, plan: &Plan, offset: usize| {
+            let games = sim::run(
+                content,
+                plan,
+                jobs,
+                &|d| done.store(offset + d, Ordering::Relaxed),
+                &cancel,
+            )
+            .map_err(|e| e.0)?;
+            if cancel.load(Ordering::Relaxed) {
+                return Err(format!("Cancelled after {} games.", offset + games.len()));
+            }
+            Ok::<_, String>(games)
+        };
         let sweep_work = |s: &Sweep| -> Result<Outcome, String> {
             let mut points = Vec::new();
             for (k, &v) in s.values.iter().enumerate() {
                 let mem = variant::apply(&edited, &[s.setting(v)])?;
                 let content = checked(load(&mem), &format!("the value {v}"))?;
                 let offset = k * plan.games as usize;
-                let games = sim::run(
-                    &content,
-                    &plan,
-                    jobs,
-                    &|d| done.store(offset + d, Ordering::Relaxed),
-                    &cancel,
-                )
-                .map_err(|e| e.0)?;
-                if cancel.load(Ordering::Relaxed) {
-                    return Err("Cancelled.".into());
-                }
+                let games = batch(&content, &plan, offset)?;
                 points.push((v, sim::report(&content, &plan, &games)));
             }
             let (first, a) = points.first().cloned().ok_or("the sweep has no values")?;
@@ -255,33 +260,12 @@ pub fn start(app: &mut EditorApp) {
                     )
                 }
             };
-            let a_games = sim::run(
-                &a,
-                &plan,
-                jobs,
-                &|d| done.store(d, Ordering::Relaxed),
-                &cancel,
-            )
-            .map_err(|e| e.0)?;
-            if cancel.load(Ordering::Relaxed) {
-                return Err(format!("Cancelled after {} games.", a_games.len()));
-            }
+            let a_games = batch(&a, &plan, 0)?;
             let a_report = sim::report(&a, &plan, &a_games);
             let b = match b {
                 None => None,
                 Some((name, content, b_plan)) => {
-                    let offset = a_games.len();
-                    let b_games = sim::run(
-                        &content,
-                        &b_plan,
-                        jobs,
-                        &|d| done.store(offset + d, Ordering::Relaxed),
-                        &cancel,
-                    )
-                    .map_err(|e| e.0)?;
-                    if cancel.load(Ordering::Relaxed) {
-                        return Err("Cancelled.".into());
-                    }
+                    let b_games = batch(&content, &b_plan, a_games.len())?;
                     let sides: Vec<String> =
                         a_report.sides.iter().map(|s| s.side.clone()).collect();
                     let comparison = sim::compare(&a_name, &name, &sides, &a_games, &b_games);

@@ -10,6 +10,21 @@ use sandtable_engine::sim::{self, Plan};
 use crate::b2b;
 use crate::cli::sandtable;
 
+/// `sandtable sim` on the bundled campaign with `games` games, these arguments and `--json`.
+fn sim_json(games: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "sim",
+        "content/barbarossa-to-berlin",
+        "--scenario",
+        "campaign",
+        "--games",
+        games,
+        "--json",
+    ];
+    args.extend(extra);
+    json(&args)
+}
+
 fn json(args: &[&str]) -> serde_json::Value {
     let out = sandtable(args);
     assert!(
@@ -81,17 +96,7 @@ fn agents_are_named_random_or_mc_with_playouts_and_depth() {
 
 #[test]
 fn sim_reports_win_rates_with_intervals_cards_tables_spaces_and_tracks() {
-    let r = json(&[
-        "sim",
-        "content/barbarossa-to-berlin",
-        "--scenario",
-        "campaign",
-        "--games",
-        "8",
-        "--jobs",
-        "2",
-        "--json",
-    ]);
+    let r = sim_json("8", &["--jobs", "2"]);
     assert_eq!(r["games"], 8);
     let sides = r["sides"].as_array().unwrap();
     assert_eq!(sides.len(), 2);
@@ -124,33 +129,13 @@ fn sim_reports_win_rates_with_intervals_cards_tables_spaces_and_tracks() {
     assert!(r["tracks"]["vp"].as_array().is_some_and(|v| !v.is_empty()));
     assert!(r["events_never_fired"].as_array().is_some());
     // The same seed gives the same report, whatever the threads.
-    let again = json(&[
-        "sim",
-        "content/barbarossa-to-berlin",
-        "--scenario",
-        "campaign",
-        "--games",
-        "8",
-        "--jobs",
-        "1",
-        "--json",
-    ]);
+    let again = sim_json("8", &["--jobs", "1"]);
     assert_eq!(r, again);
 }
 
 #[test]
 fn a_paired_comparison_reports_a_shorter_game_as_a_significant_difference() {
-    let r = json(&[
-        "sim",
-        "content/barbarossa-to-berlin",
-        "--scenario",
-        "campaign",
-        "--games",
-        "8",
-        "--set",
-        "scenarios/campaign.ron:/last_turn=2",
-        "--json",
-    ]);
+    let r = sim_json("8", &["--set", "scenarios/campaign.ron:/last_turn=2"]);
     let length = &r["comparison"]["length"];
     assert!(length["b"].as_f64().unwrap() <= 2.0);
     assert!(length["difference"].as_f64().unwrap() < 0.0);
@@ -161,17 +146,7 @@ fn a_paired_comparison_reports_a_shorter_game_as_a_significant_difference() {
 
 #[test]
 fn a_sweep_reports_one_point_per_value() {
-    let r = json(&[
-        "sim",
-        "content/barbarossa-to-berlin",
-        "--scenario",
-        "campaign",
-        "--games",
-        "4",
-        "--sweep",
-        "scenarios/campaign.ron:/last_turn=1..3",
-        "--json",
-    ]);
+    let r = sim_json("4", &["--sweep", "scenarios/campaign.ron:/last_turn=1..3"]);
     let points = r["points"].as_array().unwrap();
     assert_eq!(points.len(), 3);
     assert_eq!(points[2]["value"], 3);
