@@ -384,31 +384,23 @@ fn form(app: &mut EditorApp, ui: &mut Ui, file: &str, index: usize, card: &Card)
             });
         }
         ui.end_row();
-        ui.label("Title");
-        let mut title = card.title.clone();
-        if ui.text_edit_singleline(&mut title).changed() {
+        if let Some(title) = crate::text_row(ui, "Title", &card.title) {
             edit_card(app, file, index, &format!("title of {id}"), |c| {
                 c.title = title
             });
         }
-        ui.end_row();
-        ui.label("Kind");
-        let mut kind = card.kind.clone();
-        if ui.text_edit_singleline(&mut kind).changed() {
+        if let Some(kind) = crate::text_row(ui, "Kind", &card.kind) {
             edit_card(app, file, index, &format!("kind of {id}"), |c| {
                 c.kind = kind
             });
         }
-        ui.end_row();
-        ui.label("Group");
-        let mut group = card.group.clone().unwrap_or_default();
-        if ui.text_edit_singleline(&mut group).changed() {
+        let group = card.group.as_deref().unwrap_or_default();
+        if let Some(group) = crate::text_row(ui, "Group", group) {
             let g = group.trim().to_string();
             edit_card(app, file, index, &format!("group of {id}"), |c| {
                 c.group = (!g.is_empty()).then_some(g)
             });
         }
-        ui.end_row();
         for (key, value) in &card.values {
             ui.label(key);
             let mut v = *value;

@@ -735,6 +735,15 @@ pub(crate) fn ticks<'a>(
     changed
 }
 
+/// A row of a form grid: a label and a one-line text field; the new text when it was changed.
+pub(crate) fn text_row(ui: &mut Ui, label: &str, value: &str) -> Option<String> {
+    ui.label(label);
+    let mut text = value.to_string();
+    let changed = ui.text_edit_singleline(&mut text).changed();
+    ui.end_row();
+    changed.then_some(text)
+}
+
 /// Puts an id in a list or takes it out.
 pub(crate) fn set_member(list: &mut Vec<String>, id: String, on: bool) {
     if on {

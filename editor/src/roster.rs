@@ -167,14 +167,11 @@ fn form(app: &mut EditorApp, ui: &mut Ui, file: &str, index: usize, c: &Counter,
     egui::Grid::new("counter-form")
         .num_columns(2)
         .show(ui, |ui| {
-            ui.label("Name");
-            let mut name = c.name.clone();
-            if ui.text_edit_singleline(&mut name).changed() {
+            if let Some(name) = crate::text_row(ui, "Name", &c.name) {
                 edit_counter(app, file, index, &format!("name of {id}"), |c| {
                     c.name = name
                 });
             }
-            ui.end_row();
             ui.label("Nation");
             let mut nation = c.nation.clone();
             egui::ComboBox::from_id_salt("nation")
