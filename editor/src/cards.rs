@@ -207,7 +207,7 @@ pub fn listed(app: &EditorApp) -> Vec<(String, usize, String)> {
         if f.kind != sandtable_engine::schema::FileKind::Cards {
             continue;
         }
-        let Ok(deck) = app.doc.parse::<CardsFile>(&f.relative) else {
+        let Ok(deck) = app.doc.parsed::<CardsFile>(&f.relative) else {
             continue;
         };
         if app.cards.deck.as_ref().is_some_and(|d| *d != deck.deck) {
@@ -285,7 +285,7 @@ pub fn show(app: &mut EditorApp, ui: &mut Ui) {
         ui.label("Choose a card.");
         return;
     };
-    let Ok(deck) = app.doc.parse::<CardsFile>(&file) else {
+    let Ok(deck) = app.doc.parsed::<CardsFile>(&file) else {
         ui.label(format!("{file} does not read: see Problems."));
         return;
     };

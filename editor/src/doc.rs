@@ -73,6 +73,26 @@ pub struct Document {
     redo: Vec<Edit>,
     /// Counts every change of any text; views rebuild what they derive when it moves.
     pub generation: u64,
+    /// Files read into their types, kept until the generation moves (see [`Document::parsed`]).
+    parsed: ParseCache,
+}
+
+/// (file, type) → (generation, the file read into the type).
+#[derive(Default)]
+struct ParseCache(
+    std::cell::RefCell<BTreeMap<(String, std::any::TypeId), (u64, std::rc::Rc<dyn std::any::Any>)>>,
+);
+
+impl Clone for ParseCache {
+    fn clone(&self) -> ParseCache {
+        ParseCache::default()
+    }
+}
+
+impl std::fmt::Debug for ParseCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ParseCache")
+    }
 }
 
 impl Document {
@@ -99,6 +119,7 @@ impl Document {
             undo: Vec::new(),
             redo: Vec::new(),
             generation: 0,
+            parsed: ParseCache::default(),
         }
     }
 
@@ -165,6 +186,27 @@ impl Document {
             before,
             after: text,
         });
+    }
+
+    /// Reads a file into its type once per generation: the panels call this every frame.
+    pub fn parsed<T: DeserializeOwned + 'static>(
+        &self,
+        file: &str,
+    ) -> Result<std::rc::Rc<T>, String> {
+        let key = (file.to_string(), std::any::TypeId::of::<T>());
+        if let Some((g, value)) = self.parsed.0.borrow().get(&key) {
+            if *g == self.generation {
+                if let Ok(v) = value.clone().downcast::<T>() {
+                    return Ok(v);
+                }
+            }
+        }
+        let value = std::rc::Rc::new(self.parse::<T>(file)?);
+        self.parsed
+            .0
+            .borrow_mut()
+            .insert(key, (self.generation, value.clone()));
+        Ok(value)
     }
 
     /// Reads a file into its type.

@@ -1098,10 +1098,12 @@ fn connection_inspector(app: &mut EditorApp, ui: &mut Ui, file: &str, a: &str, b
             .map_or(id.to_string(), |(_, n)| n.clone())
     };
     ui.heading(format!("{} – {}", name(a), name(b)));
-    let Ok(mut map) = app.doc.parse::<MapFile>(file) else {
+    let Ok(listed) = app.doc.parsed::<MapFile>(file) else {
         ui.label("map.ron does not read; fix it in Problems.");
         return;
     };
+    // The lookups below are shared with the edits, which change the file.
+    let mut map = (*listed).clone();
     let cell = |id: &str| app.loaded.content.graph.space(id).and_then(|s| s.hex);
     let cells = cell(a).zip(cell(b));
     let Some(kinds) = with_kinds(&mut map, a, b, |k| k.clone()).or_else(|| {

@@ -50,7 +50,7 @@ pub fn show(app: &mut EditorApp, ui: &mut Ui) {
         ui.label("The folder has no counters.ron.");
         return;
     };
-    let Ok(roster) = app.doc.parse::<CountersFile>(&file) else {
+    let Ok(roster) = app.doc.parsed::<CountersFile>(&file) else {
         ui.label("counters.ron does not read: see Problems.");
         return;
     };

@@ -65,8 +65,8 @@ fn scenarios(app: &EditorApp) -> Vec<(String, String, String)> {
         .iter()
         .filter(|f| f.kind == FileKind::Scenario)
         .filter_map(|f| {
-            let s = app.doc.parse::<ScenarioFile>(&f.relative).ok()?;
-            Some((f.relative.clone(), s.id, s.title))
+            let s = app.doc.parsed::<ScenarioFile>(&f.relative).ok()?;
+            Some((f.relative.clone(), s.id.clone(), s.title.clone()))
         })
         .collect()
 }
@@ -142,7 +142,7 @@ pub fn show(app: &mut EditorApp, ui: &mut Ui) {
     else {
         return;
     };
-    let Ok(scenario) = app.doc.parse::<ScenarioFile>(&file) else {
+    let Ok(scenario) = app.doc.parsed::<ScenarioFile>(&file) else {
         ui.label(format!("{file} does not read: see Problems."));
         return;
     };

@@ -187,7 +187,7 @@ pub fn show(app: &mut EditorApp, ui: &mut Ui) {
         ui.label("The folder has no tables.ron.");
         return;
     };
-    let Ok(tables) = app.doc.parse::<TablesFile>(&file) else {
+    let Ok(tables) = app.doc.parsed::<TablesFile>(&file) else {
         ui.label("tables.ron does not read: see Problems.");
         return;
     };
