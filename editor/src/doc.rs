@@ -77,11 +77,12 @@ pub struct Document {
     parsed: ParseCache,
 }
 
-/// (file, type) → (generation, the file read into the type).
+/// A file read into some type, with the generation it was read at.
+type Parsed = (u64, std::rc::Rc<dyn std::any::Any>);
+
+/// (file, type) → the file read into the type.
 #[derive(Default)]
-struct ParseCache(
-    std::cell::RefCell<BTreeMap<(String, std::any::TypeId), (u64, std::rc::Rc<dyn std::any::Any>)>>,
-);
+struct ParseCache(std::cell::RefCell<BTreeMap<(String, std::any::TypeId), Parsed>>);
 
 impl Clone for ParseCache {
     fn clone(&self) -> ParseCache {
