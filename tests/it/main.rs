@@ -1,6 +1,7 @@
 //! Sandtable's integration tests: one binary, a module per area.
 
 mod b2b_content;
+mod berlin;
 mod cards;
 mod cards_allied;
 mod cards_axis;
