@@ -556,6 +556,26 @@ impl Checker<'_> {
                 &a.from,
                 &nations,
             );
+            self.references(
+                f,
+                &format!("/stacking/apart/{i}/except"),
+                "region",
+                &a.except,
+                &regions,
+            );
+        }
+        for (i, l) in g.stacking.limits.iter().enumerate() {
+            let at = format!("/stacking/limits/{i}");
+            self.references(f, &format!("{at}/nations"), "nation", &l.nations, &nations);
+            self.references(f, &format!("{at}/within"), "region", &l.within, &regions);
+            self.references(f, &format!("{at}/except"), "region", &l.except, &regions);
+            if l.limit == 0 {
+                self.error(
+                    f.at(&format!("{at}/limit")),
+                    "E0207",
+                    "a stacking limit of 0 allows none of these pieces where it holds".into(),
+                );
+            }
         }
         if g.stacking.limit == Some(0) {
             self.error(
@@ -1483,7 +1503,7 @@ impl Checker<'_> {
             }
         }
         if let Some(game) = game {
-            self.stacking(f, &game.stacking, &game.unit_types, &stacks, graph);
+            self.stacking(f, game, &stacks, graph);
         }
         let limits: BTreeMap<&str, (&MarkerKind, u32)> = game
             .map(|g| g.markers.iter().map(|m| (m.id.as_str(), (m, 0))).collect())
@@ -1591,11 +1611,11 @@ impl Checker<'_> {
     fn stacking(
         &mut self,
         f: &Parsed<ScenarioFile>,
-        rules: &Stacking,
-        types: &[UnitType],
+        game: &GameFile,
         stacks: &BTreeMap<usize, Vec<(usize, &Counter, u32)>>,
         graph: &MapGraph,
     ) {
+        let (rules, types) = (&game.stacking, &game.unit_types);
         let exempt: BTreeSet<&str> = types
             .iter()
             .filter(|t| t.no_stacking)
@@ -1617,9 +1637,35 @@ impl Checker<'_> {
                     format!("{counted} units in `{name}` break the stacking limit of {limit}"),
                 );
             }
+            let here = &graph.spaces[space];
+            for l in rules.limits.iter().filter(|l| l.applies(game, here)) {
+                let n: u32 = pieces
+                    .iter()
+                    .filter(|(_, c, _)| {
+                        !exempt.contains(c.unit_type.as_str()) && l.counts(&c.nation)
+                    })
+                    .map(|p| p.2)
+                    .sum();
+                if n > l.limit {
+                    let whose = if l.nations.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" of {}", l.nations.join("/"))
+                    };
+                    self.error(
+                        at,
+                        "E0205",
+                        format!(
+                            "{n} units{whose} in `{name}` break the stacking limit of {}",
+                            l.limit
+                        ),
+                    );
+                }
+            }
             let nations: BTreeSet<&str> =
                 pieces.iter().map(|(_, c, _)| c.nation.as_str()).collect();
-            for apart in &rules.apart {
+            let lies_in = |r: &String| crate::state::space_lies_in(game, here, r);
+            for apart in rules.apart.iter().filter(|a| !a.except.iter().any(lies_in)) {
                 let these: Vec<&str> = nations
                     .iter()
                     .copied()

@@ -362,8 +362,42 @@ pub struct Stacking {
     /// Counters that may not stack with any other piece.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alone: Vec<String>,
+    /// Limits for some nations only, or in some regions only (2 Soviet units or 3 German ones in
+    /// a zone, 1 German unit in a Berlin zone); each holds besides `limit`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub limits: Vec<StackLimit>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub notes: String,
+}
+
+/// A stacking limit on some nations' pieces, in some spaces.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StackLimit {
+    /// The nations whose pieces it counts; none: every piece that counts for stacking.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nations: Vec<String>,
+    pub limit: u32,
+    /// Only in spaces of these regions; none: everywhere.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub within: Vec<String>,
+    /// Not in spaces of these regions (the zones east of the Oder-Neisse line).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub except: Vec<String>,
+}
+
+impl StackLimit {
+    /// Whether the limit holds in a space.
+    pub fn applies(&self, game: &GameFile, space: &Space) -> bool {
+        let lies_in = |r: &String| crate::state::space_lies_in(game, space, r);
+        (self.within.is_empty() || self.within.iter().any(lies_in))
+            && !self.except.iter().any(lies_in)
+    }
+
+    /// Whether it counts a piece of this nation.
+    pub fn counts(&self, nation: &str) -> bool {
+        self.nations.is_empty() || self.nations.iter().any(|n| n == nation)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -373,6 +407,9 @@ pub struct Apart {
     /// The nations they may not stack with; empty means every other nation.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub from: Vec<String>,
+    /// Regions where they may stack together after all (a Berlin city zone).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub except: Vec<String>,
 }
 
 /// A phase of the sequence of play: steps run in order.

@@ -474,23 +474,30 @@ impl State {
     }
 }
 
-fn region_within(content: &Content, country: Option<&str>, region: &str) -> bool {
-    let Some(game) = &content.game else {
-        return false;
-    };
-    let mut stack: Vec<&str> = country.into_iter().collect();
+/// Whether `region` is `start` or a region `start` lies within, through the regions' `within`.
+fn region_within(regions: &[crate::model::Region], start: Option<&str>, region: &str) -> bool {
+    let mut stack: Vec<&str> = start.into_iter().collect();
     let mut seen = BTreeSet::new();
     while let Some(r) = stack.pop() {
         if r == region {
             return true;
         }
         if seen.insert(r) {
-            if let Some(def) = game.regions.iter().find(|x| x.id == r) {
+            if let Some(def) = regions.iter().find(|x| x.id == r) {
                 stack.extend(def.within.iter().map(String::as_str));
             }
         }
     }
     false
+}
+
+/// Whether a space lies in a region of the game: its country, its further regions, or regions
+/// those lie in.
+pub fn space_lies_in(game: &crate::model::GameFile, s: &crate::model::Space, region: &str) -> bool {
+    region_within(&game.regions, s.country.as_deref(), region)
+        || s.regions
+            .iter()
+            .any(|r| region_within(&game.regions, Some(r), region))
 }
 
 /// Whether a space lies in a region (its country, its further regions, or regions those lie in).
@@ -506,9 +513,8 @@ pub fn space_in_region(content: &Content, space: &str, region: &str) -> bool {
 
 /// Whether the space at a graph index lies in a region, found by walking the region tree.
 pub(crate) fn space_index_in_region(content: &Content, space: usize, region: &str) -> bool {
-    let s = &content.graph.spaces[space];
-    region_within(content, s.country.as_deref(), region)
-        || s.regions
-            .iter()
-            .any(|r| region_within(content, Some(r), region))
+    content
+        .game
+        .as_ref()
+        .is_some_and(|g| space_lies_in(g, &content.graph.spaces[space], region))
 }

@@ -196,3 +196,52 @@ fn rule_11_setup_puts_every_named_unit_in_its_zone() {
         at("ge_25pzgr")
     );
 }
+
+/// The standard scenario with these placements added, checked; the stacking errors found.
+fn stacking_errors(extra: &[(&str, &str)]) -> Vec<String> {
+    use sandtable_engine::model::{Location, Placement};
+    let dir = tempfile::tempdir().unwrap();
+    crate::copy_tree(&root().join("content/berlin-1945"), dir.path());
+    let path = dir.path().join("scenarios/standard.ron");
+    let mut s = berlin().scenario("standard").unwrap().clone();
+    for (counter, zone) in extra {
+        s.setup.push(Placement {
+            counter: counter.to_string(),
+            at: Location::Space(zone.to_string()),
+            count: 1,
+            reduced: false,
+            when: None,
+            notes: String::new(),
+        });
+    }
+    std::fs::write(&path, sandtable_engine::format::canonical(&s).unwrap()).unwrap();
+    let loaded = load_dir(dir.path());
+    loaded
+        .errors()
+        .filter(|d| d.code == "E0205")
+        .map(|d| d.message.clone())
+        .collect()
+}
+
+#[test]
+fn rule_6_1_2_stacking_by_nationality_and_zone_is_checked_in_the_setup() {
+    // The setup itself keeps the limits: six Soviet units in Küstrin, east of the Oder.
+    assert!(stacking_errors(&[]).is_empty());
+    // A fourth German unit in Görlitz.
+    let e = stacking_errors(&[("ge_404", "goerlitz")]);
+    assert!(
+        e.iter()
+            .any(|m| m.contains("4 units") && m.contains("limit of 3")),
+        "{e:?}"
+    );
+    // Three Soviet units west of the Oder.
+    let e = stacking_errors(&[("su_3", "seelow"), ("su_3", "seelow"), ("su_28", "seelow")]);
+    assert!(e.iter().any(|m| m.contains("limit of 2")), "{e:?}");
+    // Soviet and German units together outside Berlin.
+    let e = stacking_errors(&[("su_3", "trebbin"), ("ge_404", "trebbin")]);
+    assert!(e.iter().any(|m| m.contains("may not stack with")), "{e:?}");
+    // In a Berlin zone: 2 Soviet AND 1 German, but not 2 German.
+    assert!(stacking_errors(&[("su_3", "tempelhof"), ("ge_404", "tempelhof")]).is_empty());
+    let e = stacking_errors(&[("ge_404", "tempelhof"), ("ge_342", "tempelhof")]);
+    assert!(e.iter().any(|m| m.contains("limit of 1")), "{e:?}");
+}

@@ -1138,14 +1138,36 @@ pub(super) fn may_stack(rules: &Rules, state: &State, unit: usize, space: &str) 
             return false;
         }
     }
+    let here = rules.content.graph.space(space);
+    for l in &st.limits {
+        if here.is_some_and(|h| l.applies(rules.game, h))
+            && counts(u)
+            && l.counts(nation)
+            && others
+                .iter()
+                .filter(|x| counts(x) && l.counts(rules.nation(x)))
+                .count() as u32
+                >= l.limit
+        {
+            return false;
+        }
+    }
     if st.alone.contains(&u.counter) && !others.is_empty()
         || others.iter().any(|x| st.alone.contains(&x.counter))
     {
         return false;
     }
+    let together_here = |ap: &crate::model::Apart| {
+        here.is_some_and(|h| {
+            ap.except
+                .iter()
+                .any(|r| crate::state::space_lies_in(rules.game, h, r))
+        })
+    };
     let clash = |a: &str, b: &str| {
         st.apart.iter().any(|ap| {
-            ap.nations.iter().any(|n| n == a)
+            !together_here(ap)
+                && ap.nations.iter().any(|n| n == a)
                 && !ap.nations.iter().any(|n| n == b)
                 && (ap.from.is_empty() || ap.from.iter().any(|n| n == b))
         })
