@@ -4,6 +4,10 @@
 //! Run: `cargo bench --bench replay`. The budget (DESIGN.md) is under 50 ms for 1,000 actions.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+
+/// As in the `sandtable` and `sandtable-editor` binaries.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use sandtable_engine::agent::RandomAgent;
 use sandtable_engine::session::{Session, Setup};
 
