@@ -41,7 +41,7 @@ pub struct Watch {
 }
 
 impl Watch {
-    pub const DEBOUNCE: std::time::Duration = std::time::Duration::from_millis(100);
+    pub const DEBOUNCE: std::time::Duration = std::time::Duration::from_millis(50);
 
     /// Starts watching a folder and everything below it.
     pub fn folder(folder: &Path) -> Result<Watch, String> {
