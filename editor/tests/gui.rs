@@ -236,3 +236,25 @@ fn a_click_on_a_space_of_the_playtest_map_answers_the_prompt_about_that_space() 
     assert_eq!(space_answer(&act, "warsaw"), MapAnswer::Narrow);
     assert_eq!(space_answer(&act, "riga"), MapAnswer::Nothing);
 }
+
+#[test]
+fn the_berlin_1945_zone_game_opens_with_its_zones_and_says_why_it_cannot_be_playtested_yet() {
+    let folder = bundled_content().join("../berlin-1945");
+    let mut h = harness(folder);
+    h.run();
+    h.get_by_label("Berlin 1945");
+    h.get_by_label("The content checks.");
+    assert_eq!(h.state().loaded.content.graph.spaces.len(), 92);
+    h.state_mut().section = Section::Map;
+    h.run_steps(3);
+    assert!(h.state().map.rect.is_some(), "the zone map is drawn");
+    // A playtest needs the sequence of play the game does not have yet: said, not a panic.
+    h.state_mut().start_playtest();
+    h.run_steps(2);
+    assert!(h.state().playtest.is_none());
+    assert!(
+        h.state().report.contains("cannot be played"),
+        "{}",
+        h.state().report
+    );
+}
