@@ -196,8 +196,41 @@ pub struct ConnectionKind {
     /// The supply that can be traced across a connection of this kind.
     #[serde(default, skip_serializing_if = "is_default")]
     pub supply: TraceSupply,
+    /// What moving across it costs, if not the one movement point of entering a space.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_cost: Option<MoveCost>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub notes: String,
+}
+
+/// What moving across a connection of a kind costs (7.1.2 of Berlin 1945: +1 across a river;
+/// 1/2 along a main road, which cancels the river).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum MoveCost {
+    /// This many movement points more than entering the space (a river: 1).
+    Extra(f32),
+    /// This many movement points in all, whatever the connection's other kinds add (a road:
+    /// 0.5). The lowest such cost wins.
+    Along(f32),
+}
+
+/// The movement points, in halves, of moving across a connection of these kinds: 2 (one
+/// point) for entering the space, plus the kinds' extras, unless a kind sets the whole cost.
+pub fn move_cost_halves(game: &GameFile, kinds: &[String]) -> u32 {
+    let halves = |x: f32| (x * 2.0).round().max(0.0) as u32;
+    let costs = kinds
+        .iter()
+        .filter_map(|k| game.connection_kinds.iter().find(|c| c.id == *k))
+        .filter_map(|c| c.move_cost);
+    let mut extra = 0;
+    let mut along: Option<u32> = None;
+    for c in costs {
+        match c {
+            MoveCost::Extra(x) => extra += halves(x),
+            MoveCost::Along(x) => along = Some(along.map_or(halves(x), |a| a.min(halves(x)))),
+        }
+    }
+    along.unwrap_or(2 + extra)
 }
 
 /// How supply traces across a connection kind.

@@ -245,3 +245,34 @@ fn rule_6_1_2_stacking_by_nationality_and_zone_is_checked_in_the_setup() {
     let e = stacking_errors(&[("ge_404", "tempelhof"), ("ge_342", "tempelhof")]);
     assert!(e.iter().any(|m| m.contains("limit of 1")), "{e:?}");
 }
+
+#[test]
+fn rule_7_1_2_a_river_costs_one_more_point_and_a_main_road_half_a_point_cancelling_the_river() {
+    use sandtable_engine::model::move_cost_halves;
+    let c = berlin();
+    let game = c.game.as_ref().unwrap();
+    let edge_with = |want: &[&str], without: &[&str]| {
+        c.graph
+            .edges
+            .iter()
+            .find(|e| {
+                want.iter().all(|k| e.kinds.iter().any(|x| x == k))
+                    && !without.iter().any(|k| e.kinds.iter().any(|x| x == k))
+            })
+            .map(|e| e.kinds.clone())
+            .unwrap_or_else(|| panic!("an edge with {want:?} and none of {without:?}"))
+    };
+    // In halves of a movement point.
+    let plain = edge_with(&[], &["river", "road"]);
+    assert_eq!(move_cost_halves(game, &plain), 2, "{plain:?}: 1 MP");
+    let river = edge_with(&["river"], &["road"]);
+    assert_eq!(move_cost_halves(game, &river), 4, "{river:?}: 1 + 1 MP");
+    let road = edge_with(&["road"], &["river"]);
+    assert_eq!(move_cost_halves(game, &road), 1, "{road:?}: 1/2 MP");
+    let both = edge_with(&["road", "river"], &[]);
+    assert_eq!(
+        move_cost_halves(game, &both),
+        1,
+        "{both:?}: the road cancels the river"
+    );
+}

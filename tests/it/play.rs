@@ -1790,3 +1790,59 @@ fn rule_6_c_a_beach_head_no_allied_unit_traces_to_is_removed_and_7_63_one_that_s
         "not the Axis's to lose"
     );
 }
+
+/// The B2B content with regular connections and river crossings costing `extra` movement
+/// points more.
+fn with_move_cost(extra: f32) -> sandtable_engine::content::Content {
+    use sandtable_engine::variant::{self, Setting};
+    let source = sandtable_engine::load::DirSource::new(crate::b2b());
+    let costly: Vec<Setting> = ["regular", "river"]
+        .iter()
+        .map(|k| {
+            let place = format!("game.ron:/connection_kinds/{k}/move_cost");
+            Setting::parse(&format!("{place}={{\"Extra\": {extra:.1}}}")).unwrap()
+        })
+        .collect();
+    let loaded = sandtable_engine::load::load(&variant::apply(&source, &costly).unwrap());
+    assert!(!loaded.has_errors(), "{:?}", loaded.errors().next());
+    loaded.content
+}
+
+/// A German unit of 3 MA in Warsaw, activated: whether it is offered a first move, and after
+/// that move another.
+fn warsaw_moves(content: &sandtable_engine::content::Content) -> (bool, bool) {
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    state.turn = 3;
+    let mover = state
+        .units_at("warsaw")
+        .map(|(i, _)| i)
+        .find(|&i| rules.movement(&state.units[i]) == 3)
+        .expect("a unit of 3 MA in Warsaw");
+    move_stage(&rules, &mut state, "axis", "warsaw");
+    let name = state.units[mover].name(content);
+    let own_move = |state: &State| {
+        state.flow.prompt.as_ref().and_then(|p| {
+            p.options
+                .iter()
+                .find(|o| o.starts_with(&format!("move {name} ")))
+                .cloned()
+        })
+    };
+    let Some(first) = own_move(&state) else {
+        return (false, false);
+    };
+    rules::apply(&rules, &mut state, &first).unwrap();
+    (true, own_move(&state).is_some())
+}
+
+#[test]
+fn a_connection_kind_that_costs_more_movement_shortens_moves_but_a_unit_may_always_move_one_space()
+{
+    // One point a space: three moves.
+    assert_eq!(warsaw_moves(b2b()), (true, true));
+    // Two points a space: one move, then 1 point left, not enough for another.
+    assert_eq!(warsaw_moves(&with_move_cost(1.0)), (true, false));
+    // Six points a space, more than the unit has: still one move (7.1.3 of Berlin 1945).
+    assert_eq!(warsaw_moves(&with_move_cost(5.0)), (true, false));
+}

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::combat::{self, CombatTask};
 use super::supply::{self, Level};
 use super::{GameResult, OpsStage, Prompt, Rules, Task};
-use crate::model::{ActionKind, BoxRole, Scalar, Step};
+use crate::model::{move_cost_halves, ActionKind, BoxRole, Scalar, Step};
 use crate::script::eval::{self, Context, Outcome};
 use crate::script::syntax;
 use crate::state::{Loc, MarkerOnMap, ModifierEffect, State};
@@ -927,7 +927,7 @@ fn ops_act(
             let unit = entrencher(rules, state, &space).ok_or("no unit there may entrench")?;
             // The unit tries instead of moving.
             let ma = rules.movement(&state.units[unit]).max(1) as u32;
-            state.flow.marks.moved.insert(unit, ma);
+            state.flow.marks.moved.insert(unit, ma * 2);
             state.flow.marks.entrenching.insert(space);
         }
         (OpsStage::Attack, "done") => {
@@ -955,12 +955,13 @@ fn ops_act(
         (OpsStage::Move, "move") => {
             let unit = find_unit(rules, state, words.get(1).copied().unwrap_or(""))?;
             let to = words.get(2).ok_or("where to?")?.to_string();
-            *state.flow.marks.moved.entry(unit).or_insert(0) += 1;
+            let cost = step_cost(rules, state, unit, &to);
+            *state.flow.marks.moved.entry(unit).or_insert(0) += cost;
             leave_stand_fast(rules, state, unit, &to, false);
             if has_marker(state, &to, &rules.play.combat_marker) {
                 // A mechanized unit that ends its move on a Combat marker fights instead.
                 let ma = rules.movement(&state.units[unit]).max(0) as u32;
-                state.flow.marks.moved.insert(unit, ma);
+                state.flow.marks.moved.insert(unit, ma * 2);
             }
             enter(rules, state, unit, &to);
         }
@@ -1198,7 +1199,9 @@ fn move_options(rules: &Rules, state: &State, side: &str) -> Vec<String> {
         if let Some((cap, _)) = rules.movement_cap(state, u) {
             ma = ma.min(cap);
         }
+        // Movement points are counted in halves (a road costs half a point).
         let used = state.flow.marks.moved.get(&i).copied().unwrap_or(0);
+        let ma = ma * 2;
         if used >= ma {
             continue;
         }
@@ -1218,10 +1221,27 @@ fn move_options(rules: &Rules, state: &State, side: &str) -> Vec<String> {
             if !may_stack(rules, state, i, to) {
                 continue;
             }
+            // A unit may always make a move of one space (7.1.3 of Berlin 1945).
+            let cost = move_cost_halves(rules.game, &g.edges[e].kinds);
+            if used + cost > ma && used > 0 {
+                continue;
+            }
             options.push(format!("move {} {to}", u.name(rules.content)));
         }
     }
     options
+}
+
+/// The movement points, in halves, of a unit's move from where it is to a neighbouring space.
+fn step_cost(rules: &Rules, state: &State, unit: usize, to: &str) -> u32 {
+    let g = &rules.content.graph;
+    let from = match &state.units[unit].at {
+        Loc::Space(s) => g.index_of(s),
+        _ => None,
+    };
+    from.zip(g.index_of(to))
+        .and_then(|(a, b)| g.edge_between(a, b))
+        .map_or(2, |e| move_cost_halves(rules.game, &g.edges[e].kinds))
 }
 
 /// A unit enters a space: it takes control of it (which may meet an offensive its side owes).
