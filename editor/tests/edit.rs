@@ -509,3 +509,43 @@ fn a_hexside_clicked_on_the_hex_map_is_made_a_river_in_the_inspector() {
     assert_eq!(g.edges[g.edge_between(w, n).unwrap()].kinds, ["river"]);
     assert!(!h.state().loaded.has_errors());
 }
+
+#[test]
+fn a_click_on_a_problem_in_game_ron_opens_the_game_panel_at_the_field() {
+    let dir = copy_of_bundled();
+    let game = dir.path().join("game.ron");
+    let text = std::fs::read_to_string(&game).unwrap();
+    std::fs::write(
+        &game,
+        text.replacen(
+            "(id: \"it\", name: \"Italy\", side: Some(\"axis\")",
+            "(id: \"it\", name: \"Italy\", side: Some(\"axes\")",
+            1,
+        ),
+    )
+    .unwrap();
+    let mut h = harness(dir.path());
+    h.run();
+    assert!(h.state().loaded.has_errors());
+    h.state_mut().section = Section::Problems;
+    h.run();
+    let line = h
+        .state()
+        .loaded
+        .sources
+        .render_line(&h.state().loaded.diagnostics[0]);
+    assert!(line.contains("axes"), "{line}");
+    h.get_by_label(&line).click();
+    h.run();
+    assert_eq!(h.state().section, Section::Game);
+    // The nations list and Italy are opened, and the field is there to fix.
+    let field = |n: &egui_kittest::kittest::AccessKitNode<'_>| {
+        n.data().placeholder() == Some("nations[1].side")
+    };
+    assert_eq!(h.get_by(field).value().as_deref(), Some("axes"));
+    h.get_by(field).focus();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by(field).type_text("axis");
+    h.run();
+    assert!(!h.state().loaded.has_errors());
+}
