@@ -74,6 +74,8 @@ pub struct Content {
     /// For each region of the game, whether each space (by graph index) lies in it; built on
     /// first use.
     regions: std::sync::OnceLock<IdMap<Vec<bool>>>,
+    /// What moving across each edge costs, in half movement points; built on first use.
+    move_costs: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl Content {
@@ -91,6 +93,23 @@ impl Content {
             Some(c) if c.id == unit.counter => Some(c),
             _ => self.counter(&unit.counter),
         }
+    }
+
+    /// What moving across an edge of the graph costs, in half movement points (see
+    /// [`crate::model::move_cost_halves`]).
+    pub fn edge_move_cost(&self, edge: usize) -> u32 {
+        let costs = self.move_costs.get_or_init(|| {
+            self.graph
+                .edges
+                .iter()
+                .map(|e| {
+                    self.game
+                        .as_ref()
+                        .map_or(2, |g| crate::model::move_cost_halves(g, &e.kinds))
+                })
+                .collect()
+        });
+        costs.get(edge).copied().unwrap_or(2)
     }
 
     /// What the content says about supply, indexed.

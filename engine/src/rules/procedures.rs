@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::combat::{self, CombatTask};
 use super::supply::{self, Level};
 use super::{GameResult, OpsStage, Prompt, Rules, Task};
-use crate::model::{move_cost_halves, ActionKind, BoxRole, Scalar, Step};
+use crate::model::{ActionKind, BoxRole, Scalar, Step};
 use crate::script::eval::{self, Context, Outcome};
 use crate::script::syntax;
 use crate::state::{Loc, MarkerOnMap, ModifierEffect, State};
@@ -1139,7 +1139,13 @@ pub(super) fn may_stack(rules: &Rules, state: &State, unit: usize, space: &str) 
             return false;
         }
     }
-    let here = rules.content.graph.space(space);
+    // The space itself, only for the limits and exceptions that depend on where it lies.
+    let by_region = !st.limits.is_empty() || st.apart.iter().any(|a| !a.except.is_empty());
+    let here = if by_region {
+        rules.content.graph.space(space)
+    } else {
+        None
+    };
     for l in &st.limits {
         if here.is_some_and(|h| l.applies(rules.game, h))
             && counts(u)
@@ -1222,7 +1228,7 @@ fn move_options(rules: &Rules, state: &State, side: &str) -> Vec<String> {
                 continue;
             }
             // A unit may always make a move of one space (7.1.3 of Berlin 1945).
-            let cost = move_cost_halves(rules.game, &g.edges[e].kinds);
+            let cost = rules.content.edge_move_cost(e);
             if used + cost > ma && used > 0 {
                 continue;
             }
@@ -1241,7 +1247,7 @@ fn step_cost(rules: &Rules, state: &State, unit: usize, to: &str) -> u32 {
     };
     from.zip(g.index_of(to))
         .and_then(|(a, b)| g.edge_between(a, b))
-        .map_or(2, |e| move_cost_halves(rules.game, &g.edges[e].kinds))
+        .map_or(2, |e| rules.content.edge_move_cost(e))
 }
 
 /// A unit enters a space: it takes control of it (which may meet an offensive its side owes).
