@@ -7,42 +7,23 @@
 //! a random campaign; the saved change is a card's text (no difference in play), the worst case
 //! for the replay, which then runs to the end of the log.
 
+mod common;
+
 use criterion::{criterion_group, criterion_main, Criterion};
-use sandtable_engine::agent::RandomAgent;
 use sandtable_engine::load::load_dir;
-use sandtable_engine::session::{Playtest, Reload, Setup};
+use sandtable_engine::session::{Playtest, Reload, Session};
 
-/// As in the `sandtable` and `sandtable-editor` binaries.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-fn setup(seed: u64) -> Setup {
-    Setup {
-        scenario: "campaign".into(),
-        options: Vec::new(),
-        seed,
-        dice: Vec::new(),
-    }
-}
-
-/// A playtest of `length` actions (of the first random campaign that lasts that long).
-fn playtest(dir: &std::path::Path, length: usize) -> Playtest {
-    for seed in 1.. {
-        let mut p = Playtest::new(load_dir(dir).content, setup(seed)).expect("starts");
-        let mut agent = RandomAgent::new(seed);
-        while let Some(prompt) = p.session.prompt().cloned() {
-            p.apply(&agent.act(&prompt)).expect("a legal action");
-            if p.session.log().len() == length {
-                return p;
-            }
-        }
-    }
-    unreachable!("some random campaign lasts that long")
+/// A playtest of the first `length` actions of a random campaign.
+fn playtest(length: usize) -> Playtest {
+    let content = load_dir(common::b2b()).content;
+    let (seed, log) = common::random_log(&content, length);
+    let (session, err) = Session::replay(&content, common::campaign(seed), &log).expect("replays");
+    assert!(err.is_none());
+    Playtest { content, session }
 }
 
 fn bench_reload(c: &mut Criterion) {
-    let root =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content/barbarossa-to-berlin");
+    let root = common::b2b();
     let dir = std::env::temp_dir().join(format!("sandtable-reload-bench-{}", std::process::id()));
     copy_tree(&root, &dir);
     let cards = dir.join("cards/axis.ron");
@@ -51,7 +32,7 @@ fn bench_reload(c: &mut Criterion) {
     let mut group = c.benchmark_group("reload");
     group.sample_size(20);
     for length in [300, 1000] {
-        let base = playtest(&root, length);
+        let base = playtest(length);
         group.bench_function(format!("save_to_replayed_{length}_actions_b2b"), |b| {
             b.iter_batched(
                 || Playtest {

@@ -5,18 +5,14 @@
 //! second per core. One iteration plays the same ten games (seeds of batch 1), so the figure is
 //! the time of ten games; games per second is 10 / that time.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+mod common;
 
-/// As in the `sandtable` binary.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+use criterion::{criterion_group, criterion_main, Criterion};
 use sandtable_engine::rules::Rules;
 use sandtable_engine::sim::{play_game, Plan};
 
 fn bench_selfplay(c: &mut Criterion) {
-    let root =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content/barbarossa-to-berlin");
-    let content = sandtable_engine::load::load_dir(&root).content;
+    let content = sandtable_engine::load::load_dir(common::b2b()).content;
     let rules = Rules::new(&content, "campaign").expect("the campaign starts");
     let plan = Plan::new("campaign", 10, 1);
     let actions: usize = (0..10).map(|i| play_game(&rules, &plan, i).actions).sum();

@@ -115,43 +115,7 @@ enum Command {
     /// optional rules (--variant-options), or the same content with values changed (--set
     /// FILE:POINTER=VALUE, repeatable). A place is a file and a JSON pointer into it whose steps
     /// into lists may name an element by id: cards/axis.ron:/cards/taifun/values/ops.
-    Sim {
-        dir: PathBuf,
-        #[arg(long)]
-        scenario: String,
-        #[arg(long, default_value_t = 100)]
-        games: u32,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Optional rules to switch on, separated by commas.
-        #[arg(long, value_delimiter = ',')]
-        options: Vec<String>,
-        /// The agents: `random` or `mc[:PLAYOUTS[:DEPTH]]` for every side, or SIDE=AGENT for
-        /// one (repeatable).
-        #[arg(long)]
-        agent: Vec<String>,
-        /// Threads (default: one per core).
-        #[arg(long)]
-        jobs: Option<usize>,
-        /// Print the report as JSON.
-        #[arg(long)]
-        json: bool,
-        /// Stop a game after this many actions and count it undecided.
-        #[arg(long, default_value_t = 20_000)]
-        max_actions: usize,
-        /// Variant B: another game folder, played on the same seeds.
-        #[arg(long)]
-        variant: Option<PathBuf>,
-        /// Variant B: the same content with these optional rules (commas; empty for none).
-        #[arg(long, value_delimiter = ',')]
-        variant_options: Option<Vec<String>>,
-        /// Variant B: the same content with FILE:POINTER=VALUE set (repeatable).
-        #[arg(long)]
-        set: Vec<String>,
-        /// Sweep FILE:POINTER=FROM..TO[:STEP]: a batch at each value, reported as a curve.
-        #[arg(long)]
-        sweep: Option<String>,
-    },
+    Sim(sim::SimArgs),
     /// Regenerate the JSON Schemas of the content file kinds from the Rust types.
     ///
     /// With --check, write nothing: exit 1 if a committed schema differs from the generated one.
@@ -170,35 +134,7 @@ fn main() -> ExitCode {
         Command::Validate { dir, json } => validate(&dir, json),
         Command::Fmt { dir, check } => fmt(&dir, check),
         Command::Schema { check, dir } => schema_cmd(&dir, check),
-        Command::Sim {
-            dir,
-            scenario,
-            games,
-            seed,
-            options,
-            agent,
-            jobs,
-            json,
-            max_actions,
-            variant,
-            variant_options,
-            set,
-            sweep,
-        } => sim::run(sim::SimArgs {
-            dir,
-            scenario,
-            games,
-            seed,
-            options,
-            agents: agent,
-            jobs,
-            json,
-            max_actions,
-            variant,
-            variant_options,
-            set,
-            sweep,
-        }),
+        Command::Sim(args) => sim::run(args),
         Command::Play {
             dir,
             scenario,

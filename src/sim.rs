@@ -14,19 +14,42 @@ use sandtable_engine::sim::{self, Comparison, GameRecord, Plan, Rate, Report};
 use sandtable_engine::variant::{self, Setting, Sweep};
 
 /// What `sandtable sim` was asked.
+#[derive(clap::Args)]
 pub struct SimArgs {
     pub dir: PathBuf,
+    #[arg(long)]
     pub scenario: String,
+    #[arg(long, default_value_t = 100)]
     pub games: u32,
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Optional rules to switch on, separated by commas.
+    #[arg(long, value_delimiter = ',')]
     pub options: Vec<String>,
+    /// The agents: `random` or `mc[:PLAYOUTS[:DEPTH]]` for every side, or SIDE=AGENT for one
+    /// (repeatable).
+    #[arg(long = "agent")]
     pub agents: Vec<String>,
+    /// Threads (default: one per core).
+    #[arg(long)]
     pub jobs: Option<usize>,
+    /// Print the report as JSON.
+    #[arg(long)]
     pub json: bool,
+    /// Stop a game after this many actions and count it undecided.
+    #[arg(long, default_value_t = 20_000)]
     pub max_actions: usize,
+    /// Variant B: another game folder, played on the same seeds.
+    #[arg(long)]
     pub variant: Option<PathBuf>,
+    /// Variant B: the same content with these optional rules (commas; empty for none).
+    #[arg(long, value_delimiter = ',')]
     pub variant_options: Option<Vec<String>>,
+    /// Variant B: the same content with FILE:POINTER=VALUE set (repeatable).
+    #[arg(long)]
     pub set: Vec<String>,
+    /// Sweep FILE:POINTER=FROM..TO[:STEP]: a batch at each value, reported as a curve.
+    #[arg(long)]
     pub sweep: Option<String>,
 }
 

@@ -338,17 +338,7 @@ fn settings(app: &mut EditorApp, ui: &mut Ui) {
                 .collect()
         })
         .unwrap_or_default();
-    let options: Vec<(String, String)> = app
-        .loaded
-        .content
-        .scenario(&app.setup.scenario)
-        .map(|s| {
-            s.options
-                .iter()
-                .map(|o| (o.id.clone(), o.name.clone()))
-                .collect()
-        })
-        .unwrap_or_default();
+    let options = app.scenario_options();
     let view = &mut app.balance;
     ui.horizontal(|ui| {
         ui.label(format!("Scenario {}", app.setup.scenario));

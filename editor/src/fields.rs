@@ -2,8 +2,8 @@
 //!
 //! The panels give forms to what a designer edits most; this editor reaches the rest (a game's
 //! sides, nations, terrains and sequence of play, a scenario's control and tracks, a table's
-//! columns and result type, a card's values). It reads the file into its type, shows it as a
-//! `serde_json::Value` walked beside the schema the loader validates against (so it knows each
+//! columns and result type, a card's values). It shows the file as the loader reads it, a
+//! `serde_json::Value` (kept by the document until the text changes), walked beside the schema the loader validates against (so it knows each
 //! field's type, which fields are optional and missing, and the variants of every enum), and
 //! writes a change back through [`EditorApp::edit`]: one undoable step, refused if the result
 //! no longer reads as the file's type.
@@ -63,8 +63,6 @@ pub enum Step {
 
 #[derive(Default)]
 pub struct FieldsView {
-    /// The file last read, with the document generation it was read at, as a value.
-    cache: BTreeMap<String, (u64, Result<Rc<Value>, String>)>,
     schemas: BTreeMap<&'static str, Rc<Value>>,
     /// A field to open in the next tree drawn (from a problem clicked).
     pub reveal: Option<String>,
@@ -78,25 +76,11 @@ pub fn edit_tree<T: DeserializeOwned + Serialize>(
     kind: FileKind,
     at: &[Step],
 ) {
-    let generation = app.doc.generation;
-    let fresh = matches!(app.fields.cache.get(file), Some((g, _)) if *g == generation);
-    if !fresh {
-        let read = app
-            .doc
-            .parse::<T>(file)
-            .and_then(|t| serde_json::to_value(t).map_err(|e| e.to_string()))
-            .map(Rc::new);
-        app.fields
-            .cache
-            .insert(file.to_string(), (generation, read));
-    }
-    let root = match &app.fields.cache[file].1 {
-        Ok(v) => Rc::clone(v),
+    // The file as the loader reads it (schema-checked JSON), kept by the document per change.
+    let root = match app.doc.parsed::<Value>(file) {
+        Ok(v) => v,
         Err(e) => {
-            ui.colored_label(
-                ui.visuals().error_fg_color,
-                format!("{file} does not read: {e}"),
-            );
+            ui.colored_label(ui.visuals().error_fg_color, e);
             return;
         }
     };

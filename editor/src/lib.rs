@@ -659,6 +659,20 @@ impl EditorApp {
             .collect()
     }
 
+    /// The optional rules of the playtest's scenario: id and name.
+    pub fn scenario_options(&self) -> Vec<(String, String)> {
+        self.loaded
+            .content
+            .scenario(&self.setup.scenario)
+            .map(|s| {
+                s.options
+                    .iter()
+                    .map(|o| (o.id.clone(), o.name.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// Opens the place of a problem: the panel that edits it, with the thing selected.
     pub fn open_problem(&mut self, index: usize) {
         let Some((file, pointer)) = self.place_of(index) else {

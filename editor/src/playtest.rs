@@ -327,18 +327,7 @@ impl EditorApp {
                     .collect();
             }
         });
-        let options: Vec<(String, String)> = self
-            .loaded
-            .content
-            .scenario(&self.setup.scenario)
-            .map(|s| {
-                s.options
-                    .iter()
-                    .map(|o| (o.id.clone(), o.name.clone()))
-                    .collect()
-            })
-            .unwrap_or_default();
-        for (id, name) in options {
+        for (id, name) in self.scenario_options() {
             let mut on = self.setup.options.contains(&id);
             if ui.checkbox(&mut on, name).changed() {
                 if on {

@@ -40,6 +40,22 @@ fn drag(h: &mut Harness<'static, EditorApp>, from: egui::Pos2, to: egui::Pos2) {
     h.run_steps(2);
 }
 
+/// Opens the Problems panel and clicks the first problem (the content has one); its line.
+fn open_first_problem(h: &mut Harness<'static, EditorApp>) -> String {
+    h.run();
+    assert!(h.state().loaded.has_errors());
+    h.state_mut().section = Section::Problems;
+    h.run();
+    let line = h
+        .state()
+        .loaded
+        .sources
+        .render_line(&h.state().loaded.diagnostics[0]);
+    h.get_by_label(&line).click();
+    h.run();
+    line
+}
+
 /// Presses and releases the mouse at one point.
 fn click_at(h: &mut Harness<'static, EditorApp>, at: egui::Pos2) {
     h.hover_at(at);
@@ -377,17 +393,7 @@ fn a_click_on_a_problem_opens_the_panel_and_the_thing_it_is_about() {
     )
     .unwrap();
     let mut h = harness(dir.path());
-    h.run();
-    assert!(h.state().loaded.has_errors());
-    h.state_mut().section = Section::Problems;
-    h.run();
-    let line = h
-        .state()
-        .loaded
-        .sources
-        .render_line(&h.state().loaded.diagnostics[0]);
-    h.get_by_label(&line).click();
-    h.run();
+    open_first_problem(&mut h);
     assert_eq!(h.state().section, Section::Tables);
     assert_eq!(h.state().tables.selected, Some(0));
     h.get_by_label_contains("row 1, column 3:");
@@ -525,18 +531,8 @@ fn a_click_on_a_problem_in_game_ron_opens_the_game_panel_at_the_field() {
     )
     .unwrap();
     let mut h = harness(dir.path());
-    h.run();
-    assert!(h.state().loaded.has_errors());
-    h.state_mut().section = Section::Problems;
-    h.run();
-    let line = h
-        .state()
-        .loaded
-        .sources
-        .render_line(&h.state().loaded.diagnostics[0]);
+    let line = open_first_problem(&mut h);
     assert!(line.contains("axes"), "{line}");
-    h.get_by_label(&line).click();
-    h.run();
     assert_eq!(h.state().section, Section::Game);
     // The nations list and Italy are opened, and the field is there to fix.
     let field = |n: &egui_kittest::kittest::AccessKitNode<'_>| {

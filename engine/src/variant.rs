@@ -149,15 +149,22 @@ fn steps(pointer: &str) -> Vec<String> {
         .collect()
 }
 
+/// The position in a list a step names: its index, or the element whose `id` it is.
+fn position(items: &[Value], step: &str) -> Option<usize> {
+    step.parse::<usize>()
+        .ok()
+        .filter(|i| *i < items.len())
+        .or_else(|| {
+            items
+                .iter()
+                .position(|x| x.get("id").and_then(Value::as_str) == Some(step))
+        })
+}
+
 fn child<'a>(v: &'a Value, step: &str) -> Option<&'a Value> {
     match v {
         Value::Object(m) => m.get(step),
-        Value::Array(items) => match step.parse::<usize>() {
-            Ok(i) => items.get(i),
-            Err(_) => items
-                .iter()
-                .find(|x| x.get("id").and_then(Value::as_str) == Some(step)),
-        },
+        Value::Array(items) => items.get(position(items, step)?),
         _ => None,
     }
 }
@@ -165,12 +172,10 @@ fn child<'a>(v: &'a Value, step: &str) -> Option<&'a Value> {
 fn child_mut<'a>(v: &'a mut Value, step: &str) -> Option<&'a mut Value> {
     match v {
         Value::Object(m) => m.get_mut(step),
-        Value::Array(items) => match step.parse::<usize>() {
-            Ok(i) => items.get_mut(i),
-            Err(_) => items
-                .iter_mut()
-                .find(|x| x.get("id").and_then(Value::as_str) == Some(step)),
-        },
+        Value::Array(items) => {
+            let i = position(items, step)?;
+            items.get_mut(i)
+        }
         _ => None,
     }
 }
