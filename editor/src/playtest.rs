@@ -217,6 +217,29 @@ impl EditorApp {
                 ui.label(
                     RichText::new(format!("{} decides: {}", prompt.side, prompt.question)).strong(),
                 );
+                // Actions of one word (go, pass, done, stop) above the list, so a long list
+                // does not hide them.
+                if prompt.pick.is_none() {
+                    ui.horizontal_wrapped(|ui| {
+                        for option in prompt.options.iter().filter(|o| !o.contains(' ')) {
+                            if ui.button(option).clicked() {
+                                self.commands.push(PlayCommand::Act(option.clone()));
+                            }
+                        }
+                    });
+                }
+                // The Choose button above the options, for the same reason.
+                if let Some((min, max)) = prompt.pick {
+                    ui.horizontal(|ui| {
+                        ui.label(format!("Choose {min} to {max}:"));
+                        let fits = (min..=max).contains(&self.picks.len());
+                        if ui.add_enabled(fits, egui::Button::new("Choose")).clicked() {
+                            let action = format!("choose {}", self.picks.join(" "));
+                            self.commands
+                                .push(PlayCommand::Act(action.trim_end().to_string()));
+                        }
+                    });
+                }
                 ScrollArea::vertical()
                     .max_height(360.0)
                     .id_salt("prompt")
@@ -230,18 +253,16 @@ impl EditorApp {
                             if let Some(space) = &self.focus {
                                 ui.label(format!("Actions about {space} and its units:"));
                             }
-                            let shown = prompt
-                                .options
-                                .iter()
-                                .filter(|o| names.as_ref().is_none_or(|n| mentions(o, n)));
+                            let shown = prompt.options.iter().filter(|o| {
+                                o.contains(' ') && names.as_ref().is_none_or(|n| mentions(o, n))
+                            });
                             for option in shown {
                                 if ui.button(option).clicked() {
                                     self.commands.push(PlayCommand::Act(option.clone()));
                                 }
                             }
                         }
-                        Some((min, max)) => {
-                            ui.label(format!("Choose {min} to {max}:"));
+                        Some(_) => {
                             for option in &prompt.options {
                                 let mut on = self.picks.contains(option);
                                 if ui.checkbox(&mut on, option).changed() {
@@ -251,12 +272,6 @@ impl EditorApp {
                                         self.picks.retain(|x| x != option);
                                     }
                                 }
-                            }
-                            let fits = (min..=max).contains(&self.picks.len());
-                            if ui.add_enabled(fits, egui::Button::new("Choose")).clicked() {
-                                let action = format!("choose {}", self.picks.join(" "));
-                                self.commands
-                                    .push(PlayCommand::Act(action.trim_end().to_string()));
                             }
                         }
                     });
@@ -424,7 +439,11 @@ pub enum MapAnswer {
 /// Whether an action names one of these (a counter named with its piece, `ge_inf#3`, counts).
 fn mentions(option: &str, names: &[String]) -> bool {
     option.split_whitespace().any(|w| {
-        let base = w.split('#').next().unwrap_or(w);
+        // A unit of a counter with several pieces is named `counter.piece`.
+        let base = match w.rsplit_once('.') {
+            Some((counter, piece)) if piece.chars().all(|c| c.is_ascii_digit()) => counter,
+            _ => w,
+        };
         names.iter().any(|n| n == w || n == base)
     })
 }

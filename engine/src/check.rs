@@ -20,6 +20,10 @@ use crate::script::syntax::{self, ScriptError};
 use crate::script::types::{Kind, Type};
 use crate::script::CardScripts;
 
+/// A script of `game.ron`: its place (a JSON pointer), its source, and the names the place
+/// gives it.
+type ScriptPlace<'s> = (String, &'s String, &'s [(&'s str, Type)]);
+
 /// Ids declared in `game.ron` (and the counters file), by namespace.
 #[derive(Default)]
 struct Ids {
@@ -306,16 +310,17 @@ impl Checker<'_> {
                                 );
                             }
                         }
+                        Step::Impulses(imp) => {
+                            self.impulse_scripts(f, text, &names, &place, imp, content);
+                        }
                         _ => {}
                     }
                 }
             }
             if let Some(play) = &f.data.play {
                 let space = [("space", Type::Entity(Kind::Space))];
-                // (place, source, names the place gives the script)
-                type Place<'s> = (String, &'s String, &'s [(&'s str, Type)]);
-                let mut conditions: Vec<Place> = Vec::new();
-                let mut effects: Vec<Place> = Vec::new();
+                let mut conditions: Vec<ScriptPlace> = Vec::new();
+                let mut effects: Vec<ScriptPlace> = Vec::new();
                 if let Some(e) = &play.entrench {
                     conditions.push(("/play/entrench/playable".into(), &e.playable, &space));
                     effects.push(("/play/entrench/effect".into(), &e.effect, &space));
@@ -335,29 +340,91 @@ impl Checker<'_> {
                         conditions.push((at, c, &[]));
                     }
                 }
-                for (at, src, given) in conditions {
-                    let (expr, mut errors) = syntax::parse_expr(src);
-                    if let Some(e) = &expr {
-                        errors.extend(check_condition_with(e, &names, given));
-                    }
-                    self.script_errors(f, text, &at, errors);
-                    if let Some(e) = expr {
-                        content.sequence.conditions.insert(at, e);
-                    }
-                }
-                for (at, src, given) in effects {
-                    let parsed = syntax::parse(src);
-                    let mut errors = parsed.errors;
-                    errors.extend(check_stmts_with(
-                        &parsed.stmts,
-                        ScriptKind::Event,
-                        &names,
-                        given,
-                    ));
-                    self.script_errors(f, text, &at, errors);
-                    content.sequence.effects.insert(at, parsed.stmts);
-                }
+                self.keep_scripts((f, text), &names, conditions, effects, content);
             }
+        }
+    }
+
+    /// Checks the conditions and scripts of a sequence step's operations in impulses, and
+    /// keeps them by their JSON pointer.
+    fn impulse_scripts(
+        &mut self,
+        f: &Parsed<GameFile>,
+        text: &str,
+        names: &Names,
+        place: &str,
+        imp: &crate::model::Impulses,
+        content: &mut Content,
+    ) {
+        let at = format!("{place}/Impulses");
+        let unit = [
+            ("u", Type::Entity(Kind::Unit)),
+            ("defending_space", Type::Entity(Kind::Space)),
+        ];
+        let combat = [
+            ("attackers", Type::set(Type::Entity(Kind::Unit))),
+            ("defenders", Type::set(Type::Entity(Kind::Unit))),
+            ("defending_space", Type::Entity(Kind::Space)),
+        ];
+        let space = [("space", Type::Entity(Kind::Space)), ("level", Type::Int)];
+        let mut conditions: Vec<ScriptPlace> = Vec::new();
+        for (i, c) in imp.combat.strength.iter().enumerate() {
+            conditions.push((format!("{at}/combat/strength/{i}/when"), &c.when, &unit));
+        }
+        for (i, d) in imp.combat.drms.iter().enumerate() {
+            conditions.push((format!("{at}/combat/drms/{i}/when"), &d.when, &combat));
+        }
+        for (i, r) in imp.reactions.iter().enumerate() {
+            conditions.push((format!("{at}/reactions/{i}/when"), &r.when, &combat));
+        }
+        let mut effects: Vec<ScriptPlace> = vec![(format!("{at}/end_test"), &imp.end_test, &[])];
+        let idle = [("u", Type::Entity(Kind::Unit))];
+        if !imp.idle.is_empty() {
+            effects.push((format!("{at}/idle"), &imp.idle, &idle));
+        }
+        if let Some(city) = &imp.city {
+            for (i, d) in city.drms.iter().enumerate() {
+                conditions.push((format!("{at}/city/drms/{i}/when"), &d.when, &combat));
+            }
+            effects.push((format!("{at}/city/on_abandon"), &city.on_abandon, &space));
+            if !city.on_progress.is_empty() {
+                effects.push((format!("{at}/city/on_progress"), &city.on_progress, &space));
+            }
+        }
+        self.keep_scripts((f, text), names, conditions, effects, content);
+    }
+
+    /// Checks conditions and effects of `game.ron` at their places, reports their problems
+    /// there, and keeps them by their JSON pointer.
+    fn keep_scripts(
+        &mut self,
+        (f, text): (&Parsed<GameFile>, &str),
+        names: &Names,
+        conditions: Vec<ScriptPlace>,
+        effects: Vec<ScriptPlace>,
+        content: &mut Content,
+    ) {
+        for (at, src, given) in conditions {
+            let (expr, mut errors) = syntax::parse_expr(src);
+            if let Some(e) = &expr {
+                errors.extend(check_condition_with(e, names, given));
+            }
+            self.script_errors(f, text, &at, errors);
+            if let Some(e) = expr {
+                content.sequence.conditions.insert(at, e);
+            }
+        }
+        for (at, src, given) in effects {
+            let parsed = syntax::parse(src);
+            let mut errors = parsed.errors;
+            errors.extend(check_stmts_with(
+                &parsed.stmts,
+                ScriptKind::Event,
+                names,
+                given,
+            ));
+            self.script_errors(f, text, &at, errors);
+            content.sequence.effects.insert(at, parsed.stmts);
         }
     }
 
@@ -584,6 +651,306 @@ impl Checker<'_> {
                 "a stacking limit of 0 allows no piece anywhere".into(),
             );
         }
+        let stats: BTreeSet<String> = g.stats.iter().map(|x| x.id.clone()).collect();
+        for (p, phase) in g.sequence.iter().enumerate() {
+            for (i, step) in phase.steps.iter().enumerate() {
+                let at = format!("/sequence/{p}/steps/{i}");
+                match step {
+                    Step::Script { side, .. } => {
+                        let sides = self.ids.sides.clone();
+                        self.reference(f, &format!("{at}/Script/side"), "side", side, &sides);
+                    }
+                    Step::Impulses(imp) => {
+                        self.impulse_refs(f, &format!("{at}/Impulses"), imp, &stats)
+                    }
+                    Step::TraceSupply(z) => self.supply_refs(f, &format!("{at}/TraceSupply"), z),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// The ids the parameters of operations in impulses name.
+    fn impulse_refs(
+        &mut self,
+        f: &Parsed<GameFile>,
+        at: &str,
+        imp: &crate::model::Impulses,
+        stats: &BTreeSet<String>,
+    ) {
+        let ids = std::mem::take(&mut self.ids);
+        for (i, x) in imp.impulses.iter().enumerate() {
+            let p = format!("{at}/impulses/{i}");
+            self.reference(f, &format!("{p}/side"), "side", &x.side, &ids.sides);
+            self.references(
+                f,
+                &format!("{p}/nations"),
+                "nation",
+                &x.nations,
+                &ids.nations,
+            );
+        }
+        if imp.impulses.is_empty() {
+            self.error(
+                f.at(&format!("{at}/impulses")),
+                "E0207",
+                "operations need at least one impulse".into(),
+            );
+        }
+        for (i, m) in imp.more_units.iter().enumerate() {
+            self.reference(
+                f,
+                &format!("{at}/more_units/{i}/flag"),
+                "flag",
+                &m.flag,
+                &ids.flags,
+            );
+        }
+        self.reference(f, &format!("{at}/strength"), "stat", &imp.strength, stats);
+        self.reference(f, &format!("{at}/movement"), "stat", &imp.movement, stats);
+        self.reference(f, &format!("{at}/track"), "track", &imp.track, &ids.tracks);
+        self.reference(
+            f,
+            &format!("{at}/end_flag"),
+            "flag",
+            &imp.end_flag,
+            &ids.flags,
+        );
+        for (i, &k) in imp.pass_ends.iter().enumerate() {
+            if k >= imp.impulses.len() {
+                self.error(
+                    f.at(&format!("{at}/pass_ends/{i}")),
+                    "E0201",
+                    format!("there is no impulse {k} (impulses count from 0)"),
+                );
+            }
+        }
+        let m = &imp.movement_rules;
+        for (i, b) in m.barred.iter().enumerate() {
+            let p = format!("{at}/movement_rules/barred/{i}");
+            self.references(
+                f,
+                &format!("{p}/kinds"),
+                "connection kind",
+                &b.kinds,
+                &ids.connection_kinds,
+            );
+            self.references(
+                f,
+                &format!("{p}/nations"),
+                "nation",
+                &b.nations,
+                &ids.nations,
+            );
+        }
+        self.references(
+            f,
+            &format!("{at}/movement_rules/closed_markers"),
+            "marker",
+            &m.closed_markers,
+            &ids.markers,
+        );
+        self.references(
+            f,
+            &format!("{at}/movement_rules/enter_hostile_in"),
+            "region",
+            &m.enter_hostile_in,
+            &ids.regions,
+        );
+        if let Some(t) = &m.move_test {
+            let p = format!("{at}/movement_rules/move_test");
+            self.references(
+                f,
+                &format!("{p}/nations"),
+                "nation",
+                &t.nations,
+                &ids.nations,
+            );
+            if !ids.properties.contains_key(&t.property) {
+                self.error(
+                    f.at(&format!("{p}/property")),
+                    "E0201",
+                    format!("unknown property `{}`", t.property),
+                );
+            }
+            for (i, l) in t.lifted_by.iter().enumerate() {
+                self.reference(
+                    f,
+                    &format!("{p}/lifted_by/{i}/flag"),
+                    "flag",
+                    &l.flag,
+                    &ids.flags,
+                );
+                self.references(
+                    f,
+                    &format!("{p}/lifted_by/{i}/nations"),
+                    "nation",
+                    &l.nations,
+                    &ids.nations,
+                );
+            }
+        }
+        for (i, c) in m.ignore_costs.iter().enumerate() {
+            let p = format!("{at}/movement_rules/ignore_costs/{i}");
+            self.reference(f, &format!("{p}/flag"), "flag", &c.flag, &ids.flags);
+            self.references(
+                f,
+                &format!("{p}/kinds"),
+                "connection kind",
+                &c.kinds,
+                &ids.connection_kinds,
+            );
+        }
+        let c = &imp.combat;
+        self.references(
+            f,
+            &format!("{at}/combat/not_into"),
+            "region",
+            &c.not_into,
+            &ids.regions,
+        );
+        self.references(
+            f,
+            &format!("{at}/combat/not_across"),
+            "connection kind",
+            &c.not_across,
+            &ids.connection_kinds,
+        );
+        self.references(
+            f,
+            &format!("{at}/combat/retreat_lower"),
+            "nation",
+            &c.retreat_lower,
+            &ids.nations,
+        );
+        if !ids.properties.contains_key(&c.retreat_by) {
+            self.error(
+                f.at(&format!("{at}/combat/retreat_by")),
+                "E0201",
+                format!("unknown property `{}`", c.retreat_by),
+            );
+        }
+        if let Some(city) = &imp.city {
+            let p = format!("{at}/city");
+            self.reference(
+                f,
+                &format!("{p}/region"),
+                "region",
+                &city.region,
+                &ids.regions,
+            );
+            self.references(
+                f,
+                &format!("{p}/besiegers"),
+                "nation",
+                &city.besiegers,
+                &ids.nations,
+            );
+            self.reference(
+                f,
+                &format!("{p}/marker"),
+                "marker",
+                &city.marker,
+                &ids.markers,
+            );
+            if !ids.properties.contains_key(&city.garrison) {
+                self.error(
+                    f.at(&format!("{p}/garrison")),
+                    "E0201",
+                    format!("unknown property `{}`", city.garrison),
+                );
+            }
+            for (i, x) in city.support.iter().enumerate() {
+                self.reference(
+                    f,
+                    &format!("{p}/support/{i}/side"),
+                    "side",
+                    &x.side,
+                    &ids.sides,
+                );
+                self.reference(
+                    f,
+                    &format!("{p}/support/{i}/track"),
+                    "track",
+                    &x.track,
+                    &ids.tracks,
+                );
+            }
+        }
+        self.references(
+            f,
+            &format!("{at}/evade_flags"),
+            "flag",
+            &imp.evade_flags,
+            &ids.flags,
+        );
+        self.references(
+            f,
+            &format!("{at}/move_and_attack"),
+            "flag",
+            &imp.move_and_attack,
+            &ids.flags,
+        );
+        self.references(
+            f,
+            &format!("{at}/capturers"),
+            "nation",
+            &imp.capturers,
+            &ids.nations,
+        );
+        if let Some(e) = &imp.end_move {
+            self.references(
+                f,
+                &format!("{at}/end_move/not_into"),
+                "region",
+                &e.not_into,
+                &ids.regions,
+            );
+        }
+        self.ids = ids;
+    }
+
+    /// The ids a supply step names.
+    fn supply_refs(&mut self, f: &Parsed<GameFile>, at: &str, z: &crate::model::ZoneSupply) {
+        let ids = std::mem::take(&mut self.ids);
+        self.references(
+            f,
+            &format!("{at}/blocked_by_other_sides"),
+            "nation",
+            &z.blocked_by_other_sides,
+            &ids.nations,
+        );
+        self.references(
+            f,
+            &format!("{at}/closed_markers"),
+            "marker",
+            &z.closed_markers,
+            &ids.markers,
+        );
+        self.references(
+            f,
+            &format!("{at}/not_across"),
+            "connection kind",
+            &z.not_across,
+            &ids.connection_kinds,
+        );
+        for (i, a) in z.always.iter().enumerate() {
+            self.references(
+                f,
+                &format!("{at}/always/{i}/nations"),
+                "nation",
+                &a.nations,
+                &ids.nations,
+            );
+            self.reference(
+                f,
+                &format!("{at}/always/{i}/region"),
+                "region",
+                &a.region,
+                &ids.regions,
+            );
+        }
+        self.ids = ids;
     }
 
     fn color(&mut self, f: &dyn At, pointer: &str, color: Option<&str>) {

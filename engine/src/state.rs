@@ -348,16 +348,36 @@ impl State {
                     });
                     Loc::Box(theirs.map_or_else(|| b.clone(), |x| x.id.clone()))
                 }
-                Location::Region(r) => content
-                    .graph
-                    .spaces
-                    .iter()
-                    .filter(|s| s.country.as_ref() == Some(r) || s.regions.contains(r))
-                    .find(|s| self.units_at(&s.id).count() < limit.min(1))
-                    .map(|s| Loc::Space(s.id.clone()))
-                    .ok_or_else(|| {
-                        SetupError(format!("no room in region `{r}` for `{}`", p.counter))
-                    })?,
+                Location::Region(r) => {
+                    let region: Vec<&crate::model::Space> = content
+                        .graph
+                        .spaces
+                        .iter()
+                        .filter(|s| s.country.as_ref() == Some(r) || s.regions.contains(r))
+                        .collect();
+                    // The first empty space; else, where the game stacks any number, the one
+                    // holding the fewest units, all of the piece's own nation.
+                    let nation = content.counter(&p.counter).map(|c| c.nation.as_str());
+                    let own_only = |s: &&&crate::model::Space| {
+                        self.units_at(&s.id).all(|(_, u)| {
+                            content.counter_of(u).map(|c| c.nation.as_str()) == nation
+                        })
+                    };
+                    region
+                        .iter()
+                        .find(|s| self.units_at(&s.id).count() < limit.min(1))
+                        .or_else(|| {
+                            region
+                                .iter()
+                                .filter(|_| game.stacking.limit.is_none())
+                                .filter(own_only)
+                                .min_by_key(|s| self.units_at(&s.id).count())
+                        })
+                        .map(|s| Loc::Space(s.id.clone()))
+                        .ok_or_else(|| {
+                            SetupError(format!("no room in region `{r}` for `{}`", p.counter))
+                        })?
+                }
             };
             let unit = self
                 .units
@@ -517,4 +537,32 @@ pub(crate) fn space_index_in_region(content: &Content, space: usize, region: &st
         .game
         .as_ref()
         .is_some_and(|g| space_lies_in(g, &content.graph.spaces[space], region))
+}
+
+/// Sets the level of a marker on a space: placed if missing, taken off at 0 (levels below 0
+/// count as 0).
+pub fn set_marker_level(state: &mut State, marker: &str, space: &str, level: i64) {
+    let level = level.max(0) as u32;
+    state
+        .markers
+        .retain(|m| !(m.marker == marker && m.space == space));
+    if level > 0 {
+        state.markers.push(MarkerOnMap {
+            marker: marker.to_string(),
+            space: space.to_string(),
+            level,
+            until: None,
+        });
+    }
+}
+
+/// The level of a marker on a space (0 when none is there).
+pub fn marker_level(state: &State, marker: &str, space: &str) -> u32 {
+    state
+        .markers
+        .iter()
+        .filter(|m| m.marker == marker && m.space == space)
+        .map(|m| m.level)
+        .max()
+        .unwrap_or(0)
 }

@@ -276,3 +276,41 @@ fn rule_7_1_2_a_river_costs_one_more_point_and_a_main_road_half_a_point_cancelli
         "{both:?}: the road cancels the river"
     );
 }
+
+/// `sandtable validate` on a copy of Berlin 1945 with one replacement made in game.ron: its
+/// exit status and what it printed.
+fn validate_edited(from: &str, to: &str) -> (bool, String) {
+    let dir = tempfile::tempdir().unwrap();
+    crate::copy_tree(&root().join("content/berlin-1945"), dir.path());
+    let game = dir.path().join("game.ron");
+    let text = std::fs::read_to_string(&game).unwrap();
+    assert!(text.contains(from), "game.ron holds {from}");
+    std::fs::write(&game, text.replacen(from, to, 1)).unwrap();
+    let out = sandtable(&["validate", dir.path().to_str().unwrap()]);
+    let said =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), said)
+}
+
+#[test]
+fn a_wrong_id_in_the_impulse_rules_is_reported_at_its_place_with_a_suggestion() {
+    let (ok, said) = validate_edited(
+        "end_flag: \"operations_over\"",
+        "end_flag: \"operations_overr\"",
+    );
+    assert!(!ok);
+    assert!(said.contains("unknown flag `operations_overr`"), "{said}");
+    assert!(said.contains("did you mean `operations_over`?"), "{said}");
+    assert!(said.contains("game.ron:"), "{said}");
+}
+
+#[test]
+fn a_combat_modifier_condition_that_does_not_type_check_is_reported_in_game_ron() {
+    let (ok, said) = validate_edited(
+        "when: \"flag(everyone_to_the_front)\"",
+        "when: \"track(everyone_to_the_front)\"",
+    );
+    assert!(!ok);
+    assert!(said.contains("game.ron:"), "{said}");
+    assert!(said.contains("E0304") || said.contains("E0303"), "{said}");
+}

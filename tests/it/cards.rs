@@ -42,6 +42,7 @@ pub fn ctx(card: &str) -> Context {
         card: Some(card.into()),
         combat: None,
         space: None,
+        names: Vec::new(),
     }
 }
 
@@ -78,6 +79,7 @@ pub fn play_combat(card: &str, state: &mut State, combat: Combat) -> Vec<Modifie
     let ctx = Context {
         combat: Some(combat),
         space: None,
+        names: Vec::new(),
         ..ctx(card)
     };
     let (outcome, modifiers) = eval::run(script, b2b(), state, &ctx, &[]).unwrap();

@@ -2,6 +2,7 @@
 
 mod b2b_content;
 mod berlin;
+mod berlin_play;
 mod cards;
 mod cards_allied;
 mod cards_axis;

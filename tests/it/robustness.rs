@@ -205,7 +205,7 @@ mod scripts {
                 }
                 let mut state = crate::cards::campaign();
                 let before = state.clone();
-                let ctx = Context { me: "axis".into(), enemy: "allied".into(), card: None, combat: None, space: None };
+                let ctx = Context { me: "axis".into(), enemy: "allied".into(), card: None, combat: None, space: None, names: Vec::new() };
                 match eval::run(&parsed.stmts, crate::cards::b2b(), &mut state, &ctx, &answers) {
                     Ok((Outcome::Done, _)) => {}
                     Ok((Outcome::Asks(_), _)) | Err(_) => prop_assert_eq!(&state, &before),

@@ -14,6 +14,7 @@ fn axis() -> Context {
         card: Some("taifun".into()),
         combat: None,
         space: None,
+        names: Vec::new(),
     }
 }
 

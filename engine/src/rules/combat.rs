@@ -457,6 +457,7 @@ fn card_context(rules: &Rules, c: &CombatTask, side: &str, card: &str) -> Contex
             defending_space: c.target.clone(),
         }),
         space: None,
+        names: Vec::new(),
     }
 }
 

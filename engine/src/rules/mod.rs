@@ -13,6 +13,7 @@
 //! is a function of the content, the scenario, the seed and those actions.
 
 pub mod combat;
+pub mod impulses;
 mod procedures;
 pub mod supply;
 
@@ -125,6 +126,12 @@ pub struct Flow {
     pub rp_cards: BTreeMap<String, u32>,
     /// Steps rebuilt this turn under each replacement cap (by its index in the play rules).
     pub capped_steps: BTreeMap<usize, u32>,
+    /// Units activated in an impulse this turn.
+    pub activated: BTreeSet<usize>,
+    /// Units out of supply until the next supply step of a zone game.
+    pub oos: BTreeSet<usize>,
+    /// The impulse under way (from 1), 0 outside the impulses.
+    pub impulse: u32,
 }
 
 /// A procedure under way.
@@ -147,7 +154,9 @@ pub enum Task {
         side: String,
         card: String,
         answers: Vec<Answer>,
-        then_ops: u32,
+        /// Operations of these points after the event (a card played for both); none in games
+        /// without action rounds.
+        then_ops: Option<u32>,
     },
     /// A script of the sequence of play, with the answers given so far.
     Script {
@@ -187,6 +196,8 @@ pub enum Task {
     Discard {
         side: String,
     },
+    /// Operations in impulses.
+    Impulses(Box<impulses::ImpulseTask>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -223,12 +234,25 @@ impl<'c> Rules<'c> {
             .game
             .as_ref()
             .ok_or_else(|| RulesError("the content has no game.ron".into()))?;
-        let play = game.play.as_ref().ok_or_else(|| {
-            RulesError("game.ron has no `play` rules: the game cannot be played yet".into())
-        })?;
         if game.sequence.is_empty() {
             return Err(RulesError("game.ron has no sequence of play".into()));
         }
+        // A game played by impulses needs none of the action rounds' parameters.
+        static NO_PLAY: std::sync::OnceLock<PlayRules> = std::sync::OnceLock::new();
+        let by_impulses = game
+            .sequence
+            .iter()
+            .flat_map(|p| &p.steps)
+            .any(|s| matches!(s, Step::Impulses(_)));
+        let play = match &game.play {
+            Some(play) => play,
+            None if by_impulses => NO_PLAY.get_or_init(PlayRules::default),
+            None => {
+                return Err(RulesError(
+                    "game.ron has no `play` rules: the game cannot be played yet".into(),
+                ))
+            }
+        };
         let scenario = content.scenario(scenario).ok_or_else(|| {
             let known: Vec<&str> = content.scenarios.iter().map(|s| s.id.as_str()).collect();
             RulesError(format!(
@@ -236,11 +260,11 @@ impl<'c> Rules<'c> {
                 known.join(", ")
             ))
         })?;
-        let stat = |id: &str| {
-            game.stats
-                .iter()
-                .position(|s| s.id == id)
-                .ok_or_else(|| RulesError(format!("no stat `{id}` in game.ron")))
+        let stat = |id: &str| match game.stats.iter().position(|s| s.id == id) {
+            Some(i) => Ok(i),
+            // Without play rules, the action rounds' stats are not used.
+            None if game.play.is_none() => Ok(usize::MAX),
+            None => Err(RulesError(format!("no stat `{id}` in game.ron"))),
         };
         Ok(Rules {
             content,
@@ -361,13 +385,9 @@ impl<'c> Rules<'c> {
             .map_or("", |s| s.id.as_str())
     }
 
-    /// The deck a side draws from.
+    /// The deck a side draws from: its own, else the shared one.
     pub fn deck_of(&self, side: &str) -> &'c str {
-        self.game
-            .decks
-            .iter()
-            .find(|d| d.side.as_deref() == Some(side))
-            .map_or("", |d| d.id.as_str())
+        crate::model::deck_of(self.game, side).map_or("", |d| d.id.as_str())
     }
 
     /// The box of a role (reserve, eliminated) that belongs to a side.

@@ -95,6 +95,8 @@ fn next_step(rules: &Rules, state: &mut State) {
         Step::Draw(side) => state.flow.tasks.push(Task::Discard { side: side.clone() }),
         Step::CheckVictory => check_victory(rules, state),
         Step::EndTurn => end_turn(rules, state),
+        Step::Impulses(_) => super::impulses::start(rules, state, at),
+        Step::TraceSupply(spec) => super::impulses::trace_supply(rules, state, spec),
     }
 }
 
@@ -179,6 +181,7 @@ fn step_task(rules: &Rules, state: &mut State, task: Task) -> Option<Prompt> {
             halves,
             placing,
         } => replace_prompt(rules, state, &side, &halves, placing),
+        Task::Impulses(t) => super::impulses::step(rules, state, *t),
         Task::Discard { side } => {
             let mut options: Vec<String> = state
                 .hands
@@ -254,6 +257,7 @@ pub(super) fn act(
             }
             Ok(())
         }
+        Task::Impulses(t) => super::impulses::act(rules, state, *t, prompt, &words),
         Task::Rounds { .. } => Err("no decision is open".into()),
     }
 }
@@ -497,7 +501,7 @@ fn take_action(rules: &Rules, state: &mut State, side: &str, words: &[&str]) -> 
                 side: side.into(),
                 card,
                 answers: Vec::new(),
-                then_ops: if dual { ops } else { 0 },
+                then_ops: Some(if dual { ops } else { 0 }),
             });
         }
         ActionKind::AutoOps | ActionKind::Free => {}
@@ -543,7 +547,7 @@ fn run_event(
     side: &str,
     card: &str,
     answers: &[Vec<String>],
-    then_ops: u32,
+    then_ops: Option<u32>,
 ) -> Option<Prompt> {
     let ctx = Context {
         card: Some(card.to_string()),
@@ -569,15 +573,14 @@ fn run_event(
         }),
         Ok((Outcome::Done, _)) => {
             state.flow.tasks.pop();
-            state.record_played(card);
-            if !rules.card(card).is_some_and(|c| c.remove) {
-                discard(rules, state, side, card);
+            card_played(rules, state, side, card);
+            if let Some(points) = then_ops {
+                state.flow.tasks.push(Task::Ops {
+                    side: side.into(),
+                    points,
+                    stage: OpsStage::Activate,
+                });
             }
-            state.flow.tasks.push(Task::Ops {
-                side: side.into(),
-                points: then_ops,
-                stage: OpsStage::Activate,
-            });
             None
         }
         Err(e) => {
@@ -655,9 +658,31 @@ pub(super) fn side_context(rules: &Rules, side: &str) -> Context {
     }
 }
 
+/// A card played: recorded, then discarded unless it leaves the game or handed itself to a
+/// player (Heinrici).
+pub(super) fn card_played(rules: &Rules, state: &mut State, side: &str, card: &str) {
+    state.record_played(card);
+    let held = state.hands.values().any(|h| h.iter().any(|c| c == card));
+    if !held && !rules.card(card).is_some_and(|c| c.remove) {
+        discard(rules, state, side, card);
+    }
+}
+
 /// Puts a played card on its deck's discard pile.
 pub(super) fn discard(rules: &Rules, state: &mut State, side: &str, card: &str) {
     let deck = rules.deck_of(side);
+    if rules
+        .game
+        .decks
+        .iter()
+        .any(|d| d.id == deck && d.return_played)
+    {
+        let len = state.draw_piles.get(deck).map_or(0, Vec::len);
+        let at = state.random_index(len + 1);
+        let pile = state.draw_piles.entry(deck.to_string()).or_default();
+        pile.insert(at.min(pile.len()), card.to_string());
+        return;
+    }
     state
         .discards
         .entry(deck.to_string())
@@ -1030,24 +1055,39 @@ fn entrench_options(rules: &Rules, state: &State, side: &str) -> Vec<String> {
 /// Movement is over: every space where a unit tries to entrench runs the game's entrenchment
 /// script (a die roll, a trench).
 fn end_movement(rules: &Rules, state: &mut State, side: &str) {
-    let Some(effect) = rules.content.sequence.effects.get("/play/entrench/effect") else {
+    for space in std::mem::take(&mut state.flow.marks.entrenching) {
+        let at = "/play/entrench/effect";
+        run_rule_script(rules, state, at, side, (Some(&space), Vec::new()));
+    }
+}
+
+/// Runs a script of the rules kept at `at` (a JSON pointer into `game.ron`) for a side, with
+/// the space and the names its place gives it; a script that fails or asks is reported and
+/// changes nothing.
+pub(super) fn run_rule_script(
+    rules: &Rules,
+    state: &mut State,
+    at: &str,
+    side: &str,
+    (space, names): (Option<&str>, Vec<(String, eval::Value)>),
+) {
+    let Some(stmts) = rules.content.sequence.effects.get(at) else {
         return;
     };
-    for space in std::mem::take(&mut state.flow.marks.entrenching) {
-        let ctx = Context {
-            space: Some(space.clone()),
-            ..side_context(rules, side)
-        };
-        match eval::run(effect, rules.content, state, &ctx, &[]) {
-            Ok((Outcome::Done, _)) => {}
-            Ok((Outcome::Asks(_), _)) => state.flow.messages.push(format!(
-                "entrenchment in {space} asked a question; it was not made"
-            )),
-            Err(e) => state
-                .flow
-                .messages
-                .push(format!("entrenchment in {space} failed: {}", e.message)),
-        }
+    let ctx = Context {
+        space: space.map(str::to_string),
+        names,
+        ..side_context(rules, side)
+    };
+    match eval::run(stmts, rules.content, state, &ctx, &[]) {
+        Ok((Outcome::Done, _)) => {}
+        Ok((Outcome::Asks(_), _)) => state.flow.messages.push(format!(
+            "the script at {at} asked a question; it was not run"
+        )),
+        Err(e) => state
+            .flow
+            .messages
+            .push(format!("the script at {at} failed: {}", e.message)),
     }
 }
 
@@ -1115,8 +1155,20 @@ pub(super) fn may_stack(rules: &Rules, state: &State, unit: usize, space: &str) 
     if !may_operate(rules, state, unit, space) {
         return false;
     }
+    let side = rules.side(&state.units[unit]);
+    if state
+        .units_at(space)
+        .any(|(i, x)| i != unit && rules.side(x) != side)
+    {
+        return false;
+    }
+    stacking_allows(rules, state, unit, space)
+}
+
+/// Whether the game's stacking rules (limits by nation and region, units that must stay
+/// apart or alone) let a unit stand in a space with the units already there.
+pub(super) fn stacking_allows(rules: &Rules, state: &State, unit: usize, space: &str) -> bool {
     let u = &state.units[unit];
-    let side = rules.side(u);
     let nation = rules.nation(u);
     let st = &rules.game.stacking;
     let others: Vec<&crate::state::Unit> = state
@@ -1124,9 +1176,6 @@ pub(super) fn may_stack(rules: &Rules, state: &State, unit: usize, space: &str) 
         .filter(|(i, _)| *i != unit)
         .map(|(_, x)| x)
         .collect();
-    if others.iter().any(|x| rules.side(x) != side) {
-        return false;
-    }
     let counts = |x: &crate::state::Unit| {
         !rules
             .game
@@ -2105,6 +2154,7 @@ fn check_victory(rules: &Rules, state: &mut State) {
 
 fn end_turn(rules: &Rules, state: &mut State) {
     state.end("end_of_turn");
+    state.flow.activated.clear();
     state.played_this_turn.clear();
     state.revealed_cards.clear();
     state.flow.last_action.clear();

@@ -32,6 +32,7 @@ pub struct Names {
     ids: BTreeMap<Kind, BTreeSet<String>>,
     table_results: BTreeMap<String, Type>,
     stats: Vec<String>,
+    props: Vec<(String, Type)>,
 }
 
 impl Names {
@@ -72,6 +73,9 @@ impl Names {
             g.unit_types.iter().for_each(|x| add(Kind::UnitType, &x.id));
             g.sizes.iter().for_each(|x| add(Kind::Size, &x.id));
             g.seasons.iter().for_each(|x| add(Kind::Season, &x.id));
+            g.connection_kinds
+                .iter()
+                .for_each(|x| add(Kind::Connection, &x.id));
         }
         for d in DURATIONS {
             add(Kind::Duration, d);
@@ -93,10 +97,28 @@ impl Names {
             .as_ref()
             .map(|g| g.stats.iter().map(|s| s.id.clone()).collect())
             .unwrap_or_default();
+        let props = content
+            .game
+            .as_ref()
+            .map(|g| {
+                g.properties
+                    .iter()
+                    .map(|p| {
+                        let ty = match p.ty {
+                            crate::model::PropertyType::Int => Type::Int,
+                            crate::model::PropertyType::Bool => Type::Bool,
+                            crate::model::PropertyType::Text => Type::Text,
+                        };
+                        (p.id.clone(), ty)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
         Names {
             ids,
             table_results,
             stats,
+            props,
         }
     }
 
@@ -328,18 +350,20 @@ impl<'a> Checker<'a> {
             ExprKind::Field { target, field: f } => {
                 let ty = self.infer(target);
                 match ty {
-                    Type::Entity(kind) => match field(kind, &f.name, &self.names.stats) {
-                        Some(t) => t,
-                        None => {
-                            self.error(
-                                "E0303",
-                                f.range,
-                                format!("a {} has no field `{}`", kind.name(), f.name),
-                                None,
-                            );
-                            Type::Error
+                    Type::Entity(kind) => {
+                        match field(kind, &f.name, &self.names.stats, &self.names.props) {
+                            Some(t) => t,
+                            None => {
+                                self.error(
+                                    "E0303",
+                                    f.range,
+                                    format!("a {} has no field `{}`", kind.name(), f.name),
+                                    None,
+                                );
+                                Type::Error
+                            }
                         }
-                    },
+                    }
                     Type::Error => Type::Error,
                     other => {
                         self.error("E0303", f.range, format!("a {other} has no fields"), None);

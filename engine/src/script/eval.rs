@@ -66,6 +66,8 @@ pub struct Context {
     pub combat: Option<Combat>,
     /// The space a script of a space is about (named `space` in it).
     pub space: Option<String>,
+    /// More names the script's place gives it (`u`, `level` ...).
+    pub names: Vec<(String, Value)>,
 }
 
 /// The combat a combat card is played in.
@@ -177,6 +179,7 @@ impl<'a> Eval<'a> {
         if let Some(space) = &ctx.space {
             names.push(("space".to_string(), Value::Id(Kind::Space, space.clone())));
         }
+        names.extend(ctx.names.iter().cloned());
         if let Some(c) = &ctx.combat {
             let set = |units: &[usize]| {
                 let mut v: Vec<Value> = units.iter().map(|&u| Value::Unit(u)).collect();
@@ -420,7 +423,24 @@ impl<'a> Eval<'a> {
                     "country" => Value::Id(Kind::Region, s.country.clone().unwrap_or_default()),
                     "terrain" => Value::Id(Kind::Terrain, s.terrain.clone().unwrap_or_default()),
                     "vp" => Value::Int(i64::from(s.vp)),
-                    _ => return fail(range, format!("a space has no `{name}`")),
+                    prop => {
+                        let decl = content
+                            .game
+                            .as_ref()
+                            .and_then(|g| g.properties.iter().find(|p| p.id == prop));
+                        let Some(decl) = decl else {
+                            return fail(range, format!("a space has no `{name}`"));
+                        };
+                        use crate::model::{PropertyType as T, PropertyValue as V};
+                        match (s.props.get(prop), decl.ty) {
+                            (Some(V::Int(n)), _) => Value::Int(*n),
+                            (Some(V::Bool(b)), _) => Value::Bool(*b),
+                            (Some(V::Text(t)), _) => Value::Text(t.clone()),
+                            (None, T::Int) => Value::Int(0),
+                            (None, T::Bool) => Value::Bool(false),
+                            (None, T::Text) => Value::Text(String::new()),
+                        }
+                    }
                 })
             }
             Value::Id(Kind::Counter, id) => {
@@ -516,6 +536,105 @@ impl<'a> Eval<'a> {
         let faces = self.content.game.as_ref().map_or(6, |g| g.dice.faces);
         Ok(match name {
             "turn" => Value::Int(i64::from(self.state.turn)),
+            "impulse" => Value::Int(i64::from(self.state.flow.impulse)),
+            "hand" => {
+                let side = self.id(pos(0)?)?;
+                let mut cards: Vec<Value> = self
+                    .state
+                    .hands
+                    .get(&side)
+                    .into_iter()
+                    .flatten()
+                    .map(|c| Value::Id(Kind::Card, c.clone()))
+                    .collect();
+                cards.sort();
+                cards.dedup();
+                Value::Set(cards)
+            }
+            "pick_random" => {
+                let n = self.int(pos(0)?)?;
+                let Value::Set(mut items) = self.expr(pos(1)?)? else {
+                    return fail(range, "expected a set");
+                };
+                let mut picked = Vec::new();
+                for _ in 0..n.max(0) {
+                    if items.is_empty() {
+                        break;
+                    }
+                    let i = self.state.to_mut().random_index(items.len());
+                    picked.push(items.remove(i));
+                }
+                picked.sort();
+                Value::Set(picked)
+            }
+            "clear_control" => {
+                let space = self.id(pos(0)?)?;
+                self.state.to_mut().set_control(&space, None);
+                Value::Void
+            }
+            "marker_level" => {
+                let (space, marker) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
+                let level = self
+                    .state
+                    .markers
+                    .iter()
+                    .filter(|m| m.space == space && m.marker == marker)
+                    .map(|m| m.level)
+                    .max()
+                    .unwrap_or(0);
+                Value::Int(i64::from(level))
+            }
+            "connected_by" => {
+                let (a, b, kind) = (self.id(pos(0)?)?, self.id(pos(1)?)?, self.id(pos(2)?)?);
+                let g = &self.content.graph;
+                let joined = match (g.index_of(&a), g.index_of(&b)) {
+                    (Some(x), Some(y)) => g
+                        .neighbours(x)
+                        .iter()
+                        .any(|&(n, e)| n == y && g.edges[e].kinds.contains(&kind)),
+                    _ => false,
+                };
+                Value::Bool(joined)
+            }
+            "out_of_supply" | "activated" => {
+                let Value::Unit(u) = self.expr(pos(0)?)? else {
+                    return fail(range, format!("`{name}` wants a unit"));
+                };
+                let flow = &self.state.flow;
+                Value::Bool(if name == "activated" {
+                    flow.activated.contains(&u)
+                } else {
+                    flow.oos.contains(&u)
+                })
+            }
+            "set_out_of_supply" => {
+                let Value::Unit(u) = self.expr(pos(0)?)? else {
+                    return fail(range, "`set_out_of_supply` wants a unit");
+                };
+                self.state.to_mut().flow.oos.insert(u);
+                Value::Void
+            }
+            "set_marker_level" => {
+                let (marker, space) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
+                let Value::Int(level) = self.expr(pos(2)?)? else {
+                    return fail(range, "`set_marker_level` wants a number");
+                };
+                crate::state::set_marker_level(self.state.to_mut(), &marker, &space, level);
+                Value::Void
+            }
+            "end_game" => {
+                let winner = match named("winner") {
+                    Some(e) => self.id(e)?,
+                    None => String::new(),
+                };
+                let turn = self.state.turn;
+                self.state.to_mut().flow.result = Some(crate::rules::GameResult {
+                    winner,
+                    how: "end_of_game".into(),
+                    turn,
+                });
+                Value::Void
+            }
             "round" => Value::Int(i64::from(self.state.round)),
             "season" | "year" => {
                 let turn = self
@@ -730,7 +849,7 @@ impl<'a> Eval<'a> {
                     items.clone()
                 } else {
                     let options: Vec<String> = items.iter().map(|v| self.text(v)).collect();
-                    let question = format!(
+                    let how_many = format!(
                         "choose {} of {}",
                         if min == max {
                             min.to_string()
@@ -739,6 +858,13 @@ impl<'a> Eval<'a> {
                         },
                         options.len()
                     );
+                    let question = match named("question") {
+                        Some(e) => match self.expr(e)? {
+                            Value::Text(q) => format!("{q} ({how_many})"),
+                            _ => how_many,
+                        },
+                        None => how_many,
+                    };
                     let answer = self.answer(
                         Decision {
                             by,
@@ -1049,7 +1175,8 @@ impl<'a> Eval<'a> {
                         }
                     }
                 }
-                if !found {
+                // The card being played may hand itself over (Heinrici).
+                if !found && self.ctx.card.as_deref() != Some(card.as_str()) {
                     return fail(
                         range,
                         format!("`{card}` is not in a draw pile, discard pile or set aside"),
@@ -1257,7 +1384,7 @@ impl<'a> Eval<'a> {
         self.content
             .game
             .as_ref()
-            .and_then(|g| g.decks.iter().find(|d| d.side.as_deref() == Some(side)))
+            .and_then(|g| crate::model::deck_of(g, side))
             .map(|d| d.id.clone())
             .unwrap_or_default()
     }

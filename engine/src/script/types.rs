@@ -28,6 +28,8 @@ pub enum Kind {
     UnitType,
     Size,
     Season,
+    /// A kind of connection between spaces (river, road ...).
+    Connection,
     /// How long a modifier lasts: `this_combat`, `next_combat` (the next combat it applies to),
     /// `end_of_round`, `end_of_turn`, `next_draw`,
     /// `rest_of_game`, `until_cancelled` (by `cancel_effects`).
@@ -55,12 +57,13 @@ impl Kind {
             Kind::UnitType => "unit type",
             Kind::Size => "unit size",
             Kind::Season => "season",
+            Kind::Connection => "connection kind",
             Kind::Duration => "duration",
         }
     }
 
     /// Kinds whose values are named by ids in the content (all but units).
-    pub const NAMED: [Kind; 18] = [
+    pub const NAMED: [Kind; 19] = [
         Kind::Space,
         Kind::Counter,
         Kind::Nation,
@@ -78,6 +81,7 @@ impl Kind {
         Kind::UnitType,
         Kind::Size,
         Kind::Season,
+        Kind::Connection,
         Kind::Duration,
     ];
 }
@@ -296,9 +300,9 @@ pub static BUILTINS: &[Builtin] = &[
         doc: "Reads a table: the row from `roll` (with `drm`), `number` or `row`; the column from `strength`, `attacker` and `defender` (odds) or `column`, moved by `shift`.",
     },
     // --- decisions
-    Builtin { name: "choose", params: params![p("how_many", P::Int), p("from", P::SetT), n("by", P::E(K::Side))], ret: R::SetT, ctx: Ctx::Effect, doc: "A player chooses this many members of a set (all of them if it holds fewer); the card's player unless `by` says otherwise." },
-    Builtin { name: "choose_up_to", params: params![p("how_many", P::Int), p("from", P::SetT), n("by", P::E(K::Side))], ret: R::SetT, ctx: Ctx::Effect, doc: "A player chooses up to this many members of a set, one at a time, and may stop." },
-    Builtin { name: "choose_one", params: params![p("from", P::SetT), n("by", P::E(K::Side))], ret: R::T, ctx: Ctx::Effect, doc: "A player chooses one member of a set (an error if it is empty: test `exists` first)." },
+    Builtin { name: "choose", params: params![p("how_many", P::Int), p("from", P::SetT), n("by", P::E(K::Side)), n("question", P::Text)], ret: R::SetT, ctx: Ctx::Effect, doc: "A player chooses this many members of a set (all of them if it holds fewer); the card's player unless `by` says otherwise; `question` is what the player is asked." },
+    Builtin { name: "choose_up_to", params: params![p("how_many", P::Int), p("from", P::SetT), n("by", P::E(K::Side)), n("question", P::Text)], ret: R::SetT, ctx: Ctx::Effect, doc: "A player chooses up to this many members of a set, one at a time, and may stop." },
+    Builtin { name: "choose_one", params: params![p("from", P::SetT), n("by", P::E(K::Side)), n("question", P::Text)], ret: R::T, ctx: Ctx::Effect, doc: "A player chooses one member of a set (an error if it is empty: test `exists` first)." },
     Builtin { name: "ask", params: params![p("question", P::Text), n("by", P::E(K::Side))], ret: R::Bool, ctx: Ctx::Effect, doc: "A player answers yes or no." },
     // --- effects on the records
     Builtin { name: "add", params: params![p("track", P::E(K::Track)), p("amount", P::Int)], ret: R::Void, ctx: Ctx::Effect, doc: "Moves a track by an amount (kept within the track)." },
@@ -336,6 +340,17 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin { name: "roll_modifier", params: params![p("table", P::E(K::Table)), p("amount", P::Int), n("until", P::E(K::Duration))], ret: R::Void, ctx: Ctx::Effect, doc: "Every roll of the card's player on a table is modified by an amount (for the rest of the game unless `until` says otherwise)." },
     Builtin { name: "set_hand_limit", params: params![p("side", P::E(K::Side)), p("size", P::Int), n("until", P::E(K::Duration))], ret: R::Void, ctx: Ctx::Effect, doc: "A side's hand is this many cards at the next Draw phase (or until the duration given), whatever the limits." },
     Builtin { name: "reveal_cards", params: params![p("side", P::E(K::Side)), p("cards", P::SetOf(K::Card))], ret: R::Void, ctx: Ctx::Effect, doc: "A side shows those of these cards it holds, until the end of the turn." },
+    Builtin { name: "hand", params: params![p("side", P::E(K::Side))], ret: R::SetOf(K::Card), ctx: Ctx::Query, doc: "The cards a side holds." },
+    Builtin { name: "pick_random", params: params![p("how_many", P::Int), p("from", P::SetT)], ret: R::SetT, ctx: Ctx::Effect, doc: "This many members of a set drawn at random with the seeded dice (all of them if it holds fewer)." },
+    Builtin { name: "clear_control", params: params![p("space", P::E(K::Space))], ret: R::Void, ctx: Ctx::Effect, doc: "No side controls a space any more." },
+    Builtin { name: "marker_level", params: params![p("space", P::E(K::Space)), p("marker", P::E(K::Marker))], ret: R::Int, ctx: Ctx::Query, doc: "The level of a marker on a space (0 when none is there)." },
+    Builtin { name: "connected_by", params: params![p("a", P::E(K::Space)), p("b", P::E(K::Space)), p("kind", P::E(K::Connection))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether two spaces are joined by a connection of a kind (a river, a defence line)." },
+    Builtin { name: "out_of_supply", params: params![p("unit", P::E(K::Unit))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether a unit was found out of supply by the last supply step of a zone game (or put out of supply by `set_out_of_supply`)." },
+    Builtin { name: "activated", params: params![p("unit", P::E(K::Unit))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether a unit has been activated in an impulse this turn." },
+    Builtin { name: "impulse", params: &[], ret: R::Int, ctx: Ctx::Query, doc: "The impulse under way, counted from 1 in its operations phase (0 outside the impulses, or before its side has acted)." },
+    Builtin { name: "set_out_of_supply", params: params![p("unit", P::E(K::Unit))], ret: R::Void, ctx: Ctx::Effect, doc: "Puts a unit out of supply until the next supply step (a unit placed out of supply on purpose, a destroyed bridge)." },
+    Builtin { name: "set_marker_level", params: params![p("marker", P::E(K::Marker)), p("space", P::E(K::Space)), p("level", P::Int)], ret: R::Void, ctx: Ctx::Effect, doc: "Sets the level of a marker on a space (0 takes it off)." },
+    Builtin { name: "end_game", params: params![n("winner", P::E(K::Side))], ret: R::Void, ctx: Ctx::Effect, doc: "Ends the game at once: won by `winner`, or lost by every side when none is named." },
     Builtin { name: "step_loss", params: params![p("unit", P::E(K::Unit))], ret: R::Void, ctx: Ctx::Combat, doc: "A unit in this combat loses a step before combat is resolved." },
 ];
 
@@ -359,9 +374,15 @@ pub fn builtin(name: &str) -> Option<&'static Builtin> {
     BUILTINS.iter().find(|b| b.name == name)
 }
 
-/// Fields of values, by the kind of the value: name, type.
-pub fn field(kind: Kind, name: &str, stats: &[String]) -> Option<Type> {
+/// Fields of values, by the kind of the value: name, type. A unit has the game's stats as
+/// fields, a space the game's space properties (`props`, with their types).
+pub fn field(kind: Kind, name: &str, stats: &[String], props: &[(String, Type)]) -> Option<Type> {
     use Type::*;
+    if kind == Kind::Space {
+        if let Some((_, t)) = props.iter().find(|(p, _)| p == name) {
+            return Some(t.clone());
+        }
+    }
     Some(match (kind, name) {
         (Kind::Unit, "nation") => Entity(Kind::Nation),
         (Kind::Unit, "side") => Entity(Kind::Side),

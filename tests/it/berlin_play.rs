@@ -1,0 +1,527 @@
+//! Playing Berlin 1945 through the rules: the rulebook's worked examples of combat, City
+//! Progress and movement played on the engine's prompts, the impulse system (the double
+//! pass, the end-of-phase roll, the German movement test, the end-of-turn move), the
+//! victory points of rules 9.1.5 and 10.2.1, shared losses (8.2.2), and many random games.
+//!
+//! Each test prepares its position by hand at the start of an impulse (hands emptied so no
+//! event chit interrupts, every unit in supply) and then plays it by the prompts' own texts.
+
+use std::sync::OnceLock;
+
+use sandtable_engine::agent::{Agent, RandomAgent};
+use sandtable_engine::content::Content;
+use sandtable_engine::load::load_dir;
+use sandtable_engine::rules::{self, impulses, Rules};
+use sandtable_engine::state::{marker_level, set_marker_level, Loc, State};
+
+use crate::root;
+
+fn berlin() -> &'static Content {
+    static C: OnceLock<Content> = OnceLock::new();
+    C.get_or_init(|| {
+        let loaded = load_dir(root().join("content/berlin-1945"));
+        assert!(!loaded.has_errors(), "{:?}", loaded.errors().next());
+        loaded.content
+    })
+}
+
+fn rules() -> Rules<'static> {
+    Rules::new(berlin(), "standard").expect("Berlin 1945 plays")
+}
+
+fn unit(state: &State, name: &str) -> usize {
+    state
+        .units
+        .iter()
+        .position(|u| u.name(berlin()) == name)
+        .unwrap_or_else(|| panic!("no unit {name}"))
+}
+
+fn at(state: &State, name: &str) -> Loc {
+    state.units[unit(state, name)].at.clone()
+}
+
+fn act(r: &Rules, state: &mut State, action: &str) {
+    rules::apply(r, state, action).unwrap_or_else(|e| {
+        panic!(
+            "`{action}` refused: {} (prompt: {:?})",
+            e.message, state.flow.prompt
+        )
+    });
+}
+
+fn options(state: &State) -> Vec<String> {
+    state
+        .flow
+        .prompt
+        .as_ref()
+        .map(|p| p.options.clone())
+        .unwrap_or_default()
+}
+
+/// A game on turn 1 at the start of impulse `k` (0: Soviet Zhukov, 1: Soviet Koniev, 2:
+/// German Koniev camp, 3: German Zhukov camp), with units moved (`place`) or taken off the
+/// map (`clear`).
+fn position(k: usize, place: &[(&str, &str)], clear: &[&str]) -> (Rules<'static>, State) {
+    let r = rules();
+    let mut state = rules::start(&r, 7, &[], &[]).expect("the game starts");
+    // The Logistics Phase's questions: no unit placed out of supply on purpose.
+    while state
+        .flow
+        .prompt
+        .as_ref()
+        .is_some_and(|p| p.kind != "activate")
+    {
+        let p = state.flow.prompt.clone().unwrap();
+        let answer = if p.kind == "decision" {
+            "choose"
+        } else {
+            "no card"
+        };
+        act(&r, &mut state, answer);
+    }
+    state.hands.clear();
+    state.flow.oos.clear();
+    for name in clear {
+        let u = unit(&state, name);
+        state.units[u].at = Loc::Removed;
+    }
+    for (name, space) in place {
+        let u = unit(&state, name);
+        state.units[u].at = Loc::Space(space.to_string());
+    }
+    impulses::start_impulse(&r, &mut state, k);
+    (r, state)
+}
+
+fn last_message(state: &State) -> String {
+    state.flow.messages.last().cloned().unwrap_or_default()
+}
+
+/// What the engine said of the combat at a space.
+fn combat_message(state: &State, space: &str) -> String {
+    let attacks = format!("attacks {space}");
+    state
+        .flow
+        .messages
+        .iter()
+        .find(|m| m.contains(&attacks))
+        .cloned()
+        .unwrap_or_default()
+}
+
+#[test]
+fn rule_8_example_of_combat_lebus_played_3_to_1_drm_0_a_5_gives_d2r_both_germans_flipped_and_8ga_advances(
+) {
+    let (r, mut s) = position(
+        0,
+        &[
+            ("su_1gta.1", "bridgehead"),
+            ("su_1gta.2", "bridgehead"),
+            ("su_8ga.1", "bridgehead"),
+            ("su_8ga.2", "goeritz"),
+            ("ge_606", "lebus"),
+            ("ge_5jaeger", "lebus"),
+        ],
+        &["ge_712", "ge_169"],
+    );
+    for u in ["su_1gta.1", "su_1gta.2", "su_8ga.1", "su_8ga.2"] {
+        act(&r, &mut s, &format!("activate {u} combat"));
+    }
+    act(&r, &mut s, "go");
+    assert!(options(&s).contains(&"attack lebus".to_string()));
+    act(&r, &mut s, "dice 5");
+    act(&r, &mut s, "attack lebus");
+    act(&r, &mut s, "choose su_1gta.1 su_1gta.2 su_8ga.1 su_8ga.2");
+    let combat = combat_message(&s, "lebus");
+    assert!(
+        combat.contains("74 against 22 (3:1), rolls 5 (drm +0): attacker 0, defender 2, retreat"),
+        "{combat}"
+    );
+    // Two losses for two units: one each (8.2.2); the German player picks the order.
+    act(&r, &mut s, "lose ge_606");
+    for g in ["ge_606", "ge_5jaeger"] {
+        assert!(
+            s.units[unit(&s, g)].reduced,
+            "{g} is flipped, not destroyed"
+        );
+    }
+    // Each retreats one zone, towards a lower or equal index (8.3.2).
+    for g in ["ge_606", "ge_5jaeger"] {
+        let o = options(&s);
+        assert!(
+            o.iter().all(|x| x.starts_with(&format!("retreat {g} "))),
+            "{o:?}"
+        );
+        act(&r, &mut s, &o[0]);
+        assert_ne!(at(&s, g), Loc::Space("lebus".into()));
+    }
+    // The Soviet must advance one unit and may advance two (stacking 2).
+    let o = options(&s);
+    assert!(
+        !o.contains(&"stop".to_string()),
+        "at least one must advance"
+    );
+    assert_eq!(o.len(), 4, "{o:?}");
+    act(&r, &mut s, "advance su_8ga.1");
+    assert!(options(&s).contains(&"stop".to_string()));
+    act(&r, &mut s, "advance su_8ga.2");
+    // With two units in Lebus no other may follow: the combat, and with it the impulse, is
+    // over (nothing else was activated).
+    for u in ["su_8ga.1", "su_8ga.2"] {
+        assert_eq!(at(&s, u), Loc::Space("lebus".into()));
+    }
+    for u in ["su_1gta.1", "su_1gta.2"] {
+        assert_eq!(at(&s, u), Loc::Space("bridgehead".into()));
+    }
+    assert_eq!(s.flow.prompt.as_ref().unwrap().side, "koniev");
+}
+
+#[test]
+fn rule_9_2_example_tempelhof_city_progress_40_against_26_is_1_to_1_a_5_plus_2_raises_the_level_to_2_and_reduces_nordland(
+) {
+    let (r, mut s) = position(
+        0,
+        &[
+            ("su_8ga.1", "tempelhof"),
+            ("su_8ga.2", "tempelhof"),
+            ("ge_11ss", "tempelhof"),
+        ],
+        &[],
+    );
+    set_marker_level(&mut s, "city_progress", "tempelhof", 1);
+    s.tracks.insert("support_zhukov".into(), 2);
+    rules::resume(&r, &mut s);
+    act(&r, &mut s, "activate su_8ga.1 combat");
+    act(&r, &mut s, "activate su_8ga.2 combat");
+    act(&r, &mut s, "go");
+    act(&r, &mut s, "dice 5");
+    act(&r, &mut s, "city tempelhof");
+    act(&r, &mut s, "choose su_8ga.1 su_8ga.2");
+    // A second support point buys the +1 (9.2.5).
+    act(&r, &mut s, "support yes");
+    let combat = combat_message(&s, "tempelhof");
+    assert!(
+        combat
+            .contains("40 against 26 (1:1), rolls 5 (drm +2): attacker 0, defender 1, progress 1"),
+        "{combat}"
+    );
+    assert_eq!(marker_level(&s, "city_progress", "tempelhof"), 2);
+    assert!(s.units[unit(&s, "ge_11ss")].reduced, "Nordland is reduced");
+    assert_eq!(
+        s.control.get("tempelhof").map(String::as_str),
+        Some("zhukov"),
+        "level 2: the zone is Soviet controlled (9.1.4)"
+    );
+    assert_eq!(s.track("support_zhukov"), 0, "two support points spent");
+}
+
+#[test]
+fn rule_9_2_4_example_german_city_attack_in_tempelhof_with_the_units_of_trebbin_is_16_against_7_at_2_to_1(
+) {
+    let (r, mut s) = position(
+        3,
+        &[
+            ("ge_10sspz", "tempelhof"),
+            ("su_2pol.1", "tempelhof"),
+            ("ge_615", "trebbin"),
+            ("ge_404", "trebbin"),
+        ],
+        &[],
+    );
+    let pol = unit(&s, "su_2pol.1");
+    s.units[pol].reduced = true;
+    rules::resume(&r, &mut s);
+    for u in ["ge_10sspz", "ge_615", "ge_404"] {
+        act(&r, &mut s, &format!("activate {u} combat"));
+    }
+    act(&r, &mut s, "go");
+    act(&r, &mut s, "city tempelhof");
+    act(&r, &mut s, "choose ge_10sspz ge_615 ge_404");
+    let combat = combat_message(&s, "tempelhof");
+    assert!(combat.contains("16 against 7 (2:1)"), "{combat}");
+}
+
+#[test]
+fn rule_7_4_6_example_soviet_units_stop_on_entering_tempelhof_at_level_1_and_empty_zehlendorf() {
+    let (r, mut s) = position(
+        0,
+        &[
+            ("su_61.1", "tempelhof"),
+            ("ge_541", "tempelhof"),
+            ("su_61.2", "zossen"),
+        ],
+        &[],
+    );
+    set_marker_level(&mut s, "city_progress", "tempelhof", 1);
+    rules::resume(&r, &mut s);
+    act(&r, &mut s, "activate su_61.2 move");
+    act(&r, &mut s, "activate su_61.1 move");
+    act(&r, &mut s, "go");
+    act(&r, &mut s, "move su_61.1 zehlendorf");
+    act(&r, &mut s, "move su_61.2 tempelhof");
+    let moves: Vec<String> = options(&s)
+        .into_iter()
+        .filter(|o| o.starts_with("move su_61"))
+        .collect();
+    assert!(moves.is_empty(), "both must stop: {moves:?}");
+}
+
+#[test]
+fn rule_9_1_5_example_leaving_controlled_tempelhof_empty_returns_it_to_level_0_and_costs_its_3_vp()
+{
+    let (r, mut s) = position(0, &[("su_8ga.1", "tempelhof")], &[]);
+    set_marker_level(&mut s, "city_progress", "tempelhof", 2);
+    s.set_control("tempelhof", Some("zhukov"));
+    impulses::start_impulse(&r, &mut s, 0);
+    act(&r, &mut s, "activate su_8ga.1 move");
+    act(&r, &mut s, "go");
+    let out = options(&s)
+        .into_iter()
+        .find(|o| o.starts_with("move su_8ga.1 ") && !o.ends_with("tempelhof"))
+        .expect("a way out of Tempelhof");
+    act(&r, &mut s, &out);
+    if options(&s).contains(&"done".to_string()) {
+        act(&r, &mut s, "done");
+    }
+    // The impulse ends (no combat, no reserve): the zone is empty.
+    assert_eq!(marker_level(&s, "city_progress", "tempelhof"), 0);
+    assert_eq!(s.control.get("tempelhof"), None, "control is lost");
+    assert_eq!(
+        s.track("vp_zhukov"),
+        -3,
+        "3 VP for leaving it empty; the 3 of its control are no longer scored at the end"
+    );
+}
+
+#[test]
+fn rule_10_2_1_example_a_unit_activated_in_zossen_that_does_nothing_shells_berlin_for_1_vp() {
+    let (r, mut s) = position(0, &[("su_61.1", "zossen")], &[]);
+    act(&r, &mut s, "activate su_61.1 reserve");
+    act(&r, &mut s, "go");
+    // Nothing to attack with; the reserve may move and does not.
+    act(&r, &mut s, "done");
+    assert_eq!(s.track("vp_zhukov"), 1);
+    assert!(
+        s.flags.contains("berlin_shelled"),
+        "only the first player scores"
+    );
+}
+
+#[test]
+fn rule_4_1_5_both_soviet_impulses_passed_end_the_operations_without_the_end_roll() {
+    let (r, mut s) = position(0, &[], &[]);
+    for _ in 0..4 {
+        act(&r, &mut s, "pass");
+    }
+    assert_eq!(s.track("operations"), 1);
+    assert!(
+        !s.record
+            .table_rolls
+            .keys()
+            .any(|(t, _)| t == "end_of_operations"),
+        "no end-of-phase roll"
+    );
+    let p = s.flow.prompt.clone().unwrap();
+    assert!(p.question.starts_with("End of turn"), "{}", p.question);
+}
+
+#[test]
+fn rule_4_3_1_on_turn_1_the_end_roll_has_plus_2_a_1_goes_on_twice_then_ends_the_third_phase() {
+    let (r, mut s) = position(0, &[], &[]);
+    let phase = |r: &Rules, s: &mut State, die: &str| {
+        // Zhukov activates a unit that does nothing; the others pass.
+        let mover = options(s)
+            .into_iter()
+            .find(|o| o.ends_with(" reserve"))
+            .expect("a unit to activate");
+        act(r, s, &mover);
+        act(r, s, "go");
+        while options(s).iter().any(|o| o == "done") {
+            act(r, s, "done");
+        }
+        act(r, s, "pass");
+        act(r, s, "pass");
+        act(r, s, die);
+        act(r, s, "pass");
+    };
+    phase(&r, &mut s, "dice 1");
+    assert_eq!(s.track("operations"), 2, "1 + 2 = 3 is more than 1");
+    phase(&r, &mut s, "dice 1");
+    assert_eq!(s.track("operations"), 3, "1 + 2 = 3 is more than 2");
+    phase(&r, &mut s, "dice 1");
+    assert_eq!(s.track("operations"), 3, "1 + 2 = 3 is not more than 3");
+    assert!(s
+        .flow
+        .prompt
+        .as_ref()
+        .unwrap()
+        .question
+        .starts_with("End of turn"));
+}
+
+/// The move options of a unit, as zone ids.
+fn moves_of(state: &State, name: &str) -> Vec<String> {
+    let prefix = format!("move {name} ");
+    options(state)
+        .iter()
+        .filter_map(|o| o.strip_prefix(&prefix).map(str::to_string))
+        .collect()
+}
+
+fn index(zone: &str) -> i64 {
+    match berlin().graph.space(zone).unwrap().props.get("index") {
+        Some(sandtable_engine::model::PropertyValue::Int(n)) => *n,
+        _ => 0,
+    }
+}
+
+#[test]
+fn rule_7_2_2_a_german_unit_failing_its_movement_test_on_turn_1_may_not_move_to_a_lower_index() {
+    let free_or_not = |die: &str| {
+        let (r, mut s) = position(2, &[], &[]);
+        act(&r, &mut s, "activate ge_286 move");
+        act(&r, &mut s, die);
+        act(&r, &mut s, "go");
+        moves_of(&s, "ge_286")
+    };
+    let here = index("frankfurt");
+    let restricted = free_or_not("dice 3");
+    assert!(!restricted.is_empty());
+    assert!(
+        restricted.iter().all(|z| index(z) >= here),
+        "{restricted:?}"
+    );
+    let free = free_or_not("dice 4");
+    assert!(free.iter().any(|z| index(z) < here), "{free:?}");
+}
+
+#[test]
+fn rule_5_1_end_of_turn_units_not_activated_move_one_zone_never_into_berlin() {
+    let (r, mut s) = position(0, &[("su_61.1", "zossen")], &[]);
+    for _ in 0..4 {
+        act(&r, &mut s, "pass");
+    }
+    let zones = moves_of(&s, "su_61.1");
+    assert!(!zones.is_empty(), "Zossen's unit may move one zone");
+    let berlin_zones: Vec<&str> = berlin()
+        .graph
+        .spaces
+        .iter()
+        .filter(|z| z.regions.iter().any(|x| x == "berlin"))
+        .map(|z| z.id.as_str())
+        .collect();
+    assert!(zones.iter().all(|z| !berlin_zones.contains(&z.as_str())));
+    act(&r, &mut s, &format!("move su_61.1 {}", zones[0]));
+    assert!(moves_of(&s, "su_61.1").is_empty(), "one zone only");
+}
+
+#[test]
+fn rule_8_2_2_german_defenders_of_both_camps_share_losses_the_camp_not_attacking_first() {
+    // A clear zone outside Berlin, attacked from a neighbour across no river or defence line.
+    let c = berlin();
+    let g = &c.graph;
+    let plain = |kinds: &[String]| {
+        kinds.iter().all(|k| {
+            ![
+                "river",
+                "defence_line",
+                "oder_neisse",
+                "front_boundary",
+                "nexus",
+            ]
+            .contains(&k.as_str())
+        })
+    };
+    let (from, target) = g
+        .edges
+        .iter()
+        .find_map(|e| {
+            let (a, b) = (&g.spaces[e.a], &g.spaces[e.b]);
+            let ok = |x: &sandtable_engine::model::Space| {
+                x.terrain.as_deref() == Some("clear")
+                    && !x
+                        .regions
+                        .iter()
+                        .any(|r| r == "berlin" || r == "oder_bridgehead")
+            };
+            (plain(&e.kinds) && ok(a) && ok(b)).then(|| (a.id.clone(), b.id.clone()))
+        })
+        .expect("two clear zones");
+    let (r, mut s) = position(
+        0,
+        &[
+            ("su_61.1", &from),
+            ("su_47.1", &from),
+            ("ge_606", &target),
+            ("ge_615", &target),
+        ],
+        &[],
+    );
+    // Clear both zones of anything else.
+    for (i, u) in s.units.clone().iter().enumerate() {
+        let name = u.name(c);
+        if matches!(&u.at, Loc::Space(x) if *x == from || *x == target)
+            && !["su_61.1", "su_47.1", "ge_606", "ge_615"].contains(&name.as_str())
+        {
+            s.units[i].at = Loc::Removed;
+        }
+    }
+    rules::resume(&r, &mut s);
+    act(&r, &mut s, "activate su_61.1 combat");
+    act(&r, &mut s, "activate su_47.1 combat");
+    act(&r, &mut s, "go");
+    // 32 against 9 is 3:1; a 3 there is D1.
+    act(&r, &mut s, "dice 3");
+    act(&r, &mut s, &format!("attack {target}"));
+    act(&r, &mut s, "choose su_47.1 su_61.1");
+    assert!(
+        last_message(&s).contains("32 against 9 (3:1), rolls 3 (drm +0): attacker 0, defender 1"),
+        "{}",
+        last_message(&s)
+    );
+    assert!(
+        s.units[unit(&s, "ge_606")].reduced,
+        "the Koniev camp's unit loses first"
+    );
+    assert!(!s.units[unit(&s, "ge_615")].reduced);
+}
+
+#[test]
+fn a_thousand_random_games_of_berlin_1945_finish_without_error() {
+    let r = rules();
+    let games = std::env::var("BERLIN_GAMES")
+        .ok()
+        .and_then(|x| x.parse().ok())
+        .unwrap_or(1000u64);
+    std::thread::scope(|scope| {
+        let workers = 4u64;
+        for w in 0..workers {
+            let r = &r;
+            scope.spawn(move || {
+                for seed in (w..games).step_by(workers as usize) {
+                    let mut s = rules::start(r, seed, &[], &[]).expect("starts");
+                    let mut agent = RandomAgent::new(seed);
+                    let mut actions = 0;
+                    while s.flow.prompt.is_some() {
+                        let a = agent.choose(r, &s);
+                        rules::apply_unguarded(r, &mut s, &a).unwrap_or_else(|e| {
+                            panic!("seed {seed}: `{a}` was offered but refused: {}", e.message)
+                        });
+                        actions += 1;
+                        assert!(actions < 20_000, "seed {seed}: the game does not end");
+                    }
+                    let result = s.flow.result.clone().expect("the game has a result");
+                    assert_ne!(result.how, "stalled", "seed {seed}: {:?}", s.flow.messages);
+                    let failures: Vec<&String> = s
+                        .flow
+                        .messages
+                        .iter()
+                        .filter(|m| m.contains("failed") || m.contains("could not"))
+                        .collect();
+                    assert!(failures.is_empty(), "seed {seed}: {failures:?}");
+                }
+            });
+        }
+    });
+}
