@@ -377,6 +377,12 @@ impl Checker<'_> {
         for (i, r) in imp.reactions.iter().enumerate() {
             conditions.push((format!("{at}/reactions/{i}/when"), &r.when, &combat));
         }
+        let unit_only = [("u", Type::Entity(Kind::Unit))];
+        for (i, o) in imp.orders.iter().enumerate() {
+            if !o.exempt.is_empty() {
+                conditions.push((format!("{at}/orders/{i}/exempt"), &o.exempt, &unit_only));
+            }
+        }
         let mut effects: Vec<ScriptPlace> = vec![(format!("{at}/end_test"), &imp.end_test, &[])];
         let idle = [("u", Type::Entity(Kind::Unit))];
         if !imp.idle.is_empty() {
@@ -874,6 +880,33 @@ impl Checker<'_> {
                     "track",
                     &x.track,
                     &ids.tracks,
+                );
+            }
+        }
+        let cohesion = &imp.cohesion;
+        self.references(
+            f,
+            &format!("{at}/cohesion"),
+            "nation",
+            cohesion,
+            &ids.nations,
+        );
+        for (i, o) in imp.orders.iter().enumerate() {
+            let p = format!("{at}/orders/{i}");
+            self.reference(f, &format!("{p}/flag"), "flag", &o.flag, &ids.flags);
+            let types = &o.prefer_types;
+            self.references(
+                f,
+                &format!("{p}/prefer_types"),
+                "unit type",
+                types,
+                &ids.unit_types,
+            );
+            if o.impulse >= imp.impulses.len() {
+                self.error(
+                    f.at(&format!("{p}/impulse")),
+                    "E0201",
+                    format!("there is no impulse {} (impulses count from 0)", o.impulse),
                 );
             }
         }

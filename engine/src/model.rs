@@ -525,6 +525,14 @@ pub struct Impulses {
     /// Combat inside contested spaces that cannot be attacked from outside (a city).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city: Option<CityCombat>,
+    /// Nations whose counters of several pieces (a Soviet army's two) must keep their pieces
+    /// in one space or next to each other: a piece apart from the others when its impulse
+    /// begins may only be activated to move, and only towards them, until it rejoins (7.3.1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cohesion: Vec<String>,
+    /// Orders a side must obey in an impulse while a flag is set (Hitler's counter-attacks).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub orders: Vec<AttackOrder>,
     /// Cards a side may play in a combat, before the die is rolled, with their combat script.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reactions: Vec<Reaction>,
@@ -548,6 +556,24 @@ pub struct Impulses {
     /// space, impulse by impulse, but not into these regions (5.1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_move: Option<EndMove>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub rule: String,
+}
+
+/// An order to attack: while `flag` is set, in impulse `impulse` (counted from 0) the side must
+/// activate in combat mode, and attack with, `units` of its units able to attack (fewer if fewer
+/// can), one of them of the `prefer_types` if one can; units for which `exempt` holds (a
+/// condition on `u`) are not bound. The flag is cleared when that impulse ends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AttackOrder {
+    pub flag: String,
+    pub impulse: usize,
+    pub units: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prefer_types: Vec<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub exempt: String,
     #[serde(default, skip_serializing_if = "is_default")]
     pub rule: String,
 }

@@ -296,7 +296,7 @@ fn rule_9_1_5_example_leaving_controlled_tempelhof_empty_returns_it_to_level_0_a
 
 #[test]
 fn rule_10_2_1_example_a_unit_activated_in_zossen_that_does_nothing_shells_berlin_for_1_vp() {
-    let (r, mut s) = position(0, &[("su_61.1", "zossen")], &[]);
+    let (r, mut s) = position(0, &[("su_61.1", "zossen")], &["su_61.2"]);
     act(&r, &mut s, "activate su_61.1 reserve");
     act(&r, &mut s, "go");
     // Nothing to attack with; the reserve may move and does not.
@@ -456,7 +456,8 @@ fn rule_8_2_2_german_defenders_of_both_camps_share_losses_the_camp_not_attacking
             ("ge_606", &target),
             ("ge_615", &target),
         ],
-        &[],
+        // The armies' other pieces off the map, so that none is apart from its army.
+        &["su_61.2", "su_47.2"],
     );
     // Clear both zones of anything else.
     for (i, u) in s.units.clone().iter().enumerate() {
@@ -524,4 +525,131 @@ fn a_thousand_random_games_of_berlin_1945_finish_without_error() {
             });
         }
     });
+}
+
+#[test]
+fn rule_2_3_2_hitlers_order_binds_the_next_german_impulse_to_attack_with_two_units_one_armoured() {
+    let (r, mut s) = position(2, &[], &[]);
+    let c = berlin();
+    let fortified = |z: &str| {
+        matches!(
+            c.graph.space(z).unwrap().props.get("fortified"),
+            Some(sandtable_engine::model::PropertyValue::Bool(true))
+        )
+    };
+    // Two German divisions of the north (one armoured) in a zone that is not fortified, and a
+    // Soviet army next to them (the front's zones all hold defence lines at the start).
+    let open = |z: &sandtable_engine::model::Space| {
+        !fortified(&z.id)
+            && !z
+                .regions
+                .iter()
+                .any(|x| x == "berlin" || x.starts_with("oder"))
+    };
+    let (zone, next) = c
+        .graph
+        .spaces
+        .iter()
+        .filter(|z| open(z))
+        .find_map(|z| {
+            let n = c
+                .graph
+                .neighbour_ids(&z.id)
+                .into_iter()
+                .find(|n| open(c.graph.space(n).unwrap()))?;
+            Some((z.id.clone(), n.to_string()))
+        })
+        .expect("two open zones side by side");
+    let there: Vec<usize> = s
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| matches!(&u.at, Loc::Space(x) if *x == zone || *x == next))
+        .map(|(i, _)| i)
+        .collect();
+    for i in there {
+        s.units[i].at = Loc::Removed;
+    }
+    for (g, z) in [("ge_kurmark", &zone), ("ge_156", &zone), ("su_61.1", &next)] {
+        let u = unit(&s, g);
+        s.units[u].at = Loc::Space(z.clone());
+    }
+    s.flags.insert("hitler_counterattack_north".into());
+    impulses::start_impulse(&r, &mut s, 2);
+    // The units the order binds: the Koniev camp's Germans next to Soviet units, outside
+    // fortified zones and Berlin.
+    let soviet_at = |zone: &str| {
+        s.units_at(zone).any(|(_, u)| {
+            let n = &c.counter(&u.counter).unwrap().nation;
+            n == "su_zhukov" || n == "su_koniev"
+        })
+    };
+    let able: Vec<String> = s
+        .units
+        .iter()
+        .filter(|u| c.counter(&u.counter).unwrap().nation == "ge_koniev")
+        .filter_map(|u| match &u.at {
+            Loc::Space(z) => Some((u.name(c), z.clone())),
+            _ => None,
+        })
+        .filter(|(_, z)| !fortified(z) && c.graph.neighbour_ids(z).iter().any(|n| soviet_at(n)))
+        .map(|(name, _)| name)
+        .collect();
+    assert!(able.len() >= 2, "{able:?}");
+    assert!(
+        !options(&s).contains(&"pass".to_string()),
+        "no pass under the order"
+    );
+    let armoured = |name: &str| {
+        let t = &c
+            .counter(name.split('.').next().unwrap())
+            .unwrap()
+            .unit_type;
+        t == "armour" || t == "mechanised"
+    };
+    let first = able.iter().find(|n| armoured(n)).unwrap_or(&able[0]);
+    let second = able.iter().find(|n| *n != first).unwrap();
+    let picks = [first, second];
+    act(&r, &mut s, &format!("activate {} combat", picks[0]));
+    assert!(
+        !options(&s).contains(&"go".to_string()),
+        "one unit is not enough"
+    );
+    act(&r, &mut s, &format!("activate {} combat", picks[1]));
+    act(&r, &mut s, "go");
+    let p = s.flow.prompt.clone().unwrap();
+    assert_eq!(p.kind, "attack");
+    assert!(
+        !p.options.contains(&"done".to_string()),
+        "the order must be carried out"
+    );
+}
+
+#[test]
+fn rule_7_3_1_a_piece_apart_from_its_army_may_only_move_back_towards_it() {
+    // 61st Army: one piece in Bärwalde, the other two zones away in Reppen.
+    let (r, mut s) = position(0, &[("su_61.2", "reppen")], &[]);
+    assert_eq!(at(&s, "su_61.1"), Loc::Space("baerwalde".into()));
+    let o = options(&s);
+    assert!(o.contains(&"activate su_61.2 move".to_string()));
+    assert!(!o.contains(&"activate su_61.2 combat".to_string()), "{o:?}");
+    assert!(!o.contains(&"activate su_61.2 reserve".to_string()));
+    assert!(
+        !o.contains(&"activate su_61.1 combat".to_string()),
+        "both pieces are apart from each other"
+    );
+    assert!(
+        o.contains(&"activate su_47.1 combat".to_string()),
+        "an army together is free"
+    );
+    act(&r, &mut s, "activate su_61.2 move");
+    act(&r, &mut s, "go");
+    let zones = moves_of(&s, "su_61.2");
+    assert!(zones.contains(&"kuestrin".to_string()), "{zones:?}");
+    assert!(
+        !zones.contains(&"ziebingen".to_string()),
+        "not away from its army: {zones:?}"
+    );
+    act(&r, &mut s, "move su_61.2 kuestrin");
+    assert!(moves_of(&s, "su_61.2").is_empty(), "rejoined: it stops");
 }

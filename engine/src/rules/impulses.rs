@@ -25,7 +25,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::procedures::{find_unit, run_rule_script, side_context, stacking_allows};
 use super::{Prompt, Rules, Task};
 use crate::model::{
-    BoxRole, Cell, CityCombat, CombatDrm, CombatRole, Impulses, Scalar, Step, Times, ZoneSupply,
+    AttackOrder, BoxRole, Cell, CityCombat, CombatDrm, CombatRole, Impulses, Scalar, Step, Times,
+    ZoneSupply,
 };
 use crate::script::eval::{self, Combat, Context, Outcome, Value};
 use crate::script::types::Kind;
@@ -83,6 +84,11 @@ pub struct ImpulseTask {
     pub fought: BTreeSet<usize>,
     /// Units of this impulse that moved, fought, retreated or advanced.
     pub acted: BTreeSet<usize>,
+    /// Pieces apart from the rest of their counter when the impulse began (7.3.1).
+    pub apart: Vec<usize>,
+    /// Under an order to attack: the units bound to attack, and how many of them must.
+    pub ordered: Vec<usize>,
+    pub order_need: usize,
     pub battle: Option<Box<Battle>>,
     /// City spaces the besiegers contested or held when the impulse began, with their side.
     pub held: Vec<(String, String)>,
@@ -148,6 +154,9 @@ pub(super) fn start(rules: &Rules, state: &mut State, at: (usize, usize)) {
         attacked: Vec::new(),
         fought: BTreeSet::new(),
         acted: BTreeSet::new(),
+        apart: Vec::new(),
+        ordered: Vec::new(),
+        order_need: 0,
         battle: None,
         held: Vec::new(),
         end_moved: BTreeSet::new(),
@@ -158,6 +167,67 @@ pub(super) fn start(rules: &Rules, state: &mut State, at: (usize, usize)) {
     }
     begin_impulse(rules, state, &mut t);
     state.flow.tasks.push(Task::Impulses(Box::new(t)));
+}
+
+/// How many connections apart two spaces are (any connection counts), if they are joined.
+fn hops(rules: &Rules, from: usize, to: usize) -> Option<usize> {
+    let g = &rules.content.graph;
+    let mut seen = vec![false; g.spaces.len()];
+    let mut frontier = vec![from];
+    seen[from] = true;
+    for d in 0..g.spaces.len() {
+        if frontier.contains(&to) {
+            return Some(d);
+        }
+        let mut next = Vec::new();
+        for x in frontier {
+            for &(n, _) in g.neighbours(x) {
+                if !seen[n] {
+                    seen[n] = true;
+                    next.push(n);
+                }
+            }
+        }
+        if next.is_empty() {
+            return None;
+        }
+        frontier = next;
+    }
+    None
+}
+
+/// The farthest, in connections, a piece stands from another piece of its counter on the map
+/// (0 when it is alone or with them).
+fn apart_from_its_own(rules: &Rules, state: &State, unit: usize) -> usize {
+    match placed(rules, state, unit) {
+        Some((_, here)) => farthest_own(rules, state, unit, here),
+        None => 0,
+    }
+}
+
+/// The farthest, in connections, a space is from the other pieces of a unit's counter.
+fn farthest_own(rules: &Rules, state: &State, unit: usize, here: usize) -> usize {
+    let counter = &state.units[unit].counter;
+    state
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(i, u)| *i != unit && u.counter == *counter)
+        .filter_map(|(i, _)| placed(rules, state, i))
+        .filter_map(|(_, there)| hops(rules, here, there))
+        .max()
+        .unwrap_or(0)
+}
+
+/// The pieces of the cohesion nations more than one space from another piece of their counter.
+fn apart_pieces(rules: &Rules, state: &State, nations: &[String]) -> Vec<usize> {
+    if nations.is_empty() {
+        return Vec::new();
+    }
+    (0..state.units.len())
+        .filter(|&i| nations.iter().any(|n| n == rules.nation(&state.units[i])))
+        .filter(|&i| apart_from_its_own(rules, state, i) > 1)
+        .collect()
 }
 
 /// Puts the operations under way at the start of impulse `k` of the current phase (a
@@ -203,6 +273,12 @@ fn begin_impulse(rules: &Rules, state: &mut State, t: &mut ImpulseTask) {
     t.attacked.clear();
     t.fought.clear();
     t.acted.clear();
+    t.ordered.clear();
+    t.order_need = 0;
+    t.apart = match spec(rules, t.at) {
+        Some(s) => apart_pieces(rules, state, &s.cohesion),
+        None => Vec::new(),
+    };
     t.battle = None;
     t.held.clear();
     t.window.clear();
@@ -509,6 +585,17 @@ pub(super) fn step(rules: &Rules, state: &mut State, mut t: ImpulseTask) -> Opti
                 put(state, t);
                 return None;
             }
+            if order_pending(rules, state, s, &t) {
+                return Some(Prompt::one_of(
+                    side,
+                    "attack",
+                    format!(
+                        "{}: the order to attack binds these units: attack",
+                        imp.name
+                    ),
+                    options,
+                ));
+            }
             Some(with_done(
                 side,
                 "attack",
@@ -567,17 +654,30 @@ fn activate_prompt(rules: &Rules, state: &State, s: &Impulses, t: &ImpulseTask) 
             }
             let name = u.name(rules.content);
             options.push(format!("activate {name} move"));
+            if t.apart.contains(&i) {
+                // Apart from its army: it may only move back to it (7.3.1).
+                continue;
+            }
             options.push(format!("activate {name} combat"));
             if !state.flow.oos.contains(&i) {
                 options.push(format!("activate {name} reserve"));
             }
         }
     }
+    let order = order_status(rules, state, s, t);
+    let full = t.units.len() >= max_units(state, s);
     if t.units.is_empty() {
         options.extend(playable_chits(rules, state, &imp.side).map(|c| format!("event {c}")));
-        options.push("pass".into());
-    } else {
-        options.push("go".into());
+    }
+    match order {
+        // An order to attack: no pass, and go once it is met (or nothing more can be done).
+        Some(o) if o.need > 0 => {
+            if o.met || full {
+                options.push("go".into());
+            }
+        }
+        _ if t.units.is_empty() => options.push("pass".into()),
+        _ => options.push("go".into()),
     }
     Prompt::one_of(
         &imp.side,
@@ -589,6 +689,90 @@ fn activate_prompt(rules: &Rules, state: &State, s: &Impulses, t: &ImpulseTask) 
         ),
         options,
     )
+}
+
+/// Where an order to attack stands at activation.
+struct OrderStatus {
+    /// The units it binds that may attack, and how many of them must.
+    able: Vec<usize>,
+    need: usize,
+    /// Whether the units activated in combat mode meet it.
+    met: bool,
+}
+
+/// The order to attack that binds this impulse, if its flag is set.
+fn order_now<'c>(
+    state: &State,
+    s: &'c Impulses,
+    t: &ImpulseTask,
+) -> Option<(usize, &'c AttackOrder)> {
+    s.orders
+        .iter()
+        .enumerate()
+        .find(|(_, o)| o.impulse == t.impulse && state.flags.contains(&o.flag))
+}
+
+fn order_status(
+    rules: &Rules,
+    state: &State,
+    s: &Impulses,
+    t: &ImpulseTask,
+) -> Option<OrderStatus> {
+    let (k, order) = order_now(state, s, t)?;
+    let imp = &s.impulses[t.impulse];
+    let exempt = rules
+        .content
+        .sequence
+        .conditions
+        .get(&format!("{}/orders/{k}/exempt", pointer(t.at)));
+    let able: Vec<usize> = state
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(i, u)| {
+            on_map(state, *i).is_some()
+                && rules.side(u) == imp.side
+                && imp.nations.iter().any(|n| n == rules.nation(u))
+                && !state.flow.activated.contains(i)
+                && !attack_targets(rules, state, s, *i).is_empty()
+                && !exempt.is_some_and(|c| {
+                    let ctx = Context {
+                        names: vec![("u".into(), Value::Unit(*i))],
+                        ..side_context(rules, &imp.side)
+                    };
+                    eval::condition(c, rules.content, state, &ctx).unwrap_or(false)
+                })
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let need = (order.units as usize).min(able.len());
+    let preferred = |u: &usize| {
+        order
+            .prefer_types
+            .iter()
+            .any(|x| x == rules.unit_type(&state.units[*u]))
+    };
+    let chosen: Vec<usize> = t
+        .units
+        .iter()
+        .filter(|(u, m)| *m == Mode::Combat && able.contains(u))
+        .map(|(u, _)| *u)
+        .collect();
+    let met = chosen.len() >= need && (!able.iter().any(preferred) || chosen.iter().any(preferred));
+    Some(OrderStatus { able, need, met })
+}
+
+/// Whether units bound by an order must still attack: fewer than needed have fought and one
+/// that has not can still attack a space not attacked yet.
+fn order_pending(rules: &Rules, state: &State, s: &Impulses, t: &ImpulseTask) -> bool {
+    let fought = t.ordered.iter().filter(|u| t.fought.contains(u)).count();
+    fought < t.order_need
+        && t.ordered.iter().any(|&u| {
+            !t.fought.contains(&u)
+                && attack_targets(rules, state, s, u)
+                    .iter()
+                    .any(|x| !t.attacked.contains(x))
+        })
 }
 
 /// The event chits a side holds whose condition allows them now.
@@ -767,6 +951,14 @@ fn move_options(rules: &Rules, state: &State, t: &ImpulseTask, mode: Mode) -> Ve
         };
         let Some(fi) = g.index_of(from) else { continue };
         let name = state.units[u].name(rules.content);
+        // A piece apart from its army moves only to rejoin it, and stops when it has.
+        let rejoining = t
+            .apart
+            .contains(&u)
+            .then(|| apart_from_its_own(rules, state, u));
+        if rejoining.is_some_and(|d| d <= 1) {
+            continue;
+        }
         for &(n, e) in g.neighbours(fi) {
             let cost = move_cost(rules, state, s, e);
             // A unit may always move one space (7.1.3).
@@ -777,6 +969,9 @@ fn move_options(rules: &Rules, state: &State, t: &ImpulseTask, mode: Mode) -> Ve
                 if prop(rules, &g.spaces[n].id, &restricted_property(s)) < floor {
                     continue;
                 }
+            }
+            if rejoining.is_some_and(|d| farthest_own(rules, state, u, n) >= d) {
+                continue;
             }
             if may_step(rules, state, s, u, from, n, e) {
                 options.push(format!("move {name} {}", g.spaces[n].id));
@@ -981,6 +1176,15 @@ pub(super) fn act(
             Ok(())
         }
         (Stage::Activate, ["go"]) => {
+            if let Some(o) = order_status(rules, state, s, &t) {
+                t.ordered = t
+                    .units
+                    .iter()
+                    .filter(|(u, m)| *m == Mode::Combat && o.able.contains(u))
+                    .map(|(u, _)| *u)
+                    .collect();
+                t.order_need = o.need;
+            }
             t.stage = Stage::Move;
             prepare_moves(rules, state, &mut t, Mode::Move);
             put(state, t);
@@ -1991,6 +2195,9 @@ fn end_impulse(rules: &Rules, state: &mut State, mut t: ImpulseTask) {
                 (None, vec![("u".into(), Value::Unit(u))]),
             );
         }
+    }
+    if let Some((_, order)) = order_now(state, s, &t) {
+        state.clear_flag(&order.flag);
     }
     if t.units.is_empty() {
         t.passes.push(t.impulse);

@@ -451,6 +451,7 @@ impl<'a> Eval<'a> {
                     "nation" => Value::Id(Kind::Nation, c.nation.clone()),
                     "type" => Value::Id(Kind::UnitType, c.unit_type.clone()),
                     "size" => Value::Id(Kind::Size, c.size.clone()),
+                    "pieces" => Value::Int(i64::from(c.count)),
                     _ => return fail(range, format!("a counter has no `{name}`")),
                 })
             }

@@ -398,6 +398,7 @@ pub fn field(kind: Kind, name: &str, stats: &[String], props: &[(String, Type)])
         (Kind::Counter, "nation") => Entity(Kind::Nation),
         (Kind::Counter, "type") => Entity(Kind::UnitType),
         (Kind::Counter, "size") => Entity(Kind::Size),
+        (Kind::Counter, "pieces") => Int,
         (Kind::Card, "ops") => Int,
         _ => return None,
     })
