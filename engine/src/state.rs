@@ -566,3 +566,21 @@ pub fn marker_level(state: &State, marker: &str, space: &str) -> u32 {
         .max()
         .unwrap_or(0)
 }
+
+impl State {
+    /// Puts a card a side no longer holds on its deck's discard pile, or back into the draw
+    /// pile at a random place when the deck returns played cards (a cup of chits).
+    pub fn put_discarded(&mut self, game: &crate::model::GameFile, deck: &str, card: String) {
+        if game.decks.iter().any(|d| d.id == deck && d.return_played) {
+            let len = self.draw_piles.get(deck).map_or(0, Vec::len);
+            let at = self.random_index(len + 1);
+            let pile = self.draw_piles.entry(deck.to_string()).or_default();
+            pile.insert(at.min(pile.len()), card);
+        } else {
+            self.discards
+                .entry(deck.to_string())
+                .or_default()
+                .push(card);
+        }
+    }
+}

@@ -653,3 +653,46 @@ fn rule_7_3_1_a_piece_apart_from_its_army_may_only_move_back_towards_it() {
     act(&r, &mut s, "move su_61.2 kuestrin");
     assert!(moves_of(&s, "su_61.2").is_empty(), "rejoined: it stops");
 }
+
+#[test]
+fn rule_8_4_2_a_reserve_unit_in_an_attackers_zone_may_follow_the_advance() {
+    let (r, mut s) = position(
+        0,
+        &[
+            ("su_1gta.1", "bridgehead"),
+            ("su_1gta.2", "bridgehead"),
+            ("su_8ga.1", "bridgehead"),
+            ("ge_606", "lebus"),
+        ],
+        &["ge_712", "ge_169", "ge_5jaeger", "su_8ga.2"],
+    );
+    for u in ["su_1gta.1", "su_1gta.2", "su_8ga.1"] {
+        act(&r, &mut s, &format!("activate {u} combat"));
+    }
+    act(&r, &mut s, "activate su_5sha.1 reserve");
+    act(&r, &mut s, "go");
+    // 64 against 10 is 6:1: a 6 (drm -1) takes Lebus.
+    act(&r, &mut s, "dice 6");
+    act(&r, &mut s, "attack lebus");
+    act(&r, &mut s, "choose su_1gta.1 su_1gta.2 su_8ga.1");
+    while !options(&s).iter().any(|o| o.starts_with("advance")) {
+        let first = options(&s)[0].clone();
+        assert!(
+            first.starts_with("lose") || first.starts_with("retreat"),
+            "{first}"
+        );
+        act(&r, &mut s, &first);
+    }
+    assert!(
+        !options(&s).iter().any(|o| o.starts_with("follow")),
+        "only once one advanced"
+    );
+    act(&r, &mut s, "advance su_8ga.1");
+    assert!(
+        options(&s).contains(&"follow su_5sha.1".to_string()),
+        "{:?}",
+        options(&s)
+    );
+    act(&r, &mut s, "follow su_5sha.1");
+    assert_eq!(at(&s, "su_5sha.1"), Loc::Space("lebus".into()));
+}

@@ -119,6 +119,8 @@ pub struct Battle {
     pub turn: usize,
     pub retreat: bool,
     pub advanced: u32,
+    /// The spaces the attackers attacked from.
+    pub from: Vec<String>,
     /// Sides that were offered their combat cards; the card being played, with its player
     /// and the answers given so far.
     pub offered: Vec<String>,
@@ -1303,6 +1305,7 @@ fn new_battle(space: &str, city: bool) -> Battle {
         turn: 0,
         retreat: false,
         advanced: 0,
+        from: Vec::new(),
         offered: Vec::new(),
         card: None,
     }
@@ -1536,16 +1539,31 @@ fn battle_step(
             .first()
             .is_some_and(|&a| !hostile_in(rules, state, &b.space, a));
         if emptied {
-            let options: Vec<String> = b
+            let may_enter = |u: usize| {
+                on_map(state, u).is_some_and(|at| at != b.space)
+                    && stacking_allows(rules, state, u, &b.space)
+            };
+            let mut options: Vec<String> = b
                 .attackers
                 .iter()
                 .copied()
-                .filter(|&u| {
-                    on_map(state, u).is_some_and(|at| at != b.space)
-                        && stacking_allows(rules, state, u, &b.space)
-                })
+                .filter(|&u| may_enter(u))
                 .map(|u| format!("advance {}", state.units[u].name(rules.content)))
                 .collect();
+            // Reserves in the attackers' spaces may follow those who advanced (4.2.3, 8.4.2).
+            if b.advanced > 0 {
+                options.extend(
+                    t.units
+                        .iter()
+                        .filter(|(u, m)| {
+                            *m == Mode::Reserve
+                                && on_map(state, *u)
+                                    .is_some_and(|at| b.from.iter().any(|f| f == at))
+                                && may_enter(*u)
+                        })
+                        .map(|(u, _)| format!("follow {}", state.units[*u].name(rules.content))),
+                );
+            }
             if !options.is_empty() {
                 let mut options = options;
                 if b.advanced > 0 {
@@ -1898,6 +1916,11 @@ fn resolve(rules: &Rules, state: &mut State, t: &ImpulseTask, b: &mut Battle) {
         return;
     };
     b.defenders = defenders_of(rules, state, b, first);
+    b.from = b
+        .attackers
+        .iter()
+        .filter_map(|&u| on_map(state, u).map(str::to_string))
+        .collect();
     let place = pointer(t.at);
     let attack: i64 = b
         .attackers
@@ -2138,6 +2161,12 @@ fn battle_act(
             let space = b.space.clone();
             enter(rules, state, s, u, &space);
             b.advanced += 1;
+        }
+        ["follow", unit] => {
+            let u = find_unit(rules, state, unit)?;
+            let space = b.space.clone();
+            enter(rules, state, s, u, &space);
+            t.acted.insert(u);
         }
         ["stop"] => {
             finish_battle(state, t, b);

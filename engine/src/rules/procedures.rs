@@ -671,23 +671,7 @@ pub(super) fn card_played(rules: &Rules, state: &mut State, side: &str, card: &s
 /// Puts a played card on its deck's discard pile.
 pub(super) fn discard(rules: &Rules, state: &mut State, side: &str, card: &str) {
     let deck = rules.deck_of(side);
-    if rules
-        .game
-        .decks
-        .iter()
-        .any(|d| d.id == deck && d.return_played)
-    {
-        let len = state.draw_piles.get(deck).map_or(0, Vec::len);
-        let at = state.random_index(len + 1);
-        let pile = state.draw_piles.entry(deck.to_string()).or_default();
-        pile.insert(at.min(pile.len()), card.to_string());
-        return;
-    }
-    state
-        .discards
-        .entry(deck.to_string())
-        .or_default()
-        .push(card.to_string());
+    state.put_discarded(rules.game, deck, card.to_string());
 }
 
 // ---------------------------------------------------------------------------------------------

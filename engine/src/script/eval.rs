@@ -1136,13 +1136,29 @@ impl<'a> Eval<'a> {
                         .get_mut(&side)
                         .expect("non-empty hand")
                         .remove(i);
-                    self.state
-                        .to_mut()
-                        .discards
-                        .entry(deck.clone())
-                        .or_default()
-                        .push(card);
+                    self.discarded(&deck, card);
                 }
+                Value::Void
+            }
+            "discard_card" => {
+                let (side, card) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
+                let held = self
+                    .state
+                    .hands
+                    .get(&side)
+                    .and_then(|h| h.iter().position(|c| *c == card));
+                let Some(i) = held else {
+                    return fail(range, format!("{side} does not hold `{card}`"));
+                };
+                let deck = self.deck_of(&side);
+                let card = self
+                    .state
+                    .to_mut()
+                    .hands
+                    .get_mut(&side)
+                    .expect("held")
+                    .remove(i);
+                self.discarded(&deck, card);
                 Value::Void
             }
             "shuffle_in_set_aside" => {
@@ -1379,6 +1395,19 @@ impl<'a> Eval<'a> {
             .filter(|b| b.side.as_deref() == Some(side.as_str()))
             .find(|b| b.role == Some(crate::model::BoxRole::Eliminated))
             .map_or(Loc::Removed, |b| Loc::Box(b.id.clone()))
+    }
+
+    fn discarded(&mut self, deck: &str, card: String) {
+        match self.content.game.as_ref() {
+            Some(g) => self.state.to_mut().put_discarded(g, deck, card),
+            None => self
+                .state
+                .to_mut()
+                .discards
+                .entry(deck.to_string())
+                .or_default()
+                .push(card),
+        }
     }
 
     fn deck_of(&self, side: &str) -> String {
