@@ -696,3 +696,39 @@ fn rule_8_4_2_a_reserve_unit_in_an_attackers_zone_may_follow_the_advance() {
     act(&r, &mut s, "follow su_5sha.1");
     assert_eq!(at(&s, "su_5sha.1"), Loc::Space("lebus".into()));
 }
+
+#[test]
+fn a_full_game_of_berlin_1945_plays_through_sandtable_play_to_its_end() {
+    // A whole game's actions, chosen at random, replayed by the command line.
+    let r = rules();
+    let mut s = rules::start(&r, 11, &[], &[]).expect("starts");
+    let mut agent = RandomAgent::new(11);
+    let mut log = Vec::new();
+    while s.flow.prompt.is_some() {
+        let a = agent.choose(&r, &s);
+        rules::apply(&r, &mut s, &a).unwrap();
+        log.push(a);
+    }
+    let result = s.flow.result.clone().expect("the game ended");
+    let dir = tempfile::tempdir().unwrap();
+    let actions = dir.path().join("game.log");
+    std::fs::write(&actions, log.join("\n")).unwrap();
+    let out = crate::cli::sandtable(&[
+        "play",
+        "content/berlin-1945",
+        "--scenario",
+        "standard",
+        "--seed",
+        "11",
+        "--actions",
+        actions.to_str().unwrap(),
+    ]);
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("game over"), "{said}");
+    assert!(said.contains(&format!("turn {}", result.turn)), "{said}");
+}
