@@ -169,6 +169,9 @@ pub struct State {
     pub flags: BTreeSet<String>,
     /// Flags set only for a while: the flag, the duration that clears it, the card that set it.
     pub timed_flags: Vec<(String, String, Option<String>)>,
+    /// Flags set on single units for a while (an event's chosen army): the unit, the flag,
+    /// the duration that clears it.
+    pub unit_flags: Vec<(usize, String, String)>,
     /// Controller of each space that is not neutral.
     pub control: BTreeMap<String, String>,
     pub units: Vec<Unit>,
@@ -216,6 +219,7 @@ impl State {
             tracks: BTreeMap::new(),
             flags: scenario.flags.iter().cloned().collect(),
             timed_flags: Vec::new(),
+            unit_flags: Vec::new(),
             control: BTreeMap::new(),
             units: Vec::new(),
             markers: Vec::new(),
@@ -457,6 +461,15 @@ impl State {
         self.markers
             .retain(|m| !m.until.as_deref().is_some_and(|u| ends.contains(&u)));
         self.drop_timed_flags(|(_, until, _)| ends.contains(&until.as_str()));
+        self.unit_flags
+            .retain(|(_, _, until)| !ends.contains(&until.as_str()));
+    }
+
+    /// Whether a flag is set on a unit.
+    pub fn unit_flag(&self, unit: usize, flag: &str) -> bool {
+        self.unit_flags
+            .iter()
+            .any(|(u, f, _)| *u == unit && f == flag)
     }
 
     /// Ends every modifier and timed flag a card made.

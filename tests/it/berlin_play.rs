@@ -732,3 +732,23 @@ fn a_full_game_of_berlin_1945_plays_through_sandtable_play_to_its_end() {
     assert!(said.contains("game over"), "{said}");
     assert!(said.contains(&format!("turn {}", result.turn)), "{said}");
 }
+
+#[test]
+fn event_2_rybalko_frees_the_chosen_army_both_counters_from_river_penalties_for_the_impulse() {
+    let (r, mut s) = position(0, &[], &[]);
+    s.hands
+        .insert("zhukov".into(), vec!["rybalko_crosses_the_spree".into()]);
+    rules::resume(&r, &mut s);
+    act(&r, &mut s, "event rybalko_crosses_the_spree");
+    let p = s.flow.prompt.clone().unwrap();
+    assert!(p.question.starts_with("Which army"), "{}", p.question);
+    act(&r, &mut s, "choose su_8ga.1");
+    for u in ["su_8ga.1", "su_8ga.2"] {
+        assert!(s.unit_flag(unit(&s, u), "rybalko_crossing"), "{u}");
+    }
+    assert!(!s.unit_flag(unit(&s, "su_1gta.1"), "rybalko_crossing"));
+    // Back to the activation; when the impulse ends, so does the event.
+    assert_eq!(s.flow.prompt.as_ref().unwrap().kind, "activate");
+    act(&r, &mut s, "pass");
+    assert!(!s.unit_flag(unit(&s, "su_8ga.1"), "rybalko_crossing"));
+}

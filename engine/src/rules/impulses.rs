@@ -962,7 +962,7 @@ fn move_options(rules: &Rules, state: &State, t: &ImpulseTask, mode: Mode) -> Ve
             continue;
         }
         for &(n, e) in g.neighbours(fi) {
-            let cost = move_cost(rules, state, s, e);
+            let cost = move_cost(rules, state, s, u, e);
             // A unit may always move one space (7.1.3).
             if used > 0 && used + cost > allowed {
                 continue;
@@ -984,12 +984,12 @@ fn move_options(rules: &Rules, state: &State, t: &ImpulseTask, mode: Mode) -> Ve
 }
 
 /// What crossing a connection costs, in half points, with the costs an event lifts.
-fn move_cost(rules: &Rules, state: &State, s: &Impulses, edge: usize) -> u32 {
+fn move_cost(rules: &Rules, state: &State, s: &Impulses, unit: usize, edge: usize) -> u32 {
     let lifted: Vec<&String> = s
         .movement_rules
         .ignore_costs
         .iter()
-        .filter(|f| state.flags.contains(&f.flag))
+        .filter(|f| state.flags.contains(&f.flag) || state.unit_flag(unit, &f.flag))
         .flat_map(|f| &f.kinds)
         .collect();
     if lifted.is_empty() {
@@ -1018,7 +1018,7 @@ fn attack_options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<String> 
     let mut targets = BTreeSet::new();
     let mut sieges = BTreeSet::new();
     for &(u, m) in &t.units {
-        if !fights(state, s, m) || t.fought.contains(&u) {
+        if !fights(state, s, u, m) || t.fought.contains(&u) {
             continue;
         }
         let Some(at) = on_map(state, u) else { continue };
@@ -1043,9 +1043,12 @@ fn attack_options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<String> 
 
 /// Whether units of a mode may attack: combat mode, or movement mode under an event that
 /// lets them do both.
-fn fights(state: &State, s: &Impulses, mode: Mode) -> bool {
+fn fights(state: &State, s: &Impulses, unit: usize, mode: Mode) -> bool {
     mode == Mode::Combat
-        || mode == Mode::Move && s.move_and_attack.iter().any(|f| state.flags.contains(f))
+        || mode == Mode::Move
+            && s.move_and_attack
+                .iter()
+                .any(|f| state.flags.contains(f) || state.unit_flag(unit, f))
 }
 
 /// The spaces a unit may attack from where it stands.
@@ -1251,7 +1254,7 @@ pub(super) fn act(
                 .find(|&&(n, _)| n == ti)
                 .map(|&(_, e)| e)
                 .ok_or("not adjacent")?;
-            let cost = move_cost(rules, state, s, edge);
+            let cost = move_cost(rules, state, s, u, edge);
             if t.stage == Stage::EndMove {
                 t.end_moved.insert(u);
             } else {
@@ -1357,7 +1360,7 @@ fn attacker_pool(rules: &Rules, state: &State, t: &ImpulseTask, b: &Battle) -> V
     t.units
         .iter()
         .filter(|(u, m)| {
-            fights(state, s, *m) && !t.fought.contains(u) && on_map(state, *u).is_some()
+            fights(state, s, *u, *m) && !t.fought.contains(u) && on_map(state, *u).is_some()
         })
         .map(|(u, _)| *u)
         .filter(|&u| {

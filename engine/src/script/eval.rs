@@ -538,6 +538,22 @@ impl<'a> Eval<'a> {
         Ok(match name {
             "turn" => Value::Int(i64::from(self.state.turn)),
             "impulse" => Value::Int(i64::from(self.state.flow.impulse)),
+            "flag_unit" | "unit_flag" => {
+                let Value::Unit(u) = self.expr(pos(0)?)? else {
+                    return fail(range, format!("`{name}` wants a unit"));
+                };
+                let flag = self.id(pos(1)?)?;
+                if name == "unit_flag" {
+                    Value::Bool(self.state.unit_flag(u, &flag))
+                } else {
+                    let until = match named("until") {
+                        Some(e) => self.id(e)?,
+                        None => "end_of_round".to_string(),
+                    };
+                    self.state.to_mut().unit_flags.push((u, flag, until));
+                    Value::Void
+                }
+            }
             "hand" => {
                 let side = self.id(pos(0)?)?;
                 let mut cards: Vec<Value> = self
