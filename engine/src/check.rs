@@ -388,6 +388,10 @@ impl Checker<'_> {
         if !imp.idle.is_empty() {
             effects.push((format!("{at}/idle"), &imp.idle, &idle));
         }
+        if !imp.combat.into_closed.is_empty() {
+            let src = &imp.combat.into_closed;
+            effects.push((format!("{at}/combat/into_closed"), src, &idle));
+        }
         if let Some(city) = &imp.city {
             for (i, d) in city.drms.iter().enumerate() {
                 conditions.push((format!("{at}/city/drms/{i}/when"), &d.when, &combat));

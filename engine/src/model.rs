@@ -691,6 +691,12 @@ pub struct OddsCombat {
     pub retreat_by: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub retreat_lower: Vec<String>,
+    /// Run for a unit that retreats into a space closed by one of the movement rules'
+    /// markers, with the unit as `u`; such a retreat is allowed only when no other is, and
+    /// only when this script is given (a retreat into an American zone, 2.2.7 and 2.2.8). A
+    /// unit in a closed space may not attack.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub into_closed: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

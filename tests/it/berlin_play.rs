@@ -752,3 +752,46 @@ fn event_2_rybalko_frees_the_chosen_army_both_counters_from_river_penalties_for_
     act(&r, &mut s, "pass");
     assert!(!s.unit_flag(unit(&s, "su_8ga.1"), "rybalko_crossing"));
 }
+
+#[test]
+fn rule_2_2_7_a_german_unit_that_can_only_retreat_into_an_american_zone_is_withdrawn() {
+    let (r, mut s) = position(
+        0,
+        &[
+            ("su_1gta.1", "bridgehead"),
+            ("su_1gta.2", "bridgehead"),
+            ("su_8ga.1", "bridgehead"),
+            ("su_8ga.2", "goeritz"),
+            ("ge_606", "lebus"),
+            ("ge_5jaeger", "lebus"),
+        ],
+        &["ge_712", "ge_169"],
+    );
+    // Every other way out of Lebus is American.
+    for z in berlin().graph.neighbour_ids("lebus") {
+        if z != "bridgehead" && z != "goeritz" {
+            set_marker_level(&mut s, "us_control", z, 1);
+        }
+    }
+    rules::resume(&r, &mut s);
+    for u in ["su_1gta.1", "su_1gta.2", "su_8ga.1", "su_8ga.2"] {
+        act(&r, &mut s, &format!("activate {u} combat"));
+    }
+    act(&r, &mut s, "go");
+    act(&r, &mut s, "dice 5");
+    act(&r, &mut s, "attack lebus");
+    act(&r, &mut s, "choose su_1gta.1 su_1gta.2 su_8ga.1 su_8ga.2");
+    act(&r, &mut s, "lose ge_606");
+    for g in ["ge_606", "ge_5jaeger"] {
+        let o = options(&s);
+        assert!(
+            !o.is_empty() && o.iter().all(|x| x.starts_with(&format!("retreat {g} "))),
+            "{o:?}"
+        );
+        act(&r, &mut s, &o[0]);
+        assert!(
+            !matches!(at(&s, g), Loc::Space(_)),
+            "{g} is withdrawn, not on the map"
+        );
+    }
+}

@@ -871,20 +871,7 @@ fn may_step(
 ) -> bool {
     let g = &rules.content.graph;
     let to_id = g.spaces[to].id.as_str();
-    let nation = rules.nation(&state.units[unit]);
-    let kinds = &g.edges[edge].kinds;
-    if s.movement_rules
-        .barred
-        .iter()
-        .any(|b| b.nations.iter().any(|n| n == nation) && kinds.iter().any(|k| b.kinds.contains(k)))
-    {
-        return false;
-    }
-    if s.movement_rules
-        .closed_markers
-        .iter()
-        .any(|m| marker_level(state, m, to_id) > 0)
-    {
+    if barred(rules, state, s, unit, edge) || is_closed(state, s, to_id) {
         return false;
     }
     if hostile_in(rules, state, to_id, unit)
@@ -1057,8 +1044,9 @@ fn attack_targets(rules: &Rules, state: &State, s: &Impulses, unit: usize) -> Ve
     let Some((at, fi)) = placed(rules, state, unit) else {
         return Vec::new();
     };
-    // A unit sharing its space with hostile units fights only there (a city).
-    if hostile_in(rules, state, at, unit) {
+    // A unit sharing its space with hostile units fights only there (a city); one in a closed
+    // space does not attack (2.2.8).
+    if hostile_in(rules, state, at, unit) || is_closed(state, s, at) {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -1803,8 +1791,17 @@ fn retreat_options(rules: &Rules, state: &State, s: &Impulses, unit: usize) -> V
     let here = prop(rules, from, &s.combat.retreat_by);
     let mut first = Vec::new();
     let mut second = Vec::new();
+    let mut closed = Vec::new();
     for &(n, e) in g.neighbours(fi) {
         let to = &g.spaces[n].id;
+        if is_closed(state, s, to)
+            && !s.combat.into_closed.is_empty()
+            && !hostile_in(rules, state, to, unit)
+            && !barred(rules, state, s, unit, e)
+        {
+            closed.push(to.clone());
+            continue;
+        }
         if !may_step(rules, state, s, unit, from, n, e) || hostile_in(rules, state, to, unit) {
             continue;
         }
@@ -1825,11 +1822,29 @@ fn retreat_options(rules: &Rules, state: &State, s: &Impulses, unit: usize) -> V
             second.push(to.clone());
         }
     }
-    if first.is_empty() {
-        second
-    } else {
-        first
-    }
+    // Into a closed space only when nothing else is left (2.2.7, 2.2.8).
+    [first, second, closed]
+        .into_iter()
+        .find(|x| !x.is_empty())
+        .unwrap_or_default()
+}
+
+/// Whether a space is closed to every unit by a marker.
+fn is_closed(state: &State, s: &Impulses, space: &str) -> bool {
+    s.movement_rules
+        .closed_markers
+        .iter()
+        .any(|m| marker_level(state, m, space) > 0)
+}
+
+/// Whether a unit's nation may not cross a connection.
+fn barred(rules: &Rules, state: &State, s: &Impulses, unit: usize, edge: usize) -> bool {
+    let nation = rules.nation(&state.units[unit]);
+    let kinds = &rules.content.graph.edges[edge].kinds;
+    s.movement_rules
+        .barred
+        .iter()
+        .any(|b| b.nations.iter().any(|n| n == nation) && kinds.iter().any(|k| b.kinds.contains(k)))
 }
 
 /// A unit's strength in a combat, changed by the rules' conditions.
@@ -2158,6 +2173,12 @@ fn battle_act(
         ["retreat", unit, to] => {
             let u = find_unit(rules, state, unit)?;
             enter(rules, state, s, u, to);
+            if is_closed(state, s, to) {
+                let side = rules.side(&state.units[u]).to_string();
+                let at = format!("{}/combat/into_closed", pointer(t.at));
+                let names = vec![("u".to_string(), Value::Unit(u))];
+                run_rule_script(rules, state, &at, &side, (None, names));
+            }
         }
         ["advance", unit] => {
             let u = find_unit(rules, state, unit)?;
