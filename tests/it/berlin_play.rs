@@ -110,10 +110,10 @@ fn combat_message(state: &State, space: &str) -> String {
         .unwrap_or_default()
 }
 
-#[test]
-fn rule_8_example_of_combat_lebus_played_3_to_1_drm_0_a_5_gives_d2r_both_germans_flipped_and_8ga_advances(
-) {
-    let (r, mut s) = position(
+/// The position of the example of rule 8: 1GTA and one counter of 8GA in the bridgehead, the
+/// other in Göritz; 606 and 5 Jäger alone in Lebus.
+fn lebus_position() -> (Rules<'static>, State) {
+    position(
         0,
         &[
             ("su_1gta.1", "bridgehead"),
@@ -124,7 +124,13 @@ fn rule_8_example_of_combat_lebus_played_3_to_1_drm_0_a_5_gives_d2r_both_germans
             ("ge_5jaeger", "lebus"),
         ],
         &["ge_712", "ge_169"],
-    );
+    )
+}
+
+#[test]
+fn rule_8_example_of_combat_lebus_played_3_to_1_drm_0_a_5_gives_d2r_both_germans_flipped_and_8ga_advances(
+) {
+    let (r, mut s) = lebus_position();
     for u in ["su_1gta.1", "su_1gta.2", "su_8ga.1", "su_8ga.2"] {
         act(&r, &mut s, &format!("activate {u} combat"));
     }
@@ -755,18 +761,7 @@ fn event_2_rybalko_frees_the_chosen_army_both_counters_from_river_penalties_for_
 
 #[test]
 fn rule_2_2_7_a_german_unit_that_can_only_retreat_into_an_american_zone_is_withdrawn() {
-    let (r, mut s) = position(
-        0,
-        &[
-            ("su_1gta.1", "bridgehead"),
-            ("su_1gta.2", "bridgehead"),
-            ("su_8ga.1", "bridgehead"),
-            ("su_8ga.2", "goeritz"),
-            ("ge_606", "lebus"),
-            ("ge_5jaeger", "lebus"),
-        ],
-        &["ge_712", "ge_169"],
-    );
+    let (r, mut s) = lebus_position();
     // Every other way out of Lebus is American.
     for z in berlin().graph.neighbour_ids("lebus") {
         if z != "bridgehead" && z != "goeritz" {
