@@ -53,16 +53,7 @@ fn bench_reload(c: &mut Criterion) {
 }
 
 fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
+    sandtable_engine::format::copy_folder(from, to).unwrap();
 }
 
 criterion_group!(benches, bench_reload);

@@ -28,14 +28,5 @@ pub fn b2b() -> PathBuf {
 
 /// Copies a folder tree (content only) into `to`.
 pub fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
+    sandtable_engine::format::copy_folder(from, to).unwrap();
 }

@@ -722,11 +722,7 @@ fn order_status(
 ) -> Option<OrderStatus> {
     let (k, order) = order_now(state, s, t)?;
     let imp = &s.impulses[t.impulse];
-    let exempt = rules
-        .content
-        .sequence
-        .conditions
-        .get(&format!("{}/orders/{k}/exempt", pointer(t.at)));
+    let exempt = format!("{}/orders/{k}/exempt", pointer(t.at));
     let able: Vec<usize> = state
         .units
         .iter()
@@ -737,13 +733,13 @@ fn order_status(
                 && imp.nations.iter().any(|n| n == rules.nation(u))
                 && !state.flow.activated.contains(i)
                 && !attack_targets(rules, state, s, *i).is_empty()
-                && !exempt.is_some_and(|c| {
+                && !{
                     let ctx = Context {
                         names: vec![("u".into(), Value::Unit(*i))],
                         ..side_context(rules, &imp.side)
                     };
-                    eval::condition(c, rules.content, state, &ctx).unwrap_or(false)
-                })
+                    holds(rules, state, &exempt, &ctx)
+                }
         })
         .map(|(i, _)| i)
         .collect();
@@ -1591,6 +1587,16 @@ fn combat_sides(rules: &Rules, state: &State, b: &Battle, attacker: &str) -> Vec
     sides
 }
 
+/// Whether the condition kept at `at` in `game.ron` holds (a missing or failing one does not).
+fn holds(rules: &Rules, state: &State, at: &str, ctx: &Context) -> bool {
+    rules
+        .content
+        .sequence
+        .conditions
+        .get(at)
+        .is_some_and(|c| eval::condition(c, rules.content, state, ctx).unwrap_or(false))
+}
+
 fn combat_context(rules: &Rules, b: &Battle, side: &str, attacking: bool) -> Context {
     Context {
         me: side.to_string(),
@@ -1665,14 +1671,7 @@ fn reaction_step(
         .filter(|(i, r)| {
             r.by == role
                 && held.contains(&r.card)
-                && rules
-                    .content
-                    .sequence
-                    .conditions
-                    .get(&format!("{place}/reactions/{i}/when"))
-                    .is_some_and(|c| {
-                        eval::condition(c, rules.content, state, &ctx).unwrap_or(false)
-                    })
+                && holds(rules, state, &format!("{place}/reactions/{i}/when"), &ctx)
         })
         .map(|(_, r)| r.card.clone())
         .collect();
@@ -1862,9 +1861,6 @@ fn combat_strength(
             continue;
         }
         let at = format!("{place}/combat/strength/{i}/when");
-        let Some(cond) = rules.content.sequence.conditions.get(&at) else {
-            continue;
-        };
         let ctx = Context {
             me: rules.side(&state.units[unit]).to_string(),
             names: vec![
@@ -1876,7 +1872,7 @@ fn combat_strength(
             ],
             ..Context::default()
         };
-        if eval::condition(cond, rules.content, state, &ctx).unwrap_or(false) {
+        if holds(rules, state, &at, &ctx) {
             value = match change.change {
                 Times::Half => (value + 1) / 2,
                 Times::Double => value * 2,
@@ -1899,32 +1895,12 @@ fn drm_total(
     side: &str,
     b: &Battle,
 ) -> i32 {
-    let ctx = Context {
-        me: side.to_string(),
-        enemy: rules.other_side(side).to_string(),
-        combat: Some(Combat {
-            attacking: true,
-            attackers: b.attackers.clone(),
-            defenders: b.defenders.clone(),
-            defending_space: b.space.clone(),
-        }),
-        ..Context::default()
-    };
-    let mut total = 0;
-    for (i, d) in drms.iter().enumerate() {
-        let Some(cond) = rules
-            .content
-            .sequence
-            .conditions
-            .get(&format!("{place}/{i}/when"))
-        else {
-            continue;
-        };
-        if eval::condition(cond, rules.content, state, &ctx).unwrap_or(false) {
-            total += d.drm;
-        }
-    }
-    total
+    let ctx = combat_context(rules, b, side, true);
+    drms.iter()
+        .enumerate()
+        .filter(|(i, _)| holds(rules, state, &format!("{place}/{i}/when"), &ctx))
+        .map(|(_, d)| d.drm)
+        .sum()
 }
 
 fn resolve(rules: &Rules, state: &mut State, t: &ImpulseTask, b: &mut Battle) {
