@@ -11,15 +11,17 @@ mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use sandtable_engine::load::load_dir;
-use sandtable_engine::session::{Playtest, Reload, Session};
+use sandtable_engine::playtest::{Playtest, Reload};
 
 /// A playtest of the first `length` actions of a random campaign.
 fn playtest(length: usize) -> Playtest {
-    let content = load_dir(common::b2b()).content;
-    let (seed, log) = common::random_log(&content, length);
-    let (session, err) = Session::replay(&content, common::campaign(seed), &log).expect("replays");
+    let loaded = load_dir(common::b2b());
+    let (seed, log) = common::random_log(&loaded.content, length);
+    let campaign = common::campaign(seed);
+    let (p, err) = Playtest::replayed(loaded.content, loaded.sources, campaign, &log, "bench")
+        .expect("replays");
     assert!(err.is_none());
-    Playtest { content, session }
+    p
 }
 
 fn bench_reload(c: &mut Criterion) {
@@ -35,10 +37,7 @@ fn bench_reload(c: &mut Criterion) {
         let base = playtest(length);
         group.bench_function(format!("save_to_replayed_{length}_actions_b2b"), |b| {
             b.iter_batched(
-                || Playtest {
-                    content: base.content.clone(),
-                    session: base.session.clone(),
-                },
+                || base.clone(),
                 |mut p| {
                     let r = p.reload(load_dir(&dir));
                     assert!(matches!(r, Reload::Replayed(None)), "no difference");

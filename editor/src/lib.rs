@@ -17,9 +17,11 @@ pub mod doc;
 pub mod fields;
 pub mod map;
 pub mod playtest;
+mod reloads;
 pub mod roster;
 pub mod scenario;
 pub mod tables;
+mod watch;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -27,51 +29,12 @@ use std::path::{Path, PathBuf};
 use egui::{Color32, RichText, ScrollArea, Ui};
 use sandtable_engine::diag::{Place, Severity};
 use sandtable_engine::load::{load, load_dir, Loaded};
-use sandtable_engine::session::{DivergenceKind, Playtest, Reload, Setup};
+use sandtable_engine::session::{Playtest, Reload, Setup};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 pub use playtest::{space_answer, MapAnswer, PlayCommand};
-
-/// Watches the game folder for files changed on disk (by the editor or any other program),
-/// batching the events of a save into one (a debounce of [`Watch::DEBOUNCE`]).
-pub struct Watch {
-    _debouncer: notify_debouncer_mini::Debouncer<notify_debouncer_mini::notify::RecommendedWatcher>,
-    events: std::sync::mpsc::Receiver<notify_debouncer_mini::DebounceEventResult>,
-}
-
-impl Watch {
-    pub const DEBOUNCE: std::time::Duration = std::time::Duration::from_millis(50);
-
-    /// Starts watching a folder and everything below it.
-    pub fn folder(folder: &Path) -> Result<Watch, String> {
-        use notify_debouncer_mini::notify::RecursiveMode;
-        let (tx, events) = std::sync::mpsc::channel();
-        let mut debouncer =
-            notify_debouncer_mini::new_debouncer(Self::DEBOUNCE, tx).map_err(|e| e.to_string())?;
-        debouncer
-            .watcher()
-            .watch(folder, RecursiveMode::Recursive)
-            .map_err(|e| e.to_string())?;
-        Ok(Watch {
-            _debouncer: debouncer,
-            events,
-        })
-    }
-
-    /// Whether a content file changed since the last call.
-    pub fn changed(&self) -> bool {
-        let mut changed = false;
-        while let Ok(batch) = self.events.try_recv() {
-            if let Ok(events) = batch {
-                changed |= events
-                    .iter()
-                    .any(|e| e.path.extension().is_some_and(|x| x == "ron"));
-            }
-        }
-        changed
-    }
-}
+pub use watch::Watch;
 
 /// The bundled game the editor opens when given no folder.
 pub const BUNDLED_GAME: &str = "content/barbarossa-to-berlin";
@@ -326,7 +289,7 @@ impl EditorApp {
 
     /// Looks at the disk again: takes changed files (or marks conflicts), checks the content,
     /// and replays a running playtest on the content on disk.
-    pub fn reload(&mut self) {
+    pub fn reload(&mut self) -> Option<Reload> {
         let change = self.doc.sync_from_disk();
         if !change.conflicts.is_empty() {
             self.status = format!(
@@ -336,30 +299,15 @@ impl EditorApp {
         }
         self.recheck();
         if let Some(p) = &mut self.playtest {
-            self.report = match p.reload(load_dir(&self.folder)) {
-                Reload::Rejected(d) => format!(
-                    "The changed content does not check ({} problems): the playtest goes on with the last good rules.",
-                    d.len()
-                ),
-                Reload::Unplayable(why) => format!("The changed rules cannot play this scenario: {why}"),
-                Reload::Replayed(None) => format!(
-                    "Replayed {} actions on the changed rules: no difference.",
-                    p.session.log().len()
-                ),
-                Reload::Replayed(Some(d)) => {
-                    let what = match &d.kind {
-                        DivergenceKind::Illegal(i) => format!("is no longer legal: {}", i.message),
-                        DivergenceKind::Changed(diff) => format!("now plays differently: {}", diff.join("; ")),
-                    };
-                    format!(
-                        "Action {} (`{}`) {what}. The {} actions before it are kept.",
-                        d.index + 1,
-                        d.action,
-                        d.index
-                    )
-                }
-            };
+            // The report of what the reload took and found stays in the playtest until
+            // dismissed; identical files change nothing.
+            let outcome = p.reload(load_dir(&self.folder));
+            if outcome != Reload::Unchanged {
+                self.report.clear();
+            }
+            return Some(outcome);
         }
+        None
     }
 
     fn title(&self) -> String {
@@ -461,8 +409,8 @@ impl EditorApp {
             {
                 self.redo();
             }
-            if ui.button("Reload").clicked() {
-                self.reload();
+            if ui.button("Reload").clicked() && self.reload() == Some(Reload::Unchanged) {
+                self.status = "The playtest already runs on the files as they are.".into();
             }
             if !self.status.is_empty() {
                 ui.label(RichText::new(&self.status).color(Color32::from_rgb(200, 140, 0)));

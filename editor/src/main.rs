@@ -25,6 +25,9 @@ struct Args {
     /// Start a playtest of the folder's first scenario and show it.
     #[arg(long)]
     playtest: bool,
+    /// Open this saved game (a playtest saved by the editor) in the playtest.
+    #[arg(long, value_name = "FILE")]
+    game: Option<PathBuf>,
     /// Open on this panel: overview, game, map, counters, cards, tables, scenarios, playtest,
     /// balance, problems.
     #[arg(long, value_name = "PANEL")]
@@ -139,6 +142,11 @@ fn main() -> ExitCode {
     }
     if args.playtest {
         app.start_playtest();
+    }
+    if let Some(game) = &args.game {
+        app.section = Section::Playtest;
+        app.save_path = game.display().to_string();
+        app.load_playtest();
     }
     if let Some(games) = args.balance {
         app.section = Section::Balance;

@@ -15,6 +15,15 @@ pub enum PlayCommand {
     Stop,
     Save,
     Load,
+    /// Dismiss a reload's report.
+    Dismiss(usize),
+    /// Make a kept line the running one, on its own rules.
+    ReturnTo(usize),
+    /// Play a kept line's actions on the running rules as far as they go.
+    ReplayHere(usize),
+    Discard(usize),
+    /// Replay the running line on the content on disk.
+    TakeFiles,
 }
 
 impl EditorApp {
@@ -30,7 +39,11 @@ impl EditorApp {
         for command in std::mem::take(&mut self.commands) {
             match command {
                 PlayCommand::Start => {
-                    match Playtest::new(self.loaded.content.clone(), self.setup.clone()) {
+                    match Playtest::with_sources(
+                        self.loaded.content.clone(),
+                        self.loaded.sources.clone(),
+                        self.setup.clone(),
+                    ) {
                         Ok(p) => {
                             self.playtest = Some(p);
                             self.report.clear();
@@ -60,6 +73,32 @@ impl EditorApp {
                 }
                 PlayCommand::Save => self.save_playtest(),
                 PlayCommand::Load => self.load_playtest(),
+                PlayCommand::TakeFiles => {
+                    self.reload();
+                }
+                PlayCommand::Dismiss(i) => {
+                    if let Some(p) = &mut self.playtest {
+                        p.dismiss(i);
+                    }
+                }
+                PlayCommand::Discard(i) => {
+                    if let Some(p) = &mut self.playtest {
+                        p.discard(i);
+                    }
+                }
+                PlayCommand::ReturnTo(i) | PlayCommand::ReplayHere(i) => {
+                    if let Some(p) = &mut self.playtest {
+                        let name = p.lines.get(i).map(|l| l.name.clone()).unwrap_or_default();
+                        let result = if matches!(command, PlayCommand::ReturnTo(_)) {
+                            p.return_to(i)
+                        } else {
+                            p.replay_here(i)
+                        };
+                        self.report = crate::reloads::replay_said(&name, result);
+                    }
+                    self.picks.clear();
+                    self.focus = None;
+                }
             }
         }
     }
@@ -99,17 +138,19 @@ impl EditorApp {
                 return;
             }
         };
-        let content = self.loaded.content.clone();
-        match sandtable_engine::session::Session::replay(
-            &content,
+        let name = format!("saved game {}", self.save_path);
+        match Playtest::replayed(
+            self.loaded.content.clone(),
+            self.loaded.sources.clone(),
             saved.setup.clone(),
             &saved.actions,
+            &name,
         ) {
-            Ok((session, stop)) => {
+            Ok((playtest, stop)) => {
                 self.report = match stop {
                     None => format!("Loaded {} actions from {}.", saved.actions.len(), self.save_path),
                     Some(e) => format!(
-                        "{}: action {} (`{}`) no longer plays: {}. The {} actions before it are loaded.",
+                        "{}: action {} (`{}`) no longer plays: {}. The {} actions before it are loaded; the whole game is kept as the line \"{name}\".",
                         self.save_path,
                         e.index + 1,
                         e.action,
@@ -118,7 +159,7 @@ impl EditorApp {
                     ),
                 };
                 self.setup = saved.setup;
-                self.playtest = Some(Playtest { content, session });
+                self.playtest = Some(playtest);
             }
             Err(e) => self.report = format!("The saved game cannot be played here: {e}"),
         }
@@ -134,6 +175,8 @@ impl EditorApp {
             self.playtest_setup(ui);
             return;
         };
+        let asked = crate::reloads::show(ui, p);
+        self.commands.extend(asked);
         let state = p.session.state();
         let content = &p.content;
         let turn = content

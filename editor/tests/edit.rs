@@ -316,7 +316,11 @@ fn ctrl_s_saves_canonically_and_the_running_playtest_replays_against_the_change(
     for _ in 0..100 {
         std::thread::sleep(std::time::Duration::from_millis(30));
         h.run_steps(1);
-        if h.state().report.starts_with("Replayed") || h.state().report.starts_with("Action") {
+        if let Some(r) = h.state().playtest.as_ref().unwrap().reports.first() {
+            assert!(
+                r.headline().starts_with("Reload 1 took tables.ron"),
+                "{r:?}"
+            );
             replayed = true;
             break;
         }

@@ -11,11 +11,13 @@
 pub mod agent;
 pub mod check;
 pub mod content;
+pub mod content_diff;
 pub mod diag;
 pub mod format;
 pub mod hex;
 pub mod load;
 pub mod model;
+pub mod playtest;
 pub mod ron_syntax;
 pub mod rules;
 pub mod schema;

@@ -3,10 +3,8 @@
 //!
 //! The session keeps the log and a checkpoint of the state every [`CHECKPOINT_EVERY`] actions,
 //! so undo replays at most that many actions. A saved game is its log with the content's
-//! fingerprint ([`SavedGame`], a RON file). [`Playtest`] is the hot-reload core the editor
-//! uses: it holds the last good content, and on new content either keeps running the old one
-//! (the new one does not check) or replays the log against the new rules and reports the first
-//! action that became illegal or whose outcome changed, keeping every action before it.
+//! fingerprint ([`SavedGame`], a RON file). The hot-reload core the editor uses,
+//! [`Playtest`], is in [`crate::playtest`] (re-exported here).
 //!
 //! Invariant: a session's state is always the replay of its log; an action that is not legal
 //! leaves both untouched.
@@ -14,10 +12,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::content::Content;
-use crate::diag::Diagnostic;
-use crate::load::Loaded;
 use crate::rules::{self, IllegalAction, Prompt, Rules, RulesError};
 use crate::state::{Loc, State};
+
+pub use crate::playtest::{Divergence, DivergenceKind, Playtest, Reload};
 
 /// How many actions lie between two checkpoints.
 pub const CHECKPOINT_EVERY: usize = 32;
@@ -108,7 +106,7 @@ impl Session {
         self.apply_with(&rules, action)
     }
 
-    fn apply_with(&mut self, rules: &Rules, action: &str) -> Result<(), IllegalAction> {
+    pub(crate) fn apply_with(&mut self, rules: &Rules, action: &str) -> Result<(), IllegalAction> {
         if let Err(e) = rules::apply_unguarded(rules, &mut self.state, action) {
             if self.state.flow.prompt.is_none() {
                 // The action failed half-way: the state is the replay of the log again.
@@ -130,6 +128,13 @@ impl Session {
             self.restore(&rules);
         }
         Some(last)
+    }
+
+    /// Drops the last action on the given rules (a reload that found it plays differently).
+    pub(crate) fn drop_last(&mut self, rules: &Rules) {
+        if self.log.pop().is_some() {
+            self.restore(rules);
+        }
     }
 
     /// Makes the state the replay of the log again, from the last checkpoint within it.
@@ -183,120 +188,6 @@ impl SavedGame {
     }
 }
 
-/// Where a replay against new content first parts from the old one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Divergence {
-    /// The action's index in the log (0-based).
-    pub index: usize,
-    pub action: String,
-    pub kind: DivergenceKind,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DivergenceKind {
-    /// The action is no longer legal.
-    Illegal(IllegalAction),
-    /// The action is legal but leads to another state: what differs.
-    Changed(Vec<String>),
-}
-
-/// What a reload did.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Reload {
-    /// The new content does not check: the last good content keeps running.
-    Rejected(Vec<Diagnostic>),
-    /// The log replayed on the new content; where it diverged, if it did (the session keeps
-    /// the actions before that).
-    Replayed(Option<Divergence>),
-    /// The new content cannot play the session's scenario at all.
-    Unplayable(String),
-}
-
-/// A session on the last good content: the hot-reload core.
-pub struct Playtest {
-    pub content: Content,
-    pub session: Session,
-}
-
-impl Playtest {
-    pub fn new(content: Content, setup: Setup) -> Result<Playtest, RulesError> {
-        let session = Session::new(&content, setup)?;
-        Ok(Playtest { content, session })
-    }
-
-    pub fn apply(&mut self, action: &str) -> Result<(), IllegalAction> {
-        self.session.apply(&self.content, action)
-    }
-
-    pub fn undo(&mut self) -> Option<String> {
-        self.session.undo(&self.content)
-    }
-
-    /// Takes newly loaded content: keeps the last good one if it has errors, else replays the
-    /// log on it in step with the old content and stops at the first difference.
-    pub fn reload(&mut self, loaded: Loaded) -> Reload {
-        if loaded.has_errors() {
-            return Reload::Rejected(loaded.diagnostics);
-        }
-        let new = loaded.content;
-        let (old_rules, new_rules) = match (
-            Rules::new(&self.content, &self.session.setup.scenario),
-            Rules::new(&new, &self.session.setup.scenario),
-        ) {
-            (Ok(o), Ok(n)) => (o, n),
-            (_, Err(e)) | (Err(e), _) => return Reload::Unplayable(e.0),
-        };
-        let setup = self.session.setup.clone();
-        let (mut old_state, mut fresh) = match (
-            start_state(&old_rules, &setup),
-            Session::new(&new, setup.clone()),
-        ) {
-            (Ok(o), Ok(n)) => (o, n),
-            (_, Err(e)) | (Err(e), _) => return Reload::Unplayable(e.0),
-        };
-        let mut divergence = None;
-        if old_state != fresh.state {
-            divergence = Some(Divergence {
-                index: 0,
-                action: "(setup)".into(),
-                kind: DivergenceKind::Changed(differences(&old_state, &fresh.state)),
-            });
-        }
-        if divergence.is_none() {
-            for (index, action) in self.session.log.iter().enumerate() {
-                // The log replayed on the old content before; it replays again.
-                let _ = rules::apply_unguarded(&old_rules, &mut old_state, action);
-                match fresh.apply_with(&new_rules, action) {
-                    Err(illegal) => {
-                        divergence = Some(Divergence {
-                            index,
-                            action: action.clone(),
-                            kind: DivergenceKind::Illegal(illegal),
-                        });
-                        break;
-                    }
-                    Ok(()) if fresh.state != old_state => {
-                        let changed = differences(&old_state, &fresh.state);
-                        // Keep the actions before this one only.
-                        fresh.log.pop();
-                        fresh.restore(&new_rules);
-                        divergence = Some(Divergence {
-                            index,
-                            action: action.clone(),
-                            kind: DivergenceKind::Changed(changed),
-                        });
-                        break;
-                    }
-                    Ok(()) => {}
-                }
-            }
-        }
-        self.content = new;
-        self.session = fresh;
-        Reload::Replayed(divergence)
-    }
-}
-
 /// What differs between two states, for a person: turn, tracks, control, units, hands, flags,
 /// the prompt.
 pub fn differences(old: &State, new: &State) -> Vec<String> {
@@ -340,7 +231,11 @@ pub fn differences(old: &State, new: &State) -> Vec<String> {
         out.push("the flags differ".into());
     }
     if old.flow.prompt != new.flow.prompt {
-        out.push("the next decision differs".into());
+        out.push(format!(
+            "the next decision: {} is now {}",
+            decision(&old.flow.prompt),
+            decision(&new.flow.prompt)
+        ));
     }
     if old.flow.messages != new.flow.messages {
         if let Some(m) = new.flow.messages.last() {
@@ -351,6 +246,19 @@ pub fn differences(old: &State, new: &State) -> Vec<String> {
         out.push("the dice or the piles differ".into());
     }
     out
+}
+
+/// A decision as a person reads it: who decides what, and how many to pick.
+fn decision(prompt: &Option<Prompt>) -> String {
+    let Some(p) = prompt else {
+        return "no decision".into();
+    };
+    let pick = match p.pick {
+        Some((min, max)) if min == max => format!(", pick {min} of {}", p.options.len()),
+        Some((min, max)) => format!(", pick {min} to {max} of {}", p.options.len()),
+        None => format!(", {} choices", p.options.len()),
+    };
+    format!("\"{} decides: {}{pick}\"", p.side, p.question)
 }
 
 /// The state as JSON, for tools: where play stands, tracks, control, units, markers, hands,

@@ -11,6 +11,7 @@ mod docs;
 mod golden;
 mod graph_model;
 mod play;
+mod reload;
 mod robustness;
 mod script_builtins;
 mod sim;

@@ -430,15 +430,16 @@ fn hot_reload_with_content_that_does_not_check_keeps_the_last_good_rules() {
 }
 
 #[test]
-fn hot_reload_with_the_same_rules_replays_the_whole_log() {
+fn hot_reload_of_the_same_files_changes_nothing_and_keeps_the_whole_log() {
     let s = random_walk(3, 60);
     let mut p = Playtest::new(b2b().clone(), setup(3)).unwrap();
     for a in s.log() {
         p.apply(a).unwrap();
     }
     let r = p.reload(sandtable_engine::load::load_dir(crate::b2b()));
-    assert_eq!(r, sandtable_engine::session::Reload::Replayed(None));
+    assert_eq!(r, sandtable_engine::session::Reload::Unchanged);
     assert_eq!(p.session.log(), s.log());
+    assert!(p.reports.is_empty());
 }
 
 #[test]
@@ -487,8 +488,9 @@ fn hot_reload_after_a_rule_change_reports_the_first_action_whose_outcome_changed
             assert_eq!(
                 p.session.log().len(),
                 d.index,
-                "the actions before it are kept"
+                "the actions before it go on"
             );
+            assert_eq!(p.lines[0].actions, log, "the whole log is kept as a line");
         }
         other => {
             // Only possible when every roll in that combat fell on rows 3-6.
