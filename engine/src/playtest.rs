@@ -27,6 +27,8 @@ pub struct Divergence {
     pub index: usize,
     pub action: String,
     pub kind: DivergenceKind,
+    /// What the action did on the rules before the change (empty for the setup).
+    pub was: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -121,15 +123,24 @@ impl ReloadReport {
             out.push(format!("and {} more changes", self.changes.more));
         }
         match &self.outcome {
-            Reload::Replayed(Some(d)) => match &d.kind {
-                DivergenceKind::Illegal(i) => {
-                    out.push("before: it was legal and played".into());
-                    out.push(format!("now: {}", i.message));
+            Reload::Replayed(Some(d)) => {
+                let did = d
+                    .was
+                    .iter()
+                    .map(|w| format!("before the change it did: {w}"));
+                out.extend(did);
+                match &d.kind {
+                    DivergenceKind::Illegal(i) => {
+                        out.push(format!("now it is not legal: {}", i.message));
+                    }
+                    DivergenceKind::Changed(diff) => {
+                        let now = diff
+                            .iter()
+                            .map(|d| format!("after it, on the changed rules: {d}"));
+                        out.extend(now);
+                    }
                 }
-                DivergenceKind::Changed(diff) => {
-                    out.extend(diff.iter().map(|d| format!("differs: {d}")));
-                }
-            },
+            }
             Reload::Rejected(d) => {
                 out.extend(d.iter().take(5).map(|d| format!("problem: {}", d.message)));
             }
@@ -394,6 +405,7 @@ impl Playtest {
                 index: 0,
                 action: "(setup)".into(),
                 kind: DivergenceKind::Changed(differences(&old_state, fresh.state())),
+                was: Vec::new(),
             });
         }
         if divergence.is_none() {
@@ -402,10 +414,12 @@ impl Playtest {
                 let _ = rules::apply_unguarded(&old_rules, &mut old_state, action);
                 match fresh.apply_with(&new_rules, action) {
                     Err(illegal) => {
+                        // An illegal action leaves the state as it was before it.
                         divergence = Some(Divergence {
                             index,
                             action: action.clone(),
                             kind: DivergenceKind::Illegal(illegal),
+                            was: differences(fresh.state(), &old_state),
                         });
                         break;
                     }
@@ -417,6 +431,7 @@ impl Playtest {
                             index,
                             action: action.clone(),
                             kind: DivergenceKind::Changed(changed),
+                            was: differences(fresh.state(), &old_state),
                         });
                         break;
                     }
