@@ -159,6 +159,10 @@ impl EditorApp {
                     ),
                 };
                 self.setup = saved.setup;
+                let mut playtest = playtest;
+                if let Some(running) = self.playtest.take() {
+                    playtest.keep_lines_of(running, "the game before loading");
+                }
                 self.playtest = Some(playtest);
             }
             Err(e) => self.report = format!("The saved game cannot be played here: {e}"),

@@ -291,6 +291,24 @@ impl Playtest {
         }
     }
 
+    /// Takes over another playtest's lines (the one this replaces: a game loaded over it), its
+    /// running line first, under `name`, so that loading a game loses none.
+    pub fn keep_lines_of(&mut self, other: Playtest, name: &str) {
+        let mut lines = Vec::new();
+        if !other.session.log().is_empty() {
+            lines.push(Line {
+                name: name.to_string(),
+                setup: other.session.setup.clone(),
+                actions: other.session.log().to_vec(),
+                content: Box::new(other.content),
+                sources: other.sources,
+            });
+        }
+        lines.extend(other.lines);
+        lines.append(&mut self.lines);
+        self.lines = lines;
+    }
+
     /// Makes a kept line the running one, on the rules it was played on, replayed as far as it
     /// goes. The line that was running is kept in its place, so nothing is lost either way.
     pub fn return_to(&mut self, line: usize) -> Result<Option<ReplayError>, RulesError> {

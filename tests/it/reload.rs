@@ -175,3 +175,25 @@ fn a_saved_game_that_no_longer_plays_is_kept_whole_as_a_line() {
     assert_eq!(p.lines.len(), 1);
     assert_eq!(p.lines[0].actions, actions);
 }
+
+#[test]
+fn loading_a_saved_game_over_a_running_one_keeps_the_running_one_as_a_line() {
+    let (_dir, running) = five_actions_played();
+    let played = running.session.log().to_vec();
+    let loaded = load_dir(crate::b2b());
+    let (mut p, stop) = Playtest::replayed(
+        loaded.content,
+        loaded.sources,
+        campaign(),
+        &played[..2],
+        "saved game",
+    )
+    .unwrap();
+    assert!(stop.is_none());
+    p.keep_lines_of(running, "the game before loading");
+    assert_eq!(p.session.log(), &played[..2]);
+    assert_eq!(p.lines.len(), 1);
+    assert_eq!(p.lines[0].actions, played);
+    assert!(p.return_to(0).unwrap().is_none());
+    assert_eq!(p.session.log(), played);
+}
