@@ -60,17 +60,38 @@ pub fn format_text(kind: FileKind, file: FileId, text: &str) -> Result<String, V
 
 /// Writes a file atomically: a temporary file beside it, then a rename, so a crash or a full
 /// disk never leaves a half-written content file.
+///
+/// A symbolic link is written through: the temporary file goes beside the link's final target
+/// and is renamed onto it, so the link stays a link. An existing file keeps its permissions (the
+/// temporary file gets them before the rename).
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
+    let target = match std::fs::canonicalize(path) {
+        Ok(target) => target,
+        // A new file, or a dangling link: write where the path says.
+        Err(_) => path.to_path_buf(),
+    };
+    let existing = std::fs::metadata(&target).ok();
+    if existing.as_ref().is_some_and(std::fs::Metadata::is_dir) {
+        return Err(std::io::Error::other(format!(
+            "`{}` is a folder, not a file",
+            path.display()
+        )));
+    }
+    let dir = target.parent().unwrap_or(Path::new("."));
+    let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.sandtable-tmp"));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    let written = std::fs::write(&tmp, text).and_then(|()| match &existing {
+        Some(meta) => std::fs::set_permissions(&tmp, meta.permissions()),
+        None => Ok(()),
+    });
+    written
+        .and_then(|()| std::fs::rename(&tmp, &target))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
 }
 
 /// Copies a folder tree (a game folder) into `to`, creating it.
