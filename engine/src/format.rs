@@ -83,15 +83,34 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.sandtable-tmp"));
-    let written = std::fs::write(&tmp, text).and_then(|()| match &existing {
-        Some(meta) => std::fs::set_permissions(&tmp, meta.permissions()),
-        None => Ok(()),
-    });
-    written
+    // A temporary file left by a crash is stale: start afresh.
+    let _ = std::fs::remove_file(&tmp);
+    write_new(&tmp, text, existing.as_ref())
         .and_then(|()| std::fs::rename(&tmp, &target))
         .inspect_err(|_| {
             let _ = std::fs::remove_file(&tmp);
         })
+}
+
+/// Creates `tmp` with the permissions of the file it will replace (from its creation, so a
+/// private file is never readable by others on the way), writes `text` and syncs it to disk
+/// before it is renamed over the file.
+fn write_new(tmp: &Path, text: &str, existing: Option<&std::fs::Metadata>) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    if let Some(meta) = existing {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        options.mode(meta.permissions().mode() & 0o7777);
+    }
+    let mut file = options.open(tmp)?;
+    file.write_all(text.as_bytes())?;
+    if let Some(meta) = existing {
+        // The umask may have cleared bits the file had.
+        file.set_permissions(meta.permissions())?;
+    }
+    file.sync_all()
 }
 
 /// Copies a folder tree (a game folder) into `to`, creating it.
