@@ -390,7 +390,7 @@ fn every_command_exits_0_ok_1_for_content_or_actions_problems_2_for_usage_or_io(
         base
     };
     let args = |a: &[&str]| a.iter().map(|e| e.to_string()).collect::<Vec<_>>();
-    let rows: Vec<(&str, Vec<String>, i32)> = vec![
+    let mut rows: Vec<(&str, Vec<String>, i32)> = vec![
         ("validate ok", args(&["validate", game]), 0),
         ("validate missing folder", args(&["validate", missing]), 2),
         ("validate folder is a file", args(&["validate", file]), 2),
@@ -533,6 +533,23 @@ fn every_command_exits_0_ok_1_for_content_or_actions_problems_2_for_usage_or_io(
             1,
         ),
     ];
+    // Permissions stop a reader or a writer only when it is not root.
+    let base = f.game.parent().unwrap().to_path_buf();
+    let (unreadable, readonly) = (base.join("unreadable.log"), base.join("readonly"));
+    let as_root = running_as_root();
+    if !as_root {
+        std::fs::write(&unreadable, "# nothing\n").unwrap();
+        std::fs::set_permissions(&unreadable, std::fs::Permissions::from_mode(0o000)).unwrap();
+        rows.push((
+            "play unreadable actions",
+            with(play(game), &["--actions", s(&unreadable)]),
+            2,
+        ));
+        copy_tree(&f.unwritable, &readonly);
+        std::fs::remove_dir(readonly.join(".map.ron.sandtable-tmp")).unwrap();
+        std::fs::set_permissions(&readonly, std::fs::Permissions::from_mode(0o555)).unwrap();
+        rows.push(("fmt read-only folder", args(&["fmt", s(&readonly)]), 2));
+    }
     let mut wrong = Vec::new();
     for (what, args, code) in &rows {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -548,6 +565,10 @@ fn every_command_exits_0_ok_1_for_content_or_actions_problems_2_for_usage_or_io(
         } else if *code != 0 && err.trim().is_empty() {
             wrong.push(format!("{what}: no message on stderr"));
         }
+    }
+    if !as_root {
+        // So that the temporary folder can be removed.
+        std::fs::set_permissions(&readonly, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
