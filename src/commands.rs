@@ -96,6 +96,12 @@ pub fn fmt(dir: &Path, check: bool) -> ExitCode {
                 problems = true;
                 continue;
             }
+            // What the folder holds is wrong, as `validate` reports it (E0005, E0002).
+            Err(e @ (ReadError::NotAFile | ReadError::TooLarge(_))) => {
+                errln!("{}: error: {e}", path.display());
+                problems = true;
+                continue;
+            }
             Err(e) => {
                 errln!("error: cannot read `{}`: {e}", path.display());
                 io_failed = true;

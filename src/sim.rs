@@ -206,11 +206,13 @@ pub fn run(args: SimArgs) -> ExitCode {
             Err(code) => return code,
         }
     } else if let Some(options) = &args.variant_options {
-        if let Err(code) = check_setup(&base, &args.scenario, options, &[]) {
+        // `--variant-options ""` is no optional rule at all.
+        let options: Vec<String> = options.iter().filter(|o| !o.is_empty()).cloned().collect();
+        if let Err(code) = check_setup(&base, &args.scenario, &options, &[]) {
             return code;
         }
         let mut b = plan.clone();
-        b.options = options.clone();
+        b.options.clone_from(&options);
         Some((format!("options [{}]", options.join(", ")), base.clone(), b))
     } else if !settings.is_empty() {
         let mem = match variant::apply(&source, &settings) {

@@ -533,8 +533,24 @@ fn every_command_exits_0_ok_1_for_content_or_actions_problems_2_for_usage_or_io(
             1,
         ),
     ];
-    // Permissions stop a reader or a writer only when it is not root.
     let base = f.game.parent().unwrap().to_path_buf();
+    // A folder where map.ron should be: the folder's content is wrong, for fmt as for validate.
+    let wrong_kind = base.join("wrong-kind");
+    copy_tree(&f.game, &wrong_kind);
+    std::fs::remove_file(wrong_kind.join("map.ron")).unwrap();
+    std::fs::create_dir(wrong_kind.join("map.ron")).unwrap();
+    rows.push((
+        "validate map.ron a folder",
+        args(&["validate", s(&wrong_kind)]),
+        1,
+    ));
+    rows.push(("fmt map.ron a folder", args(&["fmt", s(&wrong_kind)]), 1));
+    rows.push((
+        "sim --variant-options empty",
+        with(sim(game), &["--variant-options", ""]),
+        0,
+    ));
+    // Permissions stop a reader or a writer only when it is not root.
     let (unreadable, readonly) = (base.join("unreadable.log"), base.join("readonly"));
     let as_root = running_as_root();
     if !as_root {
