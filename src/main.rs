@@ -26,7 +26,10 @@ use sandtable_engine::session::Setup;
 #[command(
     name = "sandtable",
     version,
-    about = "A workbench for designing and playtesting board wargames"
+    about = "A workbench for designing and playtesting board wargames",
+    after_help = "Exit codes, for every command: 0 success; 1 the content or the actions have \
+                  problems; 2 a usage or I/O error. A closed output pipe ends a command quietly \
+                  with 0."
 )]
 struct Cli {
     #[command(subcommand)]
