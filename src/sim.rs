@@ -13,6 +13,9 @@ use sandtable_engine::load::{load, ContentSource, DirSource, Loaded};
 use sandtable_engine::sim::{self, Comparison, GameRecord, Plan, Rate, Report};
 use sandtable_engine::variant::{self, Setting, Sweep};
 
+use crate::commands::check_setup;
+use crate::out::{errln, game_folder, outln, problem, usage, PROBLEMS};
+
 /// What `sandtable sim` was asked.
 #[derive(clap::Args)]
 pub struct SimArgs {
@@ -53,11 +56,6 @@ pub struct SimArgs {
     pub sweep: Option<String>,
 }
 
-fn usage(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error: {message}");
-    ExitCode::from(2)
-}
-
 /// `random` for every side, or `SIDE=KIND` for one.
 fn agents(plan: &mut Plan, specs: &[String], sides: &[String]) -> Result<(), String> {
     for spec in specs {
@@ -80,10 +78,10 @@ fn agents(plan: &mut Plan, specs: &[String], sides: &[String]) -> Result<(), Str
 fn checked(loaded: Loaded, what: &str) -> Result<Content, ExitCode> {
     if loaded.has_errors() {
         for d in loaded.errors().take(10) {
-            eprintln!("{}\n", loaded.sources.render(d));
+            errln!("{}\n", loaded.sources.render(d));
         }
-        eprintln!("{what}: the content does not check");
-        return Err(ExitCode::from(1));
+        errln!("{what}: the content does not check");
+        return Err(ExitCode::from(PROBLEMS));
     }
     Ok(loaded.content)
 }
@@ -123,7 +121,8 @@ impl Progress {
         let width = 30;
         let filled = width * done / self.total.max(1);
         let rate = done as f64 / self.start.elapsed().as_secs_f64().max(1e-9);
-        eprint!(
+        let _ = write!(
+            std::io::stderr(),
             "\r{} [{}{}] {done}/{} games, {rate:.1}/s ",
             self.label,
             "#".repeat(filled),
@@ -131,7 +130,7 @@ impl Progress {
             self.total
         );
         if done >= self.total {
-            eprintln!();
+            errln!();
         }
         let _ = std::io::stderr().flush();
     }
@@ -152,8 +151,8 @@ fn batch(
 }
 
 pub fn run(args: SimArgs) -> ExitCode {
-    if !args.dir.is_dir() {
-        return usage(format!("`{}` is not a folder", args.dir.display()));
+    if let Err(code) = game_folder(&args.dir) {
+        return code;
     }
     if args.games == 0 {
         return usage("--games must be 1 or more");
@@ -163,13 +162,8 @@ pub fn run(args: SimArgs) -> ExitCode {
         Ok(c) => c,
         Err(code) => return code,
     };
-    if base.scenario(&args.scenario).is_none() {
-        let ids: Vec<String> = base.scenarios.iter().map(|s| s.id.clone()).collect();
-        return usage(format!(
-            "no scenario `{}`: the scenarios are {}",
-            args.scenario,
-            ids.join(", ")
-        ));
+    if let Err(code) = check_setup(&base, &args.scenario, &args.options, &[]) {
+        return code;
     }
     let sides: Vec<String> = base
         .game
@@ -199,13 +193,26 @@ pub fn run(args: SimArgs) -> ExitCode {
         return run_sweep(&args, &source, &plan, &sweep, jobs);
     }
     let variant: Option<(String, Content, Plan)> = if let Some(dir) = &args.variant {
+        if let Err(code) = game_folder(dir) {
+            return code;
+        }
         match checked(load(&DirSource::new(dir)), &dir.display().to_string()) {
-            Ok(c) => Some((dir.display().to_string(), c, plan.clone())),
+            Ok(c) => {
+                if let Err(code) = check_setup(&c, &args.scenario, &args.options, &[]) {
+                    return code;
+                }
+                Some((dir.display().to_string(), c, plan.clone()))
+            }
             Err(code) => return code,
         }
     } else if let Some(options) = &args.variant_options {
+        // `--variant-options ""` is no optional rule at all.
+        let options: Vec<String> = options.iter().filter(|o| !o.is_empty()).cloned().collect();
+        if let Err(code) = check_setup(&base, &args.scenario, &options, &[]) {
+            return code;
+        }
         let mut b = plan.clone();
-        b.options = options.clone();
+        b.options.clone_from(&options);
         Some((format!("options [{}]", options.join(", ")), base.clone(), b))
     } else if !settings.is_empty() {
         let mem = match variant::apply(&source, &settings) {
@@ -223,19 +230,19 @@ pub fn run(args: SimArgs) -> ExitCode {
 
     let (a_games, a_rate) = match batch(&base, &plan, jobs, "A") {
         Ok(x) => x,
-        Err(e) => return usage(e),
+        Err(e) => return problem(e),
     };
     let a_report = sim::report(&base, &plan, &a_games);
     let Some((b_name, b_content, b_plan)) = variant else {
         if args.json {
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&a_report).unwrap_or_default()
             );
         } else {
             print_report(&base, &a_report);
         }
-        eprintln!(
+        errln!(
             "{:.1} games per second on {jobs} thread(s) (the games do not depend on the threads)",
             a_rate
         );
@@ -243,20 +250,20 @@ pub fn run(args: SimArgs) -> ExitCode {
     };
     let (b_games, _) = match batch(&b_content, &b_plan, jobs, "B") {
         Ok(x) => x,
-        Err(e) => return usage(e),
+        Err(e) => return problem(e),
     };
     let b_report = sim::report(&b_content, &b_plan, &b_games);
     let a_name = args.dir.display().to_string();
     let comparison = sim::compare(&a_name, &b_name, &sides, &a_games, &b_games);
     if args.json {
         let out = serde_json::json!({"a": a_report, "b": b_report, "comparison": comparison});
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
-        println!("A: {a_name}");
+        outln!("A: {a_name}");
         print_report(&base, &a_report);
-        println!("\nB: {b_name}");
+        outln!("\nB: {b_name}");
         print_report(&b_content, &b_report);
-        println!();
+        outln!();
         print_comparison(&comparison);
     }
     ExitCode::SUCCESS
@@ -285,7 +292,7 @@ fn run_sweep(
         };
         let (games, _) = match batch(&content, plan, jobs, &format!("{v:>4}")) {
             Ok(x) => x,
-            Err(e) => return usage(e),
+            Err(e) => return problem(e),
         };
         let report = sim::report(&content, plan, &games);
         points.push((v, report));
@@ -302,10 +309,10 @@ fn run_sweep(
                 "mean_turn": mean_turn(r),
             })).collect::<Vec<_>>(),
         });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return ExitCode::SUCCESS;
     }
-    println!(
+    outln!(
         "Sweep of {}:{} (now {}), {} games each, seed {}",
         sweep.file,
         sweep.pointer,
@@ -318,14 +325,14 @@ fn run_sweep(
         for s in &first.sides {
             head.push_str(&format!("  {:<30}", format!("{} wins", s.side)));
         }
-        println!("{head}  mean end turn");
+        outln!("{head}  mean end turn");
     }
     for (v, r) in &points {
         let mut line = format!("{v:>7}");
         for s in &r.sides {
             line.push_str(&format!("  {:<30}", rate(&s.wins)));
         }
-        println!("{line}  {:.1}", mean_turn(r));
+        outln!("{line}  {:.1}", mean_turn(r));
     }
     ExitCode::SUCCESS
 }
@@ -355,46 +362,48 @@ fn print_report(content: &Content, r: &Report) {
     } else {
         format!(", options {}", r.options.join(", "))
     };
-    println!(
+    outln!(
         "{title}: scenario {}{options}, {} games from seed {}",
-        r.scenario, r.games, r.seed
+        r.scenario,
+        r.games,
+        r.seed
     );
-    println!("Wins (95% interval):");
+    outln!("Wins (95% interval):");
     for s in &r.sides {
-        println!("  {:<10} {}  ({})", s.side, rate(&s.wins), s.agent);
+        outln!("  {:<10} {}  ({})", s.side, rate(&s.wins), s.agent);
     }
-    println!("  {:<10} {}", "undecided", rate(&r.undecided));
+    outln!("  {:<10} {}", "undecided", rate(&r.undecided));
     if r.errors > 0 {
-        println!(
+        outln!(
             "  {} games stopped on a failed action; the first: {}",
             r.errors,
             r.first_error.as_deref().unwrap_or("")
         );
     }
-    println!("Mean actions per game: {:.0}", r.mean_actions);
+    outln!("Mean actions per game: {:.0}", r.mean_actions);
     let kinds: Vec<String> = r
         .victory_kinds
         .iter()
         .map(|(k, n)| format!("{k} {n}"))
         .collect();
-    println!("How games were won: {}", kinds.join(", "));
+    outln!("How games were won: {}", kinds.join(", "));
     let turns: Vec<String> = r
         .victory_turns
         .iter()
         .map(|(t, n)| format!("{t}: {n}"))
         .collect();
-    println!("Turn games ended on: {}", turns.join(", "));
+    outln!("Turn games ended on: {}", turns.join(", "));
     for (t, series) in &r.tracks {
         let points: Vec<String> = series
             .iter()
             .map(|p| format!("{}: {:.1} [{}, {}]", p.turn, p.mean, p.min, p.max))
             .collect();
-        println!(
+        outln!(
             "Track {t} at the end of each turn (mean [min, max]): {}",
             points.join(", ")
         );
     }
-    println!("Cards (times played as event / ops / sr / rp / combat; wins when played as event):");
+    outln!("Cards (times played as event / ops / sr / rp / combat; wins when played as event):");
     for c in &r.cards {
         if c.played.is_empty() {
             continue;
@@ -405,7 +414,7 @@ fn print_report(content: &Content, r: &Report) {
         } else {
             "-".to_string()
         };
-        println!(
+        outln!(
             "  {:<26} {:>5} {:>5} {:>5} {:>5} {:>5}  {wins}",
             truncate(&c.title, 26),
             way(sim::Way::Event),
@@ -416,13 +425,13 @@ fn print_report(content: &Content, r: &Report) {
         );
     }
     if !r.events_never_fired.is_empty() {
-        println!(
+        outln!(
             "Events never carried out ({}): {}",
             r.events_never_fired.len(),
             r.events_never_fired.join(", ")
         );
     }
-    println!("Tables (results by column):");
+    outln!("Tables (results by column):");
     for t in &r.tables {
         let results: Vec<String> = t
             .results
@@ -434,16 +443,16 @@ fn print_report(content: &Content, r: &Report) {
         } else {
             format!(" column {}", t.column)
         };
-        println!(
+        outln!(
             "  {}{column} ({} rolls): {}",
             t.table,
             t.rolls,
             results.join(", ")
         );
     }
-    println!("Spaces that changed hands most (changes, share of games):");
+    outln!("Spaces that changed hands most (changes, share of games):");
     for s in r.spaces.iter().take(15) {
-        println!(
+        outln!(
             "  {:<22} {:>6}  {:.0}%",
             truncate(&s.name, 22),
             s.changes,
@@ -463,14 +472,14 @@ fn truncate(s: &str, n: usize) -> String {
 }
 
 fn print_comparison(c: &Comparison) {
-    println!(
+    outln!(
         "B against A on the same {} seeds (difference B − A, 95% interval; * where it leaves out 0):",
         c.games
     );
     let line = |name: &str, d: &sim::Difference, pct: bool| {
         let k = if pct { 100.0 } else { 1.0 };
         let unit = if pct { " pts" } else { "" };
-        println!(
+        outln!(
             "  {name:<24} A {:.2}  B {:.2}  difference {:+.2}{unit} [{:+.2}, {:+.2}]{}",
             d.a * k,
             d.b * k,

@@ -426,6 +426,35 @@ mod tests {
     }
 
     #[test]
+    fn save_keeps_the_file_mode_and_writes_through_a_symlink_to_its_target() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+        // A plain file keeps its mode.
+        let dir = folder("mode");
+        let file = dir.join("tables.ron");
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut doc = Document::read(&dir);
+        set_cell(&mut doc, 7);
+        assert_eq!(doc.save().unwrap(), ["tables.ron"]);
+        assert_eq!(mode(&file), 0o755);
+        // A link stays a link; its target gets the text and keeps its mode.
+        let dir = folder("link");
+        let target = dir.join("shared-tables.txt");
+        std::fs::rename(dir.join("tables.ron"), &target).unwrap();
+        std::os::unix::fs::symlink(&target, dir.join("tables.ron")).unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let mut doc = Document::read(&dir);
+        set_cell(&mut doc, 8);
+        assert_eq!(doc.save().unwrap(), ["tables.ron"]);
+        let link = std::fs::symlink_metadata(dir.join("tables.ron")).unwrap();
+        assert!(link.file_type().is_symlink());
+        assert!(std::fs::read_to_string(&target)
+            .unwrap()
+            .contains("cells: [8]"));
+        assert_eq!(mode(&target), 0o600);
+    }
+
+    #[test]
     fn a_file_changed_on_disk_is_taken_when_clean_and_a_conflict_when_edited() {
         let dir = folder("conflict");
         let mut doc = Document::read(&dir);

@@ -124,13 +124,16 @@ impl EditorApp {
     /// A corrupt file or an action that no longer plays is reported; nothing running is lost
     /// unless the saved game loads.
     pub fn load_playtest(&mut self) {
-        let text = match std::fs::read_to_string(&self.save_path) {
-            Ok(t) => t,
-            Err(e) => {
-                self.report = format!("Cannot read {}: {e}", self.save_path);
-                return;
-            }
-        };
+        // Bounded and text only: a saved game is never gigabytes, nor binary.
+        let path = std::path::Path::new(&self.save_path);
+        let text =
+            match sandtable_engine::load::read_text(path, sandtable_engine::load::MAX_FILE_BYTES) {
+                Ok(t) => t,
+                Err(e) => {
+                    self.report = format!("Cannot read {}: {e}", self.save_path);
+                    return;
+                }
+            };
         let saved = match SavedGame::from_ron(&text) {
             Ok(s) => s,
             Err(e) => {

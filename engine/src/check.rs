@@ -179,6 +179,7 @@ pub(crate) fn check(
     let broken = FileKind::ALL
         .into_iter()
         .filter(|&kind| content.files.iter().filter(|f| f.kind == kind).count() > loaded(kind))
+        .chain(files.unavailable.iter().copied())
         .collect();
     let mut c = Checker {
         diags,
@@ -225,7 +226,18 @@ pub(crate) fn check(
     }
     content.scenarios = files.scenarios.iter().map(|f| f.data.clone()).collect();
     if files.game.is_some() {
+        let before = c.diags.len();
         c.scripts(files, sources, content);
+        // A script's names resolve into every file: when one is missing or did not load, only
+        // the scripts' own syntax errors are worth reporting, not the names it would declare.
+        let scenarios_missing = files.unavailable.contains(&FileKind::Scenario);
+        if scenarios_missing || c.broken.iter().any(|&kind| kind != FileKind::Scenario) {
+            let mut index = 0;
+            c.diags.retain(|d| {
+                index += 1;
+                index <= before || matches!(d.code, "E0301" | "E0302")
+            });
+        }
     }
 }
 
@@ -1777,7 +1789,7 @@ impl Checker<'_> {
                 self.reference(f, &format!("{p}/kind"), "card kind", &card.kind, &kinds);
                 for key in card.values.keys() {
                     let q = format!("{p}/values/{}", crate::ron_syntax::pointer_segment(key));
-                    if !values.contains(key) {
+                    if !values.contains(key) && !self.broken.contains(&FileKind::Game) {
                         let suggestion = did_you_mean(key, values.iter().map(String::as_str))
                             .map(str::to_string);
                         let d = self.error(

@@ -60,17 +60,57 @@ pub fn format_text(kind: FileKind, file: FileId, text: &str) -> Result<String, V
 
 /// Writes a file atomically: a temporary file beside it, then a rename, so a crash or a full
 /// disk never leaves a half-written content file.
+///
+/// A symbolic link is written through: the temporary file goes beside the link's final target
+/// and is renamed onto it, so the link stays a link. An existing file keeps its permissions (the
+/// temporary file gets them before the rename).
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
+    let target = match std::fs::canonicalize(path) {
+        Ok(target) => target,
+        // A new file, or a dangling link: write where the path says.
+        Err(_) => path.to_path_buf(),
+    };
+    let existing = std::fs::metadata(&target).ok();
+    if existing.as_ref().is_some_and(std::fs::Metadata::is_dir) {
+        return Err(std::io::Error::other(format!(
+            "`{}` is a folder, not a file",
+            path.display()
+        )));
+    }
+    let dir = target.parent().unwrap_or(Path::new("."));
+    let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.sandtable-tmp"));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    // A temporary file left by a crash is stale: start afresh.
+    let _ = std::fs::remove_file(&tmp);
+    write_new(&tmp, text, existing.as_ref())
+        .and_then(|()| std::fs::rename(&tmp, &target))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
+}
+
+/// Creates `tmp` with the permissions of the file it will replace (from its creation, so a
+/// private file is never readable by others on the way), writes `text` and syncs it to disk
+/// before it is renamed over the file.
+fn write_new(tmp: &Path, text: &str, existing: Option<&std::fs::Metadata>) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    if let Some(meta) = existing {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        options.mode(meta.permissions().mode() & 0o7777);
+    }
+    let mut file = options.open(tmp)?;
+    file.write_all(text.as_bytes())?;
+    if let Some(meta) = existing {
+        // The umask may have cleared bits the file had.
+        file.set_permissions(meta.permissions())?;
+    }
+    file.sync_all()
 }
 
 /// Copies a folder tree (a game folder) into `to`, creating it.

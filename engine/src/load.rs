@@ -7,7 +7,7 @@
 //! Invariant: loading always finishes and never panics: it returns what it could build plus
 //! every problem it found, in every file, not only the first.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
@@ -27,6 +27,116 @@ pub trait ContentSource {
     fn list(&self) -> Result<Vec<String>, String>;
     /// The text of one file.
     fn read(&self, relative: &str) -> Result<String, String>;
+    /// The text of one file, with why it could not be read: loading reports a missing file, a
+    /// folder or a file that is not text each in its own way.
+    fn read_checked(&self, relative: &str) -> Result<String, ReadError> {
+        self.read(relative).map_err(ReadError::Io)
+    }
+}
+
+/// The most a content file, an actions file or a saved game may hold: anything longer is not
+/// something a designer wrote, and reading it whole could exhaust the memory (`/dev/zero`).
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Why a file could not be read as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadError {
+    /// Nothing at the path.
+    Missing,
+    /// A folder where a file should be.
+    NotAFile,
+    /// Longer than the limit, in bytes.
+    TooLarge(u64),
+    /// Not UTF-8 text, or text holding a NUL byte: where the first bad byte is (its offset, and
+    /// its line and column from 1; the text before it is the valid prefix).
+    NotText {
+        offset: usize,
+        line: usize,
+        column: usize,
+        before: String,
+    },
+    /// Any other failure (permissions ...), as the system words it.
+    Io(String),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Missing => write!(f, "no such file"),
+            ReadError::NotAFile => write!(f, "it is a folder, not a file"),
+            ReadError::TooLarge(limit) => {
+                write!(f, "it is longer than {} MiB", limit / (1024 * 1024))
+            }
+            ReadError::NotText { .. } => {
+                write!(
+                    f,
+                    "it is not UTF-8 text, or it holds a NUL byte (a binary file?)"
+                )
+            }
+            ReadError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<ReadError> for String {
+    fn from(e: ReadError) -> String {
+        e.to_string()
+    }
+}
+
+/// Reads a file as text, at most `limit` bytes: a folder, a longer file (or an endless one such
+/// as `/dev/zero`), bytes that are not UTF-8 and NUL bytes are each an error of their own.
+pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadError> {
+    use std::io::Read;
+    let io = |e: std::io::Error| match e.kind() {
+        std::io::ErrorKind::NotFound => ReadError::Missing,
+        _ => ReadError::Io(e.to_string()),
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    if file.metadata().map_err(io)?.is_dir() {
+        return Err(ReadError::NotAFile);
+    }
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| match e.raw_os_error() {
+            // EISDIR: a folder that opened on a system that allows it.
+            Some(21) => ReadError::NotAFile,
+            _ => io(e),
+        })?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge(limit));
+    }
+    text_of(bytes)
+}
+
+/// Bytes as text: the first invalid UTF-8 sequence or NUL byte is reported with its place.
+pub fn text_of(bytes: Vec<u8>) -> Result<String, ReadError> {
+    let bad = match std::str::from_utf8(&bytes) {
+        Ok(text) => text.find('\0'),
+        Err(e) => {
+            let valid = e.valid_up_to();
+            Some(bytes[..valid].iter().position(|&b| b == 0).unwrap_or(valid))
+        }
+    };
+    match bad {
+        None => String::from_utf8(bytes).map_err(|e| ReadError::Io(e.to_string())),
+        Some(offset) => {
+            let before = &bytes[..offset];
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            let start = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let column = String::from_utf8_lossy(&before[start..]).chars().count() + 1;
+            Err(ReadError::NotText {
+                offset,
+                line,
+                column,
+                before: String::from_utf8_lossy(before).into_owned(),
+            })
+        }
+    }
 }
 
 /// A game folder on disk.
@@ -50,7 +160,9 @@ impl DirSource {
             }
             let relative = format!("{prefix}{name}");
             let kind = entry.file_type().map_err(|e| e.to_string())?;
-            if kind.is_dir() {
+            // A folder named like a content file (`map.ron/`) is listed as the file it stands
+            // for, so that reading it reports it.
+            if kind.is_dir() && FileKind::of_path(&relative).is_none() {
                 self.walk(&entry.path(), &format!("{relative}/"), out)?;
             } else {
                 out.push(relative);
@@ -77,7 +189,11 @@ impl ContentSource for DirSource {
     }
 
     fn read(&self, relative: &str) -> Result<String, String> {
-        std::fs::read_to_string(self.root.join(relative)).map_err(|e| e.to_string())
+        Ok(self.read_checked(relative)?)
+    }
+
+    fn read_checked(&self, relative: &str) -> Result<String, ReadError> {
+        read_text(&self.root.join(relative), MAX_FILE_BYTES)
     }
 }
 
@@ -136,6 +252,9 @@ pub struct Files {
     pub tables: Option<Parsed<TablesFile>>,
     pub cards: Vec<Parsed<CardsFile>>,
     pub scenarios: Vec<Parsed<ScenarioFile>>,
+    /// Kinds of file that are required but missing, or that exist but could not be read:
+    /// checks of references into them are silenced, like those into a file that did not parse.
+    pub unavailable: BTreeSet<FileKind>,
 }
 
 /// What loading a folder gives: the text of its files, the checked content, every problem.
@@ -195,6 +314,8 @@ fn content_hash(loaded: &Loaded) -> String {
 
 fn read_files(source: &dyn ContentSource, root: &str, loaded: &mut Loaded) -> Files {
     let mut files = Files::default();
+    // Kinds of which the folder lists a file (read or not).
+    let mut present = BTreeSet::new();
     let list = match source.list() {
         Ok(list) => list,
         Err(e) => {
@@ -222,14 +343,36 @@ fn read_files(source: &dyn ContentSource, root: &str, loaded: &mut Loaded) -> Fi
             );
             continue;
         };
-        let text = match source.read(&relative) {
+        present.insert(kind);
+        let text = match source.read_checked(&relative) {
             Ok(text) => text,
             Err(e) => {
-                loaded.diagnostics.push(Diagnostic::at_path(
-                    "E0002",
-                    display,
-                    format!("cannot read the file: {e}"),
-                ));
+                files.unavailable.insert(kind);
+                let d = match e {
+                    ReadError::NotAFile => Diagnostic::at_path(
+                        "E0005",
+                        display,
+                        "this is a folder, not a file: the content file cannot be read",
+                    )
+                    .with_hint(format!(
+                        "a {} file is a RON file; move the folder away",
+                        kind.name()
+                    )),
+                    ReadError::NotText { offset, before, .. } => {
+                        // The valid text before the bad byte, so the place has a line.
+                        let id = loaded.sources.add(display, before);
+                        Diagnostic::error(
+                            "E0006",
+                            Span::new(id, offset, offset),
+                            "the file is not UTF-8 text (a binary file?)",
+                        )
+                        .with_hint("content files are RON text in UTF-8, with no NUL byte")
+                    }
+                    e => {
+                        Diagnostic::at_path("E0002", display, format!("cannot read the file: {e}"))
+                    }
+                };
+                loaded.diagnostics.push(d);
                 continue;
             }
         };
@@ -250,20 +393,44 @@ fn read_files(source: &dyn ContentSource, root: &str, loaded: &mut Loaded) -> Fi
             FileKind::Scenario => files.scenarios.extend(parse_file(kind, id, text, diags)),
         }
     }
-    if files.game.is_none()
-        && !loaded
-            .content
-            .files
-            .iter()
-            .any(|f| f.kind == FileKind::Game)
-    {
+    for (kind, name, hint) in [
+        (
+            FileKind::Game,
+            "game.ron",
+            "every game folder needs a game.ron declaring its sides, nations and kinds",
+        ),
+        (
+            FileKind::Map,
+            "map.ron",
+            "every game folder needs a map.ron: its spaces and connections, zones or hex grid",
+        ),
+        (
+            FileKind::Counters,
+            "counters.ron",
+            "every game folder needs a counters.ron: the pieces the setups place",
+        ),
+    ] {
+        if !present.contains(&kind) {
+            files.unavailable.insert(kind);
+            loaded.diagnostics.push(
+                Diagnostic::at_path(
+                    "E0003",
+                    format!("{root}/{name}"),
+                    format!("the folder has no {name}"),
+                )
+                .with_hint(hint),
+            );
+        }
+    }
+    if !present.contains(&FileKind::Scenario) {
+        files.unavailable.insert(FileKind::Scenario);
         loaded.diagnostics.push(
             Diagnostic::at_path(
-                "E0003",
-                format!("{root}/game.ron"),
-                "the folder has no game.ron",
+                "E0004",
+                format!("{root}/scenarios"),
+                "the folder has no scenario: there is nothing to play",
             )
-            .with_hint("every game folder needs a game.ron declaring its sides, nations and kinds"),
+            .with_hint("a scenario is a file scenarios/<id>.ron: its setup, turns and options"),
         );
     }
     files

@@ -355,9 +355,9 @@ fn play_prints_the_pending_prompt_as_json_and_names_an_unknown_scenario() {
     let prompt: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(prompt["side"], "axis");
     assert!(prompt["options"].as_array().is_some_and(|o| !o.is_empty()));
-    // An unknown scenario is a clear error.
+    // An unknown scenario is a clear error, of usage.
     let out = sandtable(&["play", "content/barbarossa-to-berlin", "--scenario", "nope"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("no scenario `nope`"),
         "{}",

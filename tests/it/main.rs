@@ -7,6 +7,7 @@ mod cards;
 mod cards_allied;
 mod cards_axis;
 mod cli;
+mod cli_errors;
 mod docs;
 mod golden;
 mod graph_model;

@@ -424,6 +424,7 @@ pub fn start(
     options: &[String],
     dice: &[i64],
 ) -> Result<State, RulesError> {
+    check_dice(rules, dice)?;
     let mut state = State::new(rules.content, rules.scenario, seed).map_err(|e| RulesError(e.0))?;
     state.forced_dice = dice.to_vec();
     for o in options {
@@ -467,7 +468,7 @@ pub fn apply_unguarded(
 ) -> Result<(), IllegalAction> {
     let action = action.trim();
     if let Some(results) = action.strip_prefix("dice ") {
-        return force_dice(state, results);
+        return force_dice(rules, state, results);
     }
     let Some(prompt) = state.flow.prompt.clone() else {
         return Err(IllegalAction {
@@ -493,20 +494,34 @@ pub fn apply_unguarded(
 }
 
 /// A die override, `dice 6 1`: the next rolls give these results, then the seeded dice go on.
-/// It is an action of the log like any other, so a replay rolls the same.
-fn force_dice(state: &mut State, results: &str) -> Result<(), IllegalAction> {
+/// It is an action of the log like any other, so a replay rolls the same. Each result must be
+/// a face of the game's die.
+fn force_dice(rules: &Rules, state: &mut State, results: &str) -> Result<(), IllegalAction> {
+    let faces = i64::from(rules.game.dice.faces.max(1));
     let parsed: Result<Vec<i64>, _> = results.split_whitespace().map(str::parse).collect();
     match parsed {
-        Ok(dice) if !dice.is_empty() && dice.iter().all(|d| (1..=100).contains(d)) => {
+        Ok(dice) if !dice.is_empty() && dice.iter().all(|d| (1..=faces).contains(d)) => {
             state.forced_dice.extend(dice);
             Ok(())
         }
         _ => Err(IllegalAction {
             message: format!(
-                "`dice {results}` is not a die override: give die results from 1 to 100, as in `dice 6 1`"
+                "`dice {results}` is not a die override: give die results from 1 to {faces} (the \
+                 faces of the game's die), as in `dice {faces} 1`"
             ),
             legal: Vec::new(),
         }),
+    }
+}
+
+/// Die results given before play (`--dice`) that are not faces of the game's die.
+fn check_dice(rules: &Rules, dice: &[i64]) -> Result<(), RulesError> {
+    let faces = i64::from(rules.game.dice.faces.max(1));
+    match dice.iter().find(|d| !(1..=faces).contains(*d)) {
+        Some(d) => Err(RulesError(format!(
+            "die result {d} is not a face of the game's die (1 to {faces})"
+        ))),
+        None => Ok(()),
     }
 }
 
