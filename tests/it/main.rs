@@ -10,6 +10,7 @@ mod cli;
 mod docs;
 mod golden;
 mod graph_model;
+mod hardening_script;
 mod play;
 mod robustness;
 mod script_builtins;

@@ -19,6 +19,10 @@ use crate::tables::{ColumnInput, RowInput};
 /// Most evaluation steps one run may take.
 pub const STEP_BUDGET: u64 = 200_000;
 
+/// How many visits of a builtin's work (a space, an edge, a unit, a member of a set) cost one
+/// step of the budget.
+const VISITS_PER_STEP: u64 = 4;
+
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Value {
     Void,
@@ -94,6 +98,10 @@ struct Eval<'a> {
     /// Supply levels traced so far (nation, side, level of every space), kept until the script
     /// next changes the state.
     supply: std::cell::RefCell<Vec<(String, String, Vec<crate::rules::supply::Level>)>>,
+    /// The cost of the supply traces made since the budget was last charged.
+    traced: std::cell::Cell<u64>,
+    /// For each builtin being called, innermost last: its arguments, evaluated.
+    evaluated: Vec<Vec<(*const Expr, Value)>>,
 }
 
 /// Stops evaluation: a runtime error, or a decision that has no answer yet.
@@ -103,6 +111,18 @@ enum Stop {
 }
 
 type Res<T> = Result<T, Stop>;
+
+/// The result of checked arithmetic, or the error that stops the script at `range`.
+fn checked(range: Range, value: Option<i64>, what: &str) -> Res<i64> {
+    value.ok_or_else(|| {
+        Stop::Error(ScriptError {
+            code: "E0311",
+            message: format!("{what} overflows the range of numbers"),
+            range,
+            hint: Some(format!("numbers lie between {} and {}", i64::MIN, i64::MAX)),
+        })
+    })
+}
 
 fn fail<T>(range: Range, message: impl Into<String>) -> Res<T> {
     Err(Stop::Error(ScriptError {
@@ -207,11 +227,18 @@ impl<'a> Eval<'a> {
             scopes: vec![names],
             combat_modifiers: Vec::new(),
             supply: Default::default(),
+            traced: Default::default(),
+            evaluated: Vec::new(),
         }
     }
 
     fn step(&mut self, range: Range) -> Res<()> {
-        self.steps += 1;
+        self.spend(range, 1)
+    }
+
+    /// Spends `steps` of the budget; stops the script at `range` once it is spent.
+    fn spend(&mut self, range: Range, steps: u64) -> Res<()> {
+        self.steps = self.steps.saturating_add(steps);
         if self.steps > STEP_BUDGET {
             return fail(
                 range,
@@ -297,6 +324,12 @@ impl<'a> Eval<'a> {
     }
 
     fn expr(&mut self, e: &Expr) -> Res<Value> {
+        // An argument of the builtin being called was evaluated already.
+        if let Some(done) = self.evaluated.last_mut() {
+            if let Some(i) = done.iter().position(|(x, _)| std::ptr::eq(*x, e)) {
+                return Ok(done.swap_remove(i).1);
+            }
+        }
         self.step(e.range)?;
         Ok(match &e.kind {
             ExprKind::Int(n) => Value::Int(*n),
@@ -313,7 +346,10 @@ impl<'a> Eval<'a> {
             },
             ExprKind::Unary { op, operand } => match op {
                 UnaryOp::Not => Value::Bool(!self.bool(operand)?),
-                UnaryOp::Neg => Value::Int(self.int(operand)?.saturating_neg()),
+                UnaryOp::Neg => {
+                    let n = self.int(operand)?;
+                    Value::Int(checked(e.range, n.checked_neg(), "the negation")?)
+                }
                 UnaryOp::Plus => Value::Int(self.int(operand)?),
             },
             ExprKind::Binary { op, left, right } => self.binary(*op, left, right, e.range)?,
@@ -360,11 +396,20 @@ impl<'a> Eval<'a> {
                     BinaryOp::Le => Value::Bool(a <= b),
                     BinaryOp::Gt => Value::Bool(a > b),
                     BinaryOp::Ge => Value::Bool(a >= b),
-                    BinaryOp::Add => Value::Int(a.saturating_add(b)),
-                    BinaryOp::Sub => Value::Int(a.saturating_sub(b)),
-                    BinaryOp::Mul => Value::Int(a.saturating_mul(b)),
-                    BinaryOp::Div if b == 0 => return fail(range, "division by zero"),
-                    BinaryOp::Div => Value::Int(a / b),
+                    BinaryOp::Add => Value::Int(checked(range, a.checked_add(b), "the sum")?),
+                    BinaryOp::Sub => {
+                        Value::Int(checked(range, a.checked_sub(b), "the difference")?)
+                    }
+                    BinaryOp::Mul => Value::Int(checked(range, a.checked_mul(b), "the product")?),
+                    BinaryOp::Div if b == 0 => {
+                        return Err(Stop::Error(ScriptError {
+                            code: "E0311",
+                            message: "division by zero".into(),
+                            range,
+                            hint: None,
+                        }))
+                    }
+                    BinaryOp::Div => Value::Int(checked(range, a.checked_div(b), "the quotient")?),
                     _ => unreachable!("logical and comparison operators are handled above"),
                 }
             }
@@ -508,7 +553,108 @@ impl<'a> Eval<'a> {
         Value::Set(items)
     }
 
+    /// Charges the budget for a builtin's work: `visits` spaces, edges, units, markers or
+    /// members of a set looked at. A visit takes about a quarter of the time of an evaluation
+    /// step (as measured on Barbarossa to Berlin), so four visits cost one step.
+    fn charge(&mut self, range: Range, visits: u64) -> Res<()> {
+        self.spend(range, visits / VISITS_PER_STEP)
+    }
+
+    /// What a builtin walks before it answers, in visits: the spaces and edges of the map, the
+    /// units or the markers it scans, and the supply traces it makes.
+    fn walk_cost(&self, name: &str) -> u64 {
+        let map = (self.content.graph.spaces.len() + self.content.graph.edges.len()) as u64;
+        let units = self.state.units.len() as u64;
+        let markers = self.state.markers.len() as u64;
+        match name {
+            "spaces" => map + markers,
+            "units" | "place" | "replace" => units,
+            "has_marker" | "marker_level" | "place_marker" | "remove_marker"
+            | "set_marker_level" => markers,
+            "needed_for_supply" => {
+                // A copy of the state, then two traces for every nation on the map.
+                let nations = self.content.game.as_ref().map_or(1, |g| g.nations.len()) as u64;
+                units + markers + 2 * nations.max(1) * self.trace_cost()
+            }
+            _ => 0,
+        }
+    }
+
+    /// The visits of one supply trace: the map, its markers and its units.
+    fn trace_cost(&self) -> u64 {
+        (self.content.graph.spaces.len()
+            + self.content.graph.edges.len()
+            + self.state.markers.len()
+            + self.state.units.len()) as u64
+    }
+
+    /// Calls a builtin, charging the budget for the work it does: what it walks, the set it
+    /// returns, and the supply traces it had to make.
     fn call(&mut self, name: &str, args: &[Arg], range: Range) -> Res<Value> {
+        self.charge(range, self.walk_cost(name))?;
+        // The arguments first, in order, before the builtin's own (large) frame is on the
+        // stack: so a nesting of calls recurses through small frames only.
+        let mut done = Vec::with_capacity(args.len());
+        for a in args {
+            if !matches!(a.value.kind, ExprKind::Lambda { .. }) {
+                let v = self.expr(&a.value)?;
+                done.push((&a.value as *const Expr, v));
+            }
+        }
+        self.evaluated.push(done);
+        let value = if matches!(name, "any" | "all" | "filter") {
+            self.test_each(name, args, range)
+        } else {
+            self.call_builtin(name, args, range)
+        };
+        self.evaluated.pop();
+        let value = value?;
+        if let Value::Set(items) = &value {
+            self.charge(range, items.len() as u64)?;
+        }
+        let traced = self.traced.take();
+        self.charge(range, traced)?;
+        Ok(value)
+    }
+
+    /// `any`, `all` and `filter`: a test run on each member of a set.
+    fn test_each(&mut self, name: &str, args: &[Arg], range: Range) -> Res<Value> {
+        let Value::Set(items) = self.expr(
+            args.first()
+                .map(|a| &a.value)
+                .ok_or(())
+                .or_else(|_| fail(range, "expected a set"))?,
+        )?
+        else {
+            return fail(range, "expected a set");
+        };
+        let ExprKind::Lambda { param, body } =
+            &args.get(1).map_or(&ExprKind::Error, |a| &a.value.kind)
+        else {
+            return fail(range, "expected a test");
+        };
+        let mut kept = Vec::new();
+        for item in items {
+            self.scopes.push(vec![(param.name.clone(), item.clone())]);
+            let r = self.bool(body);
+            self.scopes.pop();
+            if r? {
+                kept.push(item);
+            } else if name == "all" {
+                return Ok(Value::Bool(false));
+            }
+            if name == "any" && !kept.is_empty() {
+                return Ok(Value::Bool(true));
+            }
+        }
+        Ok(match name {
+            "any" => Value::Bool(false),
+            "all" => Value::Bool(true),
+            _ => Value::Set(kept),
+        })
+    }
+
+    fn call_builtin(&mut self, name: &str, args: &[Arg], range: Range) -> Res<Value> {
         let Some(b) = builtin(name) else {
             return fail(range, format!("unknown function `{name}`"));
         };
@@ -573,6 +719,9 @@ impl<'a> Eval<'a> {
                 let Value::Set(mut items) = self.expr(pos(1)?)? else {
                     return fail(range, "expected a set");
                 };
+                // Each pick shifts the rest of the set.
+                let picks = n.clamp(0, items.len() as i64) as u64;
+                self.charge(range, picks.saturating_mul(items.len() as u64))?;
                 let mut picked = Vec::new();
                 for _ in 0..n.max(0) {
                     if items.is_empty() {
@@ -777,33 +926,6 @@ impl<'a> Eval<'a> {
                     Value::Bool(!items.is_empty())
                 }
             }
-            "any" | "all" | "filter" => {
-                let Value::Set(items) = self.expr(pos(0)?)? else {
-                    return fail(range, "expected a set");
-                };
-                let ExprKind::Lambda { param, body } = &pos(1)?.kind else {
-                    return fail(range, "expected a test");
-                };
-                let mut kept = Vec::new();
-                for item in items {
-                    self.scopes.push(vec![(param.name.clone(), item.clone())]);
-                    let r = self.bool(body);
-                    self.scopes.pop();
-                    if r? {
-                        kept.push(item);
-                    } else if name == "all" {
-                        return Ok(Value::Bool(false));
-                    }
-                    if name == "any" && !kept.is_empty() {
-                        return Ok(Value::Bool(true));
-                    }
-                }
-                match name {
-                    "any" => Value::Bool(false),
-                    "all" => Value::Bool(true),
-                    _ => Value::Set(kept),
-                }
-            }
             "union" => {
                 let (Value::Set(mut a), Value::Set(b)) = (self.expr(pos(0)?)?, self.expr(pos(1)?)?)
                 else {
@@ -830,6 +952,7 @@ impl<'a> Eval<'a> {
                 let Value::Set(items) = self.expr(pos(0)?)? else {
                     return fail(range, "expected a set");
                 };
+                self.charge(range, items.len() as u64)?;
                 let x = self.expr(pos(1)?)?;
                 Value::Bool(items.iter().any(|i| same(i, &x)))
             }
@@ -848,6 +971,7 @@ impl<'a> Eval<'a> {
                 let Value::Set(items) = self.expr(set_expr)? else {
                     return fail(range, "expected a set");
                 };
+                self.charge(range, items.len() as u64)?;
                 let by = match named("by") {
                     Some(e) => self.id(e)?,
                     None => self.ctx.me.clone(),
@@ -1054,7 +1178,7 @@ impl<'a> Eval<'a> {
                 }) else {
                     return fail(range, format!("the game has no turn-track box for {side}"));
                 };
-                let due = self.state.turn + turns.clamp(0, 1000) as u32;
+                let due = self.state.turn.saturating_add(turns.clamp(0, 1000) as u32);
                 let st = self.state.to_mut();
                 st.units[u].at = Loc::Box(track.id.clone());
                 st.units[u].reduced = false;
@@ -1091,7 +1215,7 @@ impl<'a> Eval<'a> {
                         .retain(|x| !(x.marker == m && x.space == s));
                 } else {
                     let level = match named("level") {
-                        Some(e) => self.int(e)?.max(1) as u32,
+                        Some(e) => self.int(e)?.clamp(1, i64::from(u32::MAX)) as u32,
                         None => 1,
                     };
                     let until = match named("until") {
@@ -1456,7 +1580,7 @@ impl<'a> Eval<'a> {
             .find(|x| x.marker == marker && x.space == space)
         {
             let max = kind.map_or(1, |k| k.levels);
-            existing.level = (existing.level + level).min(max);
+            existing.level = existing.level.saturating_add(level).min(max);
             return Ok(());
         }
         if let Some(limit) = kind.and_then(|k| k.limit) {
@@ -1672,10 +1796,10 @@ impl<'a> Eval<'a> {
             return fail(range, format!("no table `{table_id}`"));
         };
         let column = match (strength, attacker, defender, column_name.as_deref()) {
-            (Some(s), ..) => ColumnInput::Strength(s as i32),
+            (Some(s), ..) => ColumnInput::Strength(narrow(s)),
             (_, Some(a), Some(d), _) => ColumnInput::Odds {
-                attacker: a.max(0) as u32,
-                defender: d.max(0) as u32,
+                attacker: narrow(a).max(0) as u32,
+                defender: narrow(d).max(0) as u32,
             },
             (_, _, _, Some(c)) => ColumnInput::Name(c),
             _ => ColumnInput::Single,
@@ -1691,20 +1815,20 @@ impl<'a> Eval<'a> {
                 ModifierEffect::RollDrm { table, amount } if *table == table_id => Some(*amount),
                 _ => None,
             })
-            .sum();
+            .fold(0i64, i64::saturating_add);
         let row = match (roll, number, row_name.as_deref()) {
             (Some(r), ..) => RowInput::Roll {
-                roll: r as i32,
-                drm: drm.saturating_add(standing) as i32,
+                roll: narrow(r),
+                drm: narrow(drm.saturating_add(standing)),
             },
-            (_, Some(n), _) => RowInput::Number(n as i32),
+            (_, Some(n), _) => RowInput::Number(narrow(n)),
             (_, _, Some(name)) => RowInput::Name(name),
             _ => return fail(range, "`lookup` needs `roll`, `number` or `row`"),
         };
         let faces = self.content.game.as_ref().map_or(6, |g| g.dice.faces);
-        let result = table.lookup(column, shift as i32, row, faces);
+        let result = table.lookup(column, narrow(shift), row, faces);
         if let (Ok(cell), Some(_), Ok(c)) = (&result, roll, table.column(column)) {
-            let c = table.shift(c, shift as i32);
+            let c = table.shift(c, narrow(shift));
             self.state
                 .to_mut()
                 .record
@@ -1743,6 +1867,7 @@ impl<'a> Eval<'a> {
         let mut cache = self.supply.borrow_mut();
         let found = cache.iter().position(|(n, s, _)| n == nation && s == side);
         let i = found.unwrap_or_else(|| {
+            self.traced.set(self.traced.get() + self.trace_cost());
             let levels = crate::rules::supply::levels(self.content, &self.state, nation, side);
             cache.push((nation.to_string(), side.to_string(), levels));
             cache.len() - 1
@@ -1754,6 +1879,11 @@ impl<'a> Eval<'a> {
             level != crate::rules::supply::Level::Out
         }
     }
+}
+
+/// A script's number as a table's, clamped (tables are small; no lookup wraps around).
+fn narrow(n: i64) -> i32 {
+    n.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
 }
 
 fn same(a: &Value, b: &Value) -> bool {

@@ -160,14 +160,34 @@ fn lex(text: &str, errors: &mut Vec<ScriptError>) -> Vec<Token> {
             });
             i += sym.len();
         } else {
+            // One error for a whole run of characters the language does not have, so the
+            // report stays as long as the text, not its square.
             let ch = text[i..].chars().next().unwrap_or('?');
+            let mut end = i + ch.len_utf8();
+            let mut count = 1usize;
+            // The run goes on over spaces between such characters.
+            loop {
+                let gap = text[end..].len() - text[end..].trim_start_matches([' ', '\t']).len();
+                match text[end + gap..].chars().next() {
+                    Some(next) if is_stray(next) => {
+                        end += gap + next.len_utf8();
+                        count += 1;
+                    }
+                    _ => break,
+                }
+            }
+            let message = if count == 1 {
+                format!("unexpected character `{ch}`")
+            } else {
+                format!("{count} unexpected characters, the first `{ch}`")
+            };
             errors.push(ScriptError {
                 code: "E0301",
-                message: format!("unexpected character `{ch}`"),
-                range: Range::new(i, i + ch.len_utf8()),
+                message,
+                range: Range::new(i, end),
                 hint: None,
             });
-            i += ch.len_utf8();
+            i = end;
         }
     }
     tokens.push(Token {
@@ -175,6 +195,14 @@ fn lex(text: &str, errors: &mut Vec<ScriptError>) -> Vec<Token> {
         range: Range::new(text.len(), text.len()),
     });
     tokens
+}
+
+/// Whether the lexer rejects `c` wherever it stands (it starts no token and is no white space).
+fn is_stray(c: char) -> bool {
+    !(c.is_ascii_alphanumeric()
+        || c.is_ascii_whitespace()
+        || matches!(c, '_' | '"' | ';')
+        || SYMBOLS.iter().any(|s| s.starts_with(c)))
 }
 
 /// A name with its place.
@@ -323,6 +351,8 @@ pub fn parse(text: &str) -> Script {
         pos: 0,
         errors,
         depth: 0,
+        height: 0,
+        too_deep: false,
     };
     let stmts = p.stmts(true);
     Script {
@@ -364,10 +394,19 @@ struct Parser {
     tokens: Vec<Token>,
     pos: usize,
     errors: Vec<ScriptError>,
+    /// Blocks and expressions open on the parser's own call stack.
     depth: usize,
+    /// The height of the expression tree last returned by an expression rule.
+    height: usize,
+    /// Set when a statement went past [`MAX_DEPTH`]: every rule returns at once until the
+    /// statement loop recovers, so the parser neither recurses nor loops any further in it.
+    too_deep: bool,
 }
 
-const MAX_DEPTH: usize = 64;
+/// How deeply blocks and expressions may nest. It bounds both the parser's recursion and the
+/// height of every tree it returns (a chain `1 + 1 + ...` or `a.b.c...` is as tall as it is
+/// long), so the checker, the printer, the interpreter and `Drop` recurse at most this deep.
+pub const MAX_DEPTH: usize = 64;
 
 impl Parser {
     fn peek(&self) -> &Tok {
@@ -414,6 +453,32 @@ impl Parser {
         });
     }
 
+    /// Reports that the statement nests deeper than [`MAX_DEPTH`], once, and stops reading it.
+    fn too_deep(&mut self, range: Range) -> Expr {
+        if !self.too_deep {
+            self.errors.push(ScriptError {
+                code: "E0307",
+                message: format!("this nests more than {MAX_DEPTH} deep"),
+                range,
+                hint: Some(
+                    "split the expression with `let`, or the blocks into several statements".into(),
+                ),
+            });
+            self.too_deep = true;
+        }
+        self.height = 1;
+        Expr {
+            kind: ExprKind::Error,
+            range,
+        }
+    }
+
+    /// Records the height of a node over children of height `below`; false when too tall.
+    fn grow(&mut self, below: usize) -> bool {
+        self.height = below + 1;
+        self.height <= MAX_DEPTH
+    }
+
     fn describe(&self) -> String {
         match self.peek() {
             Tok::Int(n) => format!("`{n}`"),
@@ -452,6 +517,7 @@ impl Parser {
 
     /// Skips to the end of the current statement (error recovery).
     fn recover(&mut self) {
+        self.too_deep = false;
         let mut depth = 0usize;
         loop {
             match self.peek() {
@@ -471,6 +537,30 @@ impl Parser {
         }
     }
 
+    /// Skips the rest of the top-level statement that began at token `start`, past every
+    /// bracket it opened (recovery from a statement nested too deeply).
+    fn skip_statement(&mut self, start: usize) {
+        self.too_deep = false;
+        let mut open = 0usize;
+        for t in &self.tokens[start..self.pos] {
+            match t.tok {
+                Tok::Sym("(" | "{" | "[") => open += 1,
+                Tok::Sym(")" | "]" | "}") => open = open.saturating_sub(1),
+                _ => {}
+            }
+        }
+        loop {
+            match self.peek() {
+                Tok::Eof => return,
+                Tok::Newline if open == 0 => return,
+                Tok::Sym("(" | "{" | "[") => open += 1,
+                Tok::Sym(")" | "]" | "}") => open = open.saturating_sub(1),
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
     fn stmts(&mut self, top: bool) -> Vec<Stmt> {
         let mut stmts = Vec::new();
         loop {
@@ -484,15 +574,27 @@ impl Parser {
                 }
                 Tok::Sym("}") if !top => return stmts,
                 Tok::Sym("}") => {
+                    // One error for a run of them.
                     self.error("`}` without a matching `{`", None);
-                    self.bump();
+                    while matches!(self.peek(), Tok::Sym("}")) {
+                        self.bump();
+                    }
                     continue;
                 }
                 _ => {}
             }
             let errors_before = self.errors.len();
+            let stmt_start = self.pos;
             if let Some(stmt) = self.stmt() {
                 stmts.push(stmt);
+            }
+            if self.too_deep {
+                if !top {
+                    // Unwind to the statement loop at the top, which recovers.
+                    return stmts;
+                }
+                self.skip_statement(stmt_start);
+                continue;
             }
             if self.errors.len() > errors_before {
                 self.recover();
@@ -514,18 +616,24 @@ impl Parser {
     }
 
     fn block(&mut self) -> Vec<Stmt> {
+        if self.too_deep {
+            return Vec::new();
+        }
         self.skip_newlines();
         if !self.expect_sym("{") {
             return Vec::new();
         }
         self.depth += 1;
         let stmts = if self.depth > MAX_DEPTH {
-            self.error("blocks are nested too deeply", None);
+            self.too_deep(self.prev_range());
             Vec::new()
         } else {
             self.stmts(false)
         };
         self.depth -= 1;
+        if self.too_deep {
+            return stmts;
+        }
         self.expect_sym("}");
         stmts
     }
@@ -565,10 +673,21 @@ impl Parser {
         let then = self.block();
         let save = self.pos;
         self.skip_newlines();
-        let otherwise = if self.is_name("else") {
+        let otherwise = if self.too_deep {
+            Vec::new()
+        } else if self.is_name("else") {
             self.bump();
             if self.is_name("if") {
-                vec![self.if_stmt()]
+                // `else if` nests like a block.
+                self.depth += 1;
+                let nested = if self.depth > MAX_DEPTH {
+                    self.too_deep(self.range());
+                    Vec::new()
+                } else {
+                    vec![self.if_stmt()]
+                };
+                self.depth -= 1;
+                nested
             } else {
                 self.block()
             }
@@ -584,13 +703,12 @@ impl Parser {
     }
 
     fn expr(&mut self) -> Expr {
+        if self.too_deep {
+            return self.too_deep(self.range());
+        }
         self.depth += 1;
         let e = if self.depth > MAX_DEPTH {
-            self.error("the expression is nested too deeply", None);
-            Expr {
-                kind: ExprKind::Error,
-                range: self.range(),
-            }
+            self.too_deep(self.range())
         } else {
             self.binary(1)
         };
@@ -618,9 +736,21 @@ impl Parser {
 
     /// Precedence climbing; `not` sits between `and` and comparisons.
     fn binary(&mut self, min: u8) -> Expr {
+        if self.too_deep {
+            return self.too_deep(self.range());
+        }
         let mut left = if min <= 3 && self.is_name("not") {
             let start = self.bump().range;
-            let operand = self.binary(3);
+            self.depth += 1;
+            let operand = if self.depth > MAX_DEPTH {
+                self.too_deep(start)
+            } else {
+                self.binary(3)
+            };
+            self.depth -= 1;
+            if self.too_deep || !self.grow(self.height) {
+                return self.too_deep(start);
+            }
             let range = start.to(operand.range);
             Expr {
                 kind: ExprKind::Unary {
@@ -633,13 +763,20 @@ impl Parser {
             self.unary()
         };
         while let Some(op) = self.binary_op() {
+            if self.too_deep {
+                return self.too_deep(self.range());
+            }
             let prec = op.precedence();
             if prec < min {
                 break;
             }
-            self.bump();
+            let left_height = self.height;
+            let op_range = self.bump().range;
             self.skip_newlines();
             let right = self.binary(prec + 1);
+            if self.too_deep || !self.grow(left_height.max(self.height)) {
+                return self.too_deep(op_range);
+            }
             let range = left.range.to(right.range);
             left = Expr {
                 kind: ExprKind::Binary {
@@ -674,15 +811,14 @@ impl Parser {
         let start = self.bump().range;
         self.depth += 1;
         let operand = if self.depth > MAX_DEPTH {
-            self.error("the expression is nested too deeply", None);
-            Expr {
-                kind: ExprKind::Error,
-                range: self.range(),
-            }
+            self.too_deep(start)
         } else {
             self.unary()
         };
         self.depth -= 1;
+        if self.too_deep || !self.grow(self.height) {
+            return self.too_deep(start);
+        }
         let range = start.to(operand.range);
         Expr {
             kind: ExprKind::Unary {
@@ -695,8 +831,11 @@ impl Parser {
 
     fn postfix(&mut self) -> Expr {
         let mut e = self.primary();
-        while self.is_sym(".") {
-            self.bump();
+        while self.is_sym(".") && !self.too_deep {
+            let dot = self.bump().range;
+            if !self.grow(self.height) {
+                return self.too_deep(dot);
+            }
             let Some(field) = self.ident() else { break };
             let range = e.range.to(field.range);
             e = Expr {
@@ -710,8 +849,14 @@ impl Parser {
         e
     }
 
+    /// A value; sets [`Parser::height`] to the height of the tree it returns.
     fn primary(&mut self) -> Expr {
         let start = self.range();
+        if self.too_deep {
+            return self.too_deep(start);
+        }
+        // Leaves; the rules below raise it over their children.
+        self.height = 1;
         let kind = match self.peek().clone() {
             Tok::Int(n) => {
                 self.bump();
@@ -732,7 +877,10 @@ impl Parser {
                 };
                 if self.is_sym("(") {
                     self.bump();
-                    let args = self.args();
+                    let (args, below) = self.args();
+                    if self.too_deep || !self.grow(below) {
+                        return self.too_deep(start);
+                    }
                     ExprKind::Call { name, args }
                 } else {
                     ExprKind::Name(name.name)
@@ -742,6 +890,9 @@ impl Parser {
                 self.bump();
                 self.skip_newlines();
                 let inner = self.expr();
+                if self.too_deep {
+                    return inner;
+                }
                 self.skip_newlines();
                 self.expect_sym(")");
                 return Expr {
@@ -752,6 +903,7 @@ impl Parser {
             Tok::Sym("[") => {
                 self.bump();
                 let mut items = Vec::new();
+                let mut below = 0;
                 loop {
                     self.skip_newlines();
                     if self.is_sym("]") {
@@ -759,6 +911,10 @@ impl Parser {
                         break;
                     }
                     items.push(self.expr());
+                    if self.too_deep {
+                        return self.too_deep(start);
+                    }
+                    below = below.max(self.height);
                     self.skip_newlines();
                     if self.is_sym(",") {
                         self.bump();
@@ -768,11 +924,15 @@ impl Parser {
                     } else {
                         let found = self.describe();
                         self.error(format!("expected `,` or `]`, found {found}"), None);
+                        self.height = 1;
                         return Expr {
                             kind: ExprKind::Error,
                             range: start,
                         };
                     }
+                }
+                if !self.grow(below) {
+                    return self.too_deep(start);
                 }
                 ExprKind::List(items)
             }
@@ -786,6 +946,9 @@ impl Parser {
                 };
                 self.expect_sym("|");
                 let body = self.expr();
+                if self.too_deep || !self.grow(self.height) {
+                    return self.too_deep(start);
+                }
                 let range = start.to(body.range);
                 return Expr {
                     kind: ExprKind::Lambda {
@@ -810,13 +973,15 @@ impl Parser {
         }
     }
 
-    fn args(&mut self) -> Vec<Arg> {
+    /// A call's arguments, with the height of the tallest.
+    fn args(&mut self) -> (Vec<Arg>, usize) {
         let mut args = Vec::new();
+        let mut below = 0;
         loop {
             self.skip_newlines();
             if self.is_sym(")") {
                 self.bump();
-                return args;
+                return (args, below);
             }
             // An argument's name may be any word, keywords included (`in: moscow`).
             let named = matches!(self.peek(), Tok::Name(_))
@@ -838,6 +1003,10 @@ impl Parser {
                 None
             };
             let value = self.expr();
+            if self.too_deep {
+                return (args, below);
+            }
+            below = below.max(self.height);
             let is_error = value.kind == ExprKind::Error;
             args.push(Arg { name, value });
             self.skip_newlines();
@@ -845,13 +1014,13 @@ impl Parser {
                 self.bump();
             } else if self.is_sym(")") {
                 self.bump();
-                return args;
+                return (args, below);
             } else {
                 if !is_error {
                     let found = self.describe();
                     self.error(format!("expected `,` or `)`, found {found}"), None);
                 }
-                return args;
+                return (args, below);
             }
         }
     }
