@@ -13,6 +13,8 @@
 
 pub mod check;
 pub mod eval;
+mod lex;
+pub mod print;
 pub mod syntax;
 pub mod types;
 
