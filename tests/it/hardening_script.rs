@@ -401,7 +401,7 @@ fn a_megabyte_line_of_bad_characters_gives_one_diagnostic_of_bounded_size() {
     let bad = "@".repeat(1 << 20);
     let errors = parse(&format!("add(vp, 1) {bad}")).errors;
     assert!(errors.len() <= 2, "{} errors", errors.len());
-    let source = b2b_with_axis_cards(|t| prefix_effects(t, &[bad.clone()]));
+    let source = b2b_with_axis_cards(|t| prefix_effects(t, std::slice::from_ref(&bad)));
     let loaded = load(&source);
     let bad_chars: Vec<_> = loaded
         .diagnostics
