@@ -13,8 +13,8 @@ for f in "$content"/*/*.ron "$content"/*/*/*.ron ../tests/fixtures/*/*.ron; do
     cp "$f" "corpus/ron_syntax/$name"
     cp "$f" "corpus/load/$name"
 done
-# Scripts: perl is on every machine git is on.
-perl -0777 -MDigest::SHA=sha1_hex -e '
+# Scripts: perl (its base, no modules) is on every machine git is on.
+perl -0777 -e '
     my $n = 0;
     for my $file (@ARGV) {
         open(my $fh, "<", $file) or die "$file: $!";
@@ -28,9 +28,13 @@ perl -0777 -MDigest::SHA=sha1_hex -e '
             $s =~ s/\\"/"/g;
             push @scripts, $s;
         }
+        (my $base = $file) =~ s{^\.\./}{};
+        $base =~ s{/}{_}g;
+        my $i = 0;
         for my $s (@scripts) {
+            $i++;
             for my $t (qw(script_parse script_check script_eval)) {
-                open(my $out, ">", "corpus/$t/" . sha1_hex($s)) or die $!;
+                open(my $out, ">", "corpus/$t/seed-$base-$i") or die $!;
                 print $out $s;
                 close $out;
             }
