@@ -444,3 +444,24 @@ fn a_ten_megabyte_unknown_id_is_reported_without_a_hint() {
     assert!(d.hints.is_empty());
     assert!(loaded.sources.render(d).len() < 2_000);
 }
+
+#[test]
+fn validate_and_play_report_a_12000_link_chain_in_a_card_instead_of_crashing() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::copy_tree(&crate::b2b(), dir.path());
+    let cards = dir.path().join("cards/axis.ron");
+    let text = std::fs::read_to_string(&cards).unwrap();
+    let chain = format!("add(vp, {}true)", "not ".repeat(12_000));
+    std::fs::write(&cards, prefix_effects(&text, &[chain])).unwrap();
+    let game = dir.path().to_str().unwrap();
+    for args in [
+        vec!["validate", game],
+        vec!["play", game, "--scenario", "campaign"],
+    ] {
+        let out = crate::cli::sandtable(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("error[E0307]"), "{args:?}: {err}");
+        assert!(err.len() < 10_000, "{} bytes", err.len());
+    }
+}
