@@ -241,6 +241,9 @@ pub(crate) fn check(
     }
 }
 
+/// Most problems reported in one script.
+const MAX_SCRIPT_ERRORS: usize = 50;
+
 impl Checker<'_> {
     /// Parses and checks every card's scripts against the whole content, and keeps them.
     fn scripts(&mut self, files: &Files, sources: &Sources, content: &mut Content) {
@@ -463,7 +466,10 @@ impl Checker<'_> {
         }
         let (start, end) = f.spans.value(pointer);
         let literal = crate::ron_syntax::string_at(text, start);
-        for e in errors {
+        // A script of thousands of bad statements gets its first problems only: the report
+        // stays short, and its cost linear.
+        let more = errors.len().saturating_sub(MAX_SCRIPT_ERRORS);
+        for (i, e) in errors.into_iter().take(MAX_SCRIPT_ERRORS).enumerate() {
             let span = match &literal {
                 Some(lit) => Span::new(
                     f.file,
@@ -475,6 +481,9 @@ impl Checker<'_> {
             let mut d = Diagnostic::error(e.code, span, e.message);
             if let Some(h) = e.hint {
                 d = d.with_hint(h);
+            }
+            if more > 0 && i + 1 == MAX_SCRIPT_ERRORS {
+                d = d.with_hint(format!("{more} more problems in this script are not shown"));
             }
             self.diags.push(d);
         }

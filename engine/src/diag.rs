@@ -116,6 +116,9 @@ pub struct SourceFile {
     pub path: String,
     pub text: String,
     line_starts: Vec<usize>,
+    /// Whether the text is ASCII, where a column is a byte count (found at once, not by
+    /// counting the characters of a long line for every diagnostic on it).
+    ascii: bool,
 }
 
 impl SourceFile {
@@ -123,6 +126,7 @@ impl SourceFile {
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         SourceFile {
+            ascii: text.is_ascii(),
             path,
             text,
             line_starts,
@@ -134,6 +138,9 @@ impl SourceFile {
         let offset = offset.min(self.text.len());
         let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
         let start = self.line_starts[line];
+        if self.ascii {
+            return (line + 1, offset - start + 1);
+        }
         let col = self
             .text
             .get(start..offset)
@@ -203,7 +210,7 @@ impl Sources {
             "{path}:{line}:{col}: {}[{}]: {}",
             diag.severity.as_str(),
             diag.code,
-            diag.message
+            clip(&diag.message, MAX_MESSAGE)
         )
     }
 
@@ -214,24 +221,24 @@ impl Sources {
             let file = self.get(span.file);
             let (line, col) = file.line_col(span.start as usize);
             let (end_line, end_col) = file.line_col(span.end as usize);
-            let text = file.line_text(line);
             let width = if end_line == line && end_col > col {
                 end_col - col
             } else {
                 1
             };
+            let (text, col, width) = excerpt(file.line_text(line), col - 1, width);
             let gutter = line.to_string().len();
             let _ = write!(
                 out,
                 "\n{:gutter$} |\n{line} | {text}\n{:gutter$} | {}{}",
                 "",
                 "",
-                " ".repeat(col - 1),
+                " ".repeat(col),
                 "^".repeat(width.min(80))
             );
         }
         for hint in &diag.hints {
-            let _ = write!(out, "\n  = hint: {hint}");
+            let _ = write!(out, "\n  = hint: {}", clip(hint, MAX_MESSAGE));
         }
         out
     }
@@ -269,15 +276,69 @@ pub fn sort(diags: &mut [Diagnostic]) {
     diags.sort_by_key(key);
 }
 
-/// The closest of `candidates` to `name`, if close enough to be a likely typo.
+/// Most characters of a source line the renderer shows: a longer line is cut to a window
+/// around the place, with `…` on each cut side.
+pub const EXCERPT: usize = 120;
+
+/// Most characters of a message or hint the renderer shows (an id may be megabytes long).
+const MAX_MESSAGE: usize = 400;
+
+/// `text` cut to at most [`EXCERPT`] characters around the zero-based character column `col`;
+/// returns the excerpt, the column of `col` in it and the width of the underline left in it.
+fn excerpt(text: &str, col: usize, width: usize) -> (String, usize, usize) {
+    let len = text.chars().count();
+    if len <= EXCERPT {
+        return (text.to_string(), col, width);
+    }
+    let col = col.min(len);
+    let mut start = col.saturating_sub(EXCERPT / 3);
+    let end = (start + EXCERPT).min(len);
+    start = start.min(end.saturating_sub(EXCERPT));
+    let mut out = String::new();
+    if start > 0 {
+        out.push('…');
+    }
+    out.extend(text.chars().skip(start).take(end - start));
+    if end < len {
+        out.push('…');
+    }
+    let at = col - start + usize::from(start > 0);
+    (out, at, width.min(end.saturating_sub(col)).max(1))
+}
+
+/// `text` cut to `max` characters, with `…` for the rest.
+fn clip(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]).into(),
+        None => text.into(),
+    }
+}
+
+/// Longest name the did-you-mean hint considers: a longer one is no typo of an id.
+const MAX_HINTED: usize = 64;
+
+/// The closest of `candidates` to `name`, if close enough to be a likely typo. Costs at most
+/// `MAX_HINTED²` per candidate: longer names, and candidates whose length alone puts them too
+/// far, are not compared.
 pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
+    if name.len() > MAX_HINTED {
+        return None;
+    }
+    let allowed = (name.len().max(3) / 3).max(1);
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
+        // The distance is at least the difference of the lengths (in characters, which the
+        // byte lengths bound from above only, so compare generously).
+        if candidate.len() > MAX_HINTED * 4
+            || candidate.chars().count().abs_diff(name.chars().count()) > allowed
+        {
+            continue;
+        }
         let distance = edit_distance(name, candidate);
-        if distance <= (name.len().max(3) / 3).max(1) && best.is_none_or(|(d, _)| distance < d) {
+        if distance <= allowed && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, candidate));
         }
     }
@@ -313,6 +374,32 @@ mod tests {
         let x = file.text.find('x').unwrap();
         assert_eq!(file.line_col(x), (2, 4));
         assert_eq!(file.line_text(2), "Äö x");
+    }
+
+    #[test]
+    fn did_you_mean_skips_names_too_long_to_be_typos() {
+        let long = "m".repeat(10_000_000);
+        assert_eq!(did_you_mean(&long, ["moscow", "minsk"]), None);
+        assert_eq!(
+            did_you_mean("moscow", [long.as_str(), "moscw"]),
+            Some("moscw")
+        );
+    }
+
+    #[test]
+    fn long_source_lines_are_cut_to_a_window_with_the_caret_under_the_place() {
+        let line = format!("{}X{}", "a".repeat(5000), "b".repeat(5000));
+        let (text, col, width) = excerpt(&line, 5000, 1);
+        assert!(text.chars().count() <= EXCERPT + 2, "{}", text.len());
+        assert!(text.starts_with('…') && text.ends_with('…'));
+        assert_eq!(text.chars().nth(col), Some('X'));
+        assert_eq!(width, 1);
+        let (text, col, _) = excerpt(&line, 0, 3);
+        assert_eq!((col, text.chars().next()), (0, Some('a')));
+        let (text, col, _) = excerpt(&line, 10_000, 1);
+        assert_eq!(text.chars().nth(col), Some('b'));
+        assert!(text.starts_with('…') && !text.ends_with('…'));
+        assert_eq!(excerpt("short", 2, 1), ("short".to_string(), 2, 1));
     }
 
     #[test]

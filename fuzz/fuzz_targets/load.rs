@@ -8,8 +8,18 @@ use sandtable_engine::load::{load, MemSource};
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data).into_owned();
     let base = include_str!("../../tests/fixtures/zone-mini/game.ron");
-    for name in ["game.ron", "map.ron", "counters.ron", "tables.ron", "cards/a.ron", "scenarios/s.ron"] {
-        let mut source = MemSource { name: "fuzz".into(), ..MemSource::default() };
+    for name in [
+        "game.ron",
+        "map.ron",
+        "counters.ron",
+        "tables.ron",
+        "cards/a.ron",
+        "scenarios/s.ron",
+    ] {
+        let mut source = MemSource {
+            name: "fuzz".into(),
+            ..MemSource::default()
+        };
         source.files.insert("game.ron".into(), base.into());
         source.files.insert(name.into(), text.clone());
         let loaded = load(&source);

@@ -6,9 +6,13 @@ use libfuzzer_sys::fuzz_target;
 use sandtable_engine::ron_syntax::{parse, to_json, write_canonical};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let Ok(node) = parse(text) else { return };
-    let Ok((json, _)) = to_json(&node) else { return };
+    let Ok((json, _)) = to_json(&node) else {
+        return;
+    };
     let written = write_canonical(&node);
     let again = parse(&written).expect("canonical text parses");
     assert_eq!(to_json(&again).expect("converts").0, json);

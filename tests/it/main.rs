@@ -11,6 +11,7 @@ mod cli_errors;
 mod docs;
 mod golden;
 mod graph_model;
+mod hardening_script;
 mod play;
 mod reload;
 mod robustness;

@@ -664,8 +664,9 @@ fn fire(rules: &Rules, state: &mut State, c: &CombatTask, side: &str) -> u32 {
     let mut drm = 0i32;
     for m in in_force(rules, state, c).filter(|m| m.side == side) {
         match m.effect {
-            ModifierEffect::Shift(n) => shift += n as i32,
-            ModifierEffect::Drm(n) => drm += n as i32,
+            // Saturating: a script may give any number (no wrap, no overflow).
+            ModifierEffect::Shift(n) => shift = shift.saturating_add(n.clamp(-1000, 1000) as i32),
+            ModifierEffect::Drm(n) => drm = drm.saturating_add(n.clamp(-1000, 1000) as i32),
             _ => {}
         }
     }
@@ -674,7 +675,7 @@ fn fire(rules: &Rules, state: &mut State, c: &CombatTask, side: &str) -> u32 {
         .iter()
         .any(|&u| cache.unit(rules, state, u) == Level::Out)
     {
-        shift += rules.play.oos_shift;
+        shift = shift.saturating_add(rules.play.oos_shift);
     }
     let roll = state.roll(rules.game.dice.faces) as i32;
     let column = table.column(ColumnInput::Strength(strength)).unwrap_or(0);

@@ -15,9 +15,16 @@ use crate::content::Content;
 use crate::model::{Cell, Scalar};
 use crate::state::{space_in_region, Loc, MarkerOnMap, Modifier, ModifierEffect, State};
 use crate::tables::{ColumnInput, RowInput};
+use budget::{checked, narrow};
+
+mod budget;
 
 /// Most evaluation steps one run may take.
 pub const STEP_BUDGET: u64 = 200_000;
+
+/// How many visits of a builtin's work (a space, an edge, a unit, a member of a set) cost one
+/// step of the budget.
+const VISITS_PER_STEP: u64 = 4;
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Value {
@@ -94,6 +101,10 @@ struct Eval<'a> {
     /// Supply levels traced so far (nation, side, level of every space), kept until the script
     /// next changes the state.
     supply: std::cell::RefCell<Vec<(String, String, Vec<crate::rules::supply::Level>)>>,
+    /// The cost of the supply traces made since the budget was last charged.
+    traced: std::cell::Cell<u64>,
+    /// For each builtin being called, innermost last: its arguments, evaluated.
+    evaluated: Vec<Vec<(*const Expr, Value)>>,
 }
 
 /// Stops evaluation: a runtime error, or a decision that has no answer yet.
@@ -207,18 +218,9 @@ impl<'a> Eval<'a> {
             scopes: vec![names],
             combat_modifiers: Vec::new(),
             supply: Default::default(),
+            traced: Default::default(),
+            evaluated: Vec::new(),
         }
-    }
-
-    fn step(&mut self, range: Range) -> Res<()> {
-        self.steps += 1;
-        if self.steps > STEP_BUDGET {
-            return fail(
-                range,
-                format!("the script ran more than {STEP_BUDGET} steps"),
-            );
-        }
-        Ok(())
     }
 
     fn stmts(&mut self, stmts: &[Stmt]) -> Res<()> {
@@ -297,6 +299,12 @@ impl<'a> Eval<'a> {
     }
 
     fn expr(&mut self, e: &Expr) -> Res<Value> {
+        // An argument of the builtin being called was evaluated already.
+        if let Some(done) = self.evaluated.last_mut() {
+            if let Some(i) = done.iter().position(|(x, _)| std::ptr::eq(*x, e)) {
+                return Ok(done.swap_remove(i).1);
+            }
+        }
         self.step(e.range)?;
         Ok(match &e.kind {
             ExprKind::Int(n) => Value::Int(*n),
@@ -313,7 +321,10 @@ impl<'a> Eval<'a> {
             },
             ExprKind::Unary { op, operand } => match op {
                 UnaryOp::Not => Value::Bool(!self.bool(operand)?),
-                UnaryOp::Neg => Value::Int(self.int(operand)?.saturating_neg()),
+                UnaryOp::Neg => {
+                    let n = self.int(operand)?;
+                    Value::Int(checked(e.range, n.checked_neg(), "the negation")?)
+                }
                 UnaryOp::Plus => Value::Int(self.int(operand)?),
             },
             ExprKind::Binary { op, left, right } => self.binary(*op, left, right, e.range)?,
@@ -360,11 +371,20 @@ impl<'a> Eval<'a> {
                     BinaryOp::Le => Value::Bool(a <= b),
                     BinaryOp::Gt => Value::Bool(a > b),
                     BinaryOp::Ge => Value::Bool(a >= b),
-                    BinaryOp::Add => Value::Int(a.saturating_add(b)),
-                    BinaryOp::Sub => Value::Int(a.saturating_sub(b)),
-                    BinaryOp::Mul => Value::Int(a.saturating_mul(b)),
-                    BinaryOp::Div if b == 0 => return fail(range, "division by zero"),
-                    BinaryOp::Div => Value::Int(a / b),
+                    BinaryOp::Add => Value::Int(checked(range, a.checked_add(b), "the sum")?),
+                    BinaryOp::Sub => {
+                        Value::Int(checked(range, a.checked_sub(b), "the difference")?)
+                    }
+                    BinaryOp::Mul => Value::Int(checked(range, a.checked_mul(b), "the product")?),
+                    BinaryOp::Div if b == 0 => {
+                        return Err(Stop::Error(ScriptError {
+                            code: "E0311",
+                            message: "division by zero".into(),
+                            range,
+                            hint: None,
+                        }))
+                    }
+                    BinaryOp::Div => Value::Int(checked(range, a.checked_div(b), "the quotient")?),
                     _ => unreachable!("logical and comparison operators are handled above"),
                 }
             }
@@ -508,7 +528,7 @@ impl<'a> Eval<'a> {
         Value::Set(items)
     }
 
-    fn call(&mut self, name: &str, args: &[Arg], range: Range) -> Res<Value> {
+    fn call_builtin(&mut self, name: &str, args: &[Arg], range: Range) -> Res<Value> {
         let Some(b) = builtin(name) else {
             return fail(range, format!("unknown function `{name}`"));
         };
@@ -573,6 +593,9 @@ impl<'a> Eval<'a> {
                 let Value::Set(mut items) = self.expr(pos(1)?)? else {
                     return fail(range, "expected a set");
                 };
+                // Each pick shifts the rest of the set.
+                let picks = n.clamp(0, items.len() as i64) as u64;
+                self.charge(range, picks.saturating_mul(items.len() as u64))?;
                 let mut picked = Vec::new();
                 for _ in 0..n.max(0) {
                     if items.is_empty() {
@@ -777,33 +800,6 @@ impl<'a> Eval<'a> {
                     Value::Bool(!items.is_empty())
                 }
             }
-            "any" | "all" | "filter" => {
-                let Value::Set(items) = self.expr(pos(0)?)? else {
-                    return fail(range, "expected a set");
-                };
-                let ExprKind::Lambda { param, body } = &pos(1)?.kind else {
-                    return fail(range, "expected a test");
-                };
-                let mut kept = Vec::new();
-                for item in items {
-                    self.scopes.push(vec![(param.name.clone(), item.clone())]);
-                    let r = self.bool(body);
-                    self.scopes.pop();
-                    if r? {
-                        kept.push(item);
-                    } else if name == "all" {
-                        return Ok(Value::Bool(false));
-                    }
-                    if name == "any" && !kept.is_empty() {
-                        return Ok(Value::Bool(true));
-                    }
-                }
-                match name {
-                    "any" => Value::Bool(false),
-                    "all" => Value::Bool(true),
-                    _ => Value::Set(kept),
-                }
-            }
             "union" => {
                 let (Value::Set(mut a), Value::Set(b)) = (self.expr(pos(0)?)?, self.expr(pos(1)?)?)
                 else {
@@ -830,6 +826,7 @@ impl<'a> Eval<'a> {
                 let Value::Set(items) = self.expr(pos(0)?)? else {
                     return fail(range, "expected a set");
                 };
+                self.charge(range, items.len() as u64)?;
                 let x = self.expr(pos(1)?)?;
                 Value::Bool(items.iter().any(|i| same(i, &x)))
             }
@@ -848,6 +845,7 @@ impl<'a> Eval<'a> {
                 let Value::Set(items) = self.expr(set_expr)? else {
                     return fail(range, "expected a set");
                 };
+                self.charge(range, items.len() as u64)?;
                 let by = match named("by") {
                     Some(e) => self.id(e)?,
                     None => self.ctx.me.clone(),
@@ -1054,7 +1052,7 @@ impl<'a> Eval<'a> {
                 }) else {
                     return fail(range, format!("the game has no turn-track box for {side}"));
                 };
-                let due = self.state.turn + turns.clamp(0, 1000) as u32;
+                let due = self.state.turn.saturating_add(turns.clamp(0, 1000) as u32);
                 let st = self.state.to_mut();
                 st.units[u].at = Loc::Box(track.id.clone());
                 st.units[u].reduced = false;
@@ -1091,7 +1089,7 @@ impl<'a> Eval<'a> {
                         .retain(|x| !(x.marker == m && x.space == s));
                 } else {
                     let level = match named("level") {
-                        Some(e) => self.int(e)?.max(1) as u32,
+                        Some(e) => self.int(e)?.clamp(1, i64::from(u32::MAX)) as u32,
                         None => 1,
                     };
                     let until = match named("until") {
@@ -1456,7 +1454,7 @@ impl<'a> Eval<'a> {
             .find(|x| x.marker == marker && x.space == space)
         {
             let max = kind.map_or(1, |k| k.levels);
-            existing.level = (existing.level + level).min(max);
+            existing.level = existing.level.saturating_add(level).min(max);
             return Ok(());
         }
         if let Some(limit) = kind.and_then(|k| k.limit) {
@@ -1672,10 +1670,10 @@ impl<'a> Eval<'a> {
             return fail(range, format!("no table `{table_id}`"));
         };
         let column = match (strength, attacker, defender, column_name.as_deref()) {
-            (Some(s), ..) => ColumnInput::Strength(s as i32),
+            (Some(s), ..) => ColumnInput::Strength(narrow(s)),
             (_, Some(a), Some(d), _) => ColumnInput::Odds {
-                attacker: a.max(0) as u32,
-                defender: d.max(0) as u32,
+                attacker: narrow(a).max(0) as u32,
+                defender: narrow(d).max(0) as u32,
             },
             (_, _, _, Some(c)) => ColumnInput::Name(c),
             _ => ColumnInput::Single,
@@ -1691,20 +1689,20 @@ impl<'a> Eval<'a> {
                 ModifierEffect::RollDrm { table, amount } if *table == table_id => Some(*amount),
                 _ => None,
             })
-            .sum();
+            .fold(0i64, i64::saturating_add);
         let row = match (roll, number, row_name.as_deref()) {
             (Some(r), ..) => RowInput::Roll {
-                roll: r as i32,
-                drm: drm.saturating_add(standing) as i32,
+                roll: narrow(r),
+                drm: narrow(drm.saturating_add(standing)),
             },
-            (_, Some(n), _) => RowInput::Number(n as i32),
+            (_, Some(n), _) => RowInput::Number(narrow(n)),
             (_, _, Some(name)) => RowInput::Name(name),
             _ => return fail(range, "`lookup` needs `roll`, `number` or `row`"),
         };
         let faces = self.content.game.as_ref().map_or(6, |g| g.dice.faces);
-        let result = table.lookup(column, shift as i32, row, faces);
+        let result = table.lookup(column, narrow(shift), row, faces);
         if let (Ok(cell), Some(_), Ok(c)) = (&result, roll, table.column(column)) {
-            let c = table.shift(c, shift as i32);
+            let c = table.shift(c, narrow(shift));
             self.state
                 .to_mut()
                 .record
@@ -1743,6 +1741,7 @@ impl<'a> Eval<'a> {
         let mut cache = self.supply.borrow_mut();
         let found = cache.iter().position(|(n, s, _)| n == nation && s == side);
         let i = found.unwrap_or_else(|| {
+            self.traced.set(self.traced.get() + self.trace_cost());
             let levels = crate::rules::supply::levels(self.content, &self.state, nation, side);
             cache.push((nation.to_string(), side.to_string(), levels));
             cache.len() - 1

@@ -1,10 +1,16 @@
 //! The effect language: card effects, event conditions and combat-card modifiers, written as
 //! text in content files and checked when the content loads.
 //!
-//! Stages, each its own module: [`syntax`] (tokens, tree, parser with error recovery, canonical
-//! printer; knows nothing of games), [`types`] (the types and every builtin's signature),
-//! [`check`] (names resolved against the content, types checked), [`eval`] (the interpreter,
-//! with a step budget and decisions that suspend and resume from recorded answers).
+//! Stages, each its own module: `lex` (tokens), [`syntax`] (tree, parser with error recovery;
+//! knows nothing of games), [`print`](mod@print) (canonical printer, highlighter), [`types`] (the types
+//! and every builtin's signature), [`check`] (names resolved against the content, types
+//! checked), [`eval`] (the interpreter, with a step budget that charges builtins by their work,
+//! checked arithmetic, and decisions that suspend and resume from recorded answers).
+//!
+//! Invariant: no input makes a stage panic, overflow the stack or run for long. The parser
+//! bounds the height of every tree at [`syntax::MAX_DEPTH`] (E0307 otherwise), so everything
+//! that walks a tree recurses at most that deep; a run stops at its step budget (E0310) or at
+//! an arithmetic overflow or division by zero (E0311).
 //!
 //! Invariant: a script that checked refers only to ids the content declares and calls builtins
 //! with arguments of the right types; the interpreter can still fail at run time (choosing from
@@ -13,6 +19,8 @@
 
 pub mod check;
 pub mod eval;
+mod lex;
+pub mod print;
 pub mod syntax;
 pub mod types;
 

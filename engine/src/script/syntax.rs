@@ -20,7 +20,9 @@
 //! args     := (arg ("," arg)*)?          arg := NAME ":" expr | expr
 //! ```
 
-use std::fmt::Write as _;
+pub use super::lex::Tok;
+pub(super) use super::lex::{lex, Token};
+pub use super::print::{highlight, print, print_expr, Highlight};
 
 /// A byte range within a script's text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -30,7 +32,7 @@ pub struct Range {
 }
 
 impl Range {
-    fn new(start: usize, end: usize) -> Range {
+    pub(super) fn new(start: usize, end: usize) -> Range {
         Range {
             start: start as u32,
             end: end.max(start) as u32,
@@ -52,129 +54,6 @@ pub struct ScriptError {
     pub message: String,
     pub range: Range,
     pub hint: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum Tok {
-    Int(i64),
-    Str(String),
-    Name(String),
-    Sym(&'static str),
-    Newline,
-    Eof,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-struct Token {
-    tok: Tok,
-    range: Range,
-}
-
-const SYMBOLS: [&str; 21] = [
-    "==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "/", "(", ")", "{", "}", "[", "]", ",", ":",
-    ".", "|", "=",
-];
-
-fn lex(text: &str, errors: &mut Vec<ScriptError>) -> Vec<Token> {
-    let mut tokens = Vec::new();
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    // Open brackets: inside `(` and `[` a line break is only white space; inside `{` (a block)
-    // it ends a statement.
-    let mut open: Vec<u8> = Vec::new();
-    while i < bytes.len() {
-        let c = bytes[i];
-        let start = i;
-        if c == b'\n' {
-            if matches!(open.last(), None | Some(b'{')) {
-                tokens.push(Token {
-                    tok: Tok::Newline,
-                    range: Range::new(i, i + 1),
-                });
-            }
-            i += 1;
-        } else if c.is_ascii_whitespace() {
-            i += 1;
-        } else if text[i..].starts_with("//") {
-            i += text[i..].find('\n').unwrap_or(text.len() - i);
-        } else if c == b';' {
-            tokens.push(Token {
-                tok: Tok::Newline,
-                range: Range::new(i, i + 1),
-            });
-            i += 1;
-        } else if c.is_ascii_digit() {
-            while i < bytes.len() && bytes[i].is_ascii_digit() {
-                i += 1;
-            }
-            match text[start..i].parse() {
-                Ok(n) => tokens.push(Token {
-                    tok: Tok::Int(n),
-                    range: Range::new(start, i),
-                }),
-                Err(_) => errors.push(ScriptError {
-                    code: "E0301",
-                    message: "number too large".into(),
-                    range: Range::new(start, i),
-                    hint: None,
-                }),
-            }
-        } else if c.is_ascii_alphabetic() || c == b'_' {
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                i += 1;
-            }
-            tokens.push(Token {
-                tok: Tok::Name(text[start..i].to_string()),
-                range: Range::new(start, i),
-            });
-        } else if c == b'"' {
-            i += 1;
-            while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
-                i += 1;
-            }
-            if i < bytes.len() && bytes[i] == b'"' {
-                tokens.push(Token {
-                    tok: Tok::Str(text[start + 1..i].to_string()),
-                    range: Range::new(start, i + 1),
-                });
-                i += 1;
-            } else {
-                errors.push(ScriptError {
-                    code: "E0301",
-                    message: "unterminated text".into(),
-                    range: Range::new(start, i),
-                    hint: Some("close it with `\"` on the same line".into()),
-                });
-            }
-        } else if let Some(sym) = SYMBOLS.iter().find(|s| text[i..].starts_with(**s)) {
-            match *sym {
-                "(" | "[" | "{" => open.push(c),
-                ")" | "]" | "}" => {
-                    open.pop();
-                }
-                _ => {}
-            }
-            tokens.push(Token {
-                tok: Tok::Sym(sym),
-                range: Range::new(i, i + sym.len()),
-            });
-            i += sym.len();
-        } else {
-            let ch = text[i..].chars().next().unwrap_or('?');
-            errors.push(ScriptError {
-                code: "E0301",
-                message: format!("unexpected character `{ch}`"),
-                range: Range::new(i, i + ch.len_utf8()),
-                hint: None,
-            });
-            i += ch.len_utf8();
-        }
-    }
-    tokens.push(Token {
-        tok: Tok::Eof,
-        range: Range::new(text.len(), text.len()),
-    });
-    tokens
 }
 
 /// A name with its place.
@@ -272,7 +151,7 @@ impl BinaryOp {
         }
     }
 
-    fn precedence(self) -> u8 {
+    pub(super) fn precedence(self) -> u8 {
         match self {
             BinaryOp::Or => 1,
             BinaryOp::And => 2,
@@ -323,6 +202,8 @@ pub fn parse(text: &str) -> Script {
         pos: 0,
         errors,
         depth: 0,
+        height: 0,
+        too_deep: false,
     };
     let stmts = p.stmts(true);
     Script {
@@ -364,10 +245,19 @@ struct Parser {
     tokens: Vec<Token>,
     pos: usize,
     errors: Vec<ScriptError>,
+    /// Blocks and expressions open on the parser's own call stack.
     depth: usize,
+    /// The height of the expression tree last returned by an expression rule.
+    height: usize,
+    /// Set when a statement went past [`MAX_DEPTH`]: every rule returns at once until the
+    /// statement loop recovers, so the parser neither recurses nor loops any further in it.
+    too_deep: bool,
 }
 
-const MAX_DEPTH: usize = 64;
+/// How deeply blocks and expressions may nest. It bounds both the parser's recursion and the
+/// height of every tree it returns (a chain `1 + 1 + ...` or `a.b.c...` is as tall as it is
+/// long), so the checker, the printer, the interpreter and `Drop` recurse at most this deep.
+pub const MAX_DEPTH: usize = 64;
 
 impl Parser {
     fn peek(&self) -> &Tok {
@@ -414,6 +304,32 @@ impl Parser {
         });
     }
 
+    /// Reports that the statement nests deeper than [`MAX_DEPTH`], once, and stops reading it.
+    fn too_deep(&mut self, range: Range) -> Expr {
+        if !self.too_deep {
+            self.errors.push(ScriptError {
+                code: "E0307",
+                message: format!("this nests more than {MAX_DEPTH} deep"),
+                range,
+                hint: Some(
+                    "split the expression with `let`, or the blocks into several statements".into(),
+                ),
+            });
+            self.too_deep = true;
+        }
+        self.height = 1;
+        Expr {
+            kind: ExprKind::Error,
+            range,
+        }
+    }
+
+    /// Records the height of a node over children of height `below`; false when too tall.
+    fn grow(&mut self, below: usize) -> bool {
+        self.height = below + 1;
+        self.height <= MAX_DEPTH
+    }
+
     fn describe(&self) -> String {
         match self.peek() {
             Tok::Int(n) => format!("`{n}`"),
@@ -452,6 +368,7 @@ impl Parser {
 
     /// Skips to the end of the current statement (error recovery).
     fn recover(&mut self) {
+        self.too_deep = false;
         let mut depth = 0usize;
         loop {
             match self.peek() {
@@ -471,6 +388,30 @@ impl Parser {
         }
     }
 
+    /// Skips the rest of the top-level statement that began at token `start`, past every
+    /// bracket it opened (recovery from a statement nested too deeply).
+    fn skip_statement(&mut self, start: usize) {
+        self.too_deep = false;
+        let mut open = 0usize;
+        for t in &self.tokens[start..self.pos] {
+            match t.tok {
+                Tok::Sym("(" | "{" | "[") => open += 1,
+                Tok::Sym(")" | "]" | "}") => open = open.saturating_sub(1),
+                _ => {}
+            }
+        }
+        loop {
+            match self.peek() {
+                Tok::Eof => return,
+                Tok::Newline if open == 0 => return,
+                Tok::Sym("(" | "{" | "[") => open += 1,
+                Tok::Sym(")" | "]" | "}") => open = open.saturating_sub(1),
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
     fn stmts(&mut self, top: bool) -> Vec<Stmt> {
         let mut stmts = Vec::new();
         loop {
@@ -484,15 +425,27 @@ impl Parser {
                 }
                 Tok::Sym("}") if !top => return stmts,
                 Tok::Sym("}") => {
+                    // One error for a run of them.
                     self.error("`}` without a matching `{`", None);
-                    self.bump();
+                    while matches!(self.peek(), Tok::Sym("}")) {
+                        self.bump();
+                    }
                     continue;
                 }
                 _ => {}
             }
             let errors_before = self.errors.len();
+            let stmt_start = self.pos;
             if let Some(stmt) = self.stmt() {
                 stmts.push(stmt);
+            }
+            if self.too_deep {
+                if !top {
+                    // Unwind to the statement loop at the top, which recovers.
+                    return stmts;
+                }
+                self.skip_statement(stmt_start);
+                continue;
             }
             if self.errors.len() > errors_before {
                 self.recover();
@@ -514,18 +467,24 @@ impl Parser {
     }
 
     fn block(&mut self) -> Vec<Stmt> {
+        if self.too_deep {
+            return Vec::new();
+        }
         self.skip_newlines();
         if !self.expect_sym("{") {
             return Vec::new();
         }
         self.depth += 1;
         let stmts = if self.depth > MAX_DEPTH {
-            self.error("blocks are nested too deeply", None);
+            self.too_deep(self.prev_range());
             Vec::new()
         } else {
             self.stmts(false)
         };
         self.depth -= 1;
+        if self.too_deep {
+            return stmts;
+        }
         self.expect_sym("}");
         stmts
     }
@@ -565,10 +524,21 @@ impl Parser {
         let then = self.block();
         let save = self.pos;
         self.skip_newlines();
-        let otherwise = if self.is_name("else") {
+        let otherwise = if self.too_deep {
+            Vec::new()
+        } else if self.is_name("else") {
             self.bump();
             if self.is_name("if") {
-                vec![self.if_stmt()]
+                // `else if` nests like a block.
+                self.depth += 1;
+                let nested = if self.depth > MAX_DEPTH {
+                    self.too_deep(self.range());
+                    Vec::new()
+                } else {
+                    vec![self.if_stmt()]
+                };
+                self.depth -= 1;
+                nested
             } else {
                 self.block()
             }
@@ -584,13 +554,12 @@ impl Parser {
     }
 
     fn expr(&mut self) -> Expr {
+        if self.too_deep {
+            return self.too_deep(self.range());
+        }
         self.depth += 1;
         let e = if self.depth > MAX_DEPTH {
-            self.error("the expression is nested too deeply", None);
-            Expr {
-                kind: ExprKind::Error,
-                range: self.range(),
-            }
+            self.too_deep(self.range())
         } else {
             self.binary(1)
         };
@@ -618,9 +587,21 @@ impl Parser {
 
     /// Precedence climbing; `not` sits between `and` and comparisons.
     fn binary(&mut self, min: u8) -> Expr {
+        if self.too_deep {
+            return self.too_deep(self.range());
+        }
         let mut left = if min <= 3 && self.is_name("not") {
             let start = self.bump().range;
-            let operand = self.binary(3);
+            self.depth += 1;
+            let operand = if self.depth > MAX_DEPTH {
+                self.too_deep(start)
+            } else {
+                self.binary(3)
+            };
+            self.depth -= 1;
+            if self.too_deep || !self.grow(self.height) {
+                return self.too_deep(start);
+            }
             let range = start.to(operand.range);
             Expr {
                 kind: ExprKind::Unary {
@@ -633,13 +614,20 @@ impl Parser {
             self.unary()
         };
         while let Some(op) = self.binary_op() {
+            if self.too_deep {
+                return self.too_deep(self.range());
+            }
             let prec = op.precedence();
             if prec < min {
                 break;
             }
-            self.bump();
+            let left_height = self.height;
+            let op_range = self.bump().range;
             self.skip_newlines();
             let right = self.binary(prec + 1);
+            if self.too_deep || !self.grow(left_height.max(self.height)) {
+                return self.too_deep(op_range);
+            }
             let range = left.range.to(right.range);
             left = Expr {
                 kind: ExprKind::Binary {
@@ -674,15 +662,14 @@ impl Parser {
         let start = self.bump().range;
         self.depth += 1;
         let operand = if self.depth > MAX_DEPTH {
-            self.error("the expression is nested too deeply", None);
-            Expr {
-                kind: ExprKind::Error,
-                range: self.range(),
-            }
+            self.too_deep(start)
         } else {
             self.unary()
         };
         self.depth -= 1;
+        if self.too_deep || !self.grow(self.height) {
+            return self.too_deep(start);
+        }
         let range = start.to(operand.range);
         Expr {
             kind: ExprKind::Unary {
@@ -695,8 +682,11 @@ impl Parser {
 
     fn postfix(&mut self) -> Expr {
         let mut e = self.primary();
-        while self.is_sym(".") {
-            self.bump();
+        while self.is_sym(".") && !self.too_deep {
+            let dot = self.bump().range;
+            if !self.grow(self.height) {
+                return self.too_deep(dot);
+            }
             let Some(field) = self.ident() else { break };
             let range = e.range.to(field.range);
             e = Expr {
@@ -710,8 +700,14 @@ impl Parser {
         e
     }
 
+    /// A value; sets [`Parser::height`] to the height of the tree it returns.
     fn primary(&mut self) -> Expr {
         let start = self.range();
+        if self.too_deep {
+            return self.too_deep(start);
+        }
+        // Leaves; the rules below raise it over their children.
+        self.height = 1;
         let kind = match self.peek().clone() {
             Tok::Int(n) => {
                 self.bump();
@@ -732,7 +728,10 @@ impl Parser {
                 };
                 if self.is_sym("(") {
                     self.bump();
-                    let args = self.args();
+                    let (args, below) = self.args();
+                    if self.too_deep || !self.grow(below) {
+                        return self.too_deep(start);
+                    }
                     ExprKind::Call { name, args }
                 } else {
                     ExprKind::Name(name.name)
@@ -742,6 +741,9 @@ impl Parser {
                 self.bump();
                 self.skip_newlines();
                 let inner = self.expr();
+                if self.too_deep {
+                    return inner;
+                }
                 self.skip_newlines();
                 self.expect_sym(")");
                 return Expr {
@@ -752,6 +754,7 @@ impl Parser {
             Tok::Sym("[") => {
                 self.bump();
                 let mut items = Vec::new();
+                let mut below = 0;
                 loop {
                     self.skip_newlines();
                     if self.is_sym("]") {
@@ -759,6 +762,10 @@ impl Parser {
                         break;
                     }
                     items.push(self.expr());
+                    if self.too_deep {
+                        return self.too_deep(start);
+                    }
+                    below = below.max(self.height);
                     self.skip_newlines();
                     if self.is_sym(",") {
                         self.bump();
@@ -768,11 +775,15 @@ impl Parser {
                     } else {
                         let found = self.describe();
                         self.error(format!("expected `,` or `]`, found {found}"), None);
+                        self.height = 1;
                         return Expr {
                             kind: ExprKind::Error,
                             range: start,
                         };
                     }
+                }
+                if !self.grow(below) {
+                    return self.too_deep(start);
                 }
                 ExprKind::List(items)
             }
@@ -786,6 +797,9 @@ impl Parser {
                 };
                 self.expect_sym("|");
                 let body = self.expr();
+                if self.too_deep || !self.grow(self.height) {
+                    return self.too_deep(start);
+                }
                 let range = start.to(body.range);
                 return Expr {
                     kind: ExprKind::Lambda {
@@ -810,13 +824,15 @@ impl Parser {
         }
     }
 
-    fn args(&mut self) -> Vec<Arg> {
+    /// A call's arguments, with the height of the tallest.
+    fn args(&mut self) -> (Vec<Arg>, usize) {
         let mut args = Vec::new();
+        let mut below = 0;
         loop {
             self.skip_newlines();
             if self.is_sym(")") {
                 self.bump();
-                return args;
+                return (args, below);
             }
             // An argument's name may be any word, keywords included (`in: moscow`).
             let named = matches!(self.peek(), Tok::Name(_))
@@ -838,6 +854,10 @@ impl Parser {
                 None
             };
             let value = self.expr();
+            if self.too_deep {
+                return (args, below);
+            }
+            below = below.max(self.height);
             let is_error = value.kind == ExprKind::Error;
             args.push(Arg { name, value });
             self.skip_newlines();
@@ -845,484 +865,24 @@ impl Parser {
                 self.bump();
             } else if self.is_sym(")") {
                 self.bump();
-                return args;
+                return (args, below);
             } else {
                 if !is_error {
                     let found = self.describe();
                     self.error(format!("expected `,` or `)`, found {found}"), None);
                 }
-                return args;
+                return (args, below);
             }
         }
     }
 }
 
-/// What a piece of script text is, for an editor's colours.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Highlight {
-    Keyword,
-    /// A name followed by `(`: a builtin.
-    Call,
-    Name,
-    Number,
-    Text,
-    Symbol,
-    Comment,
-}
-
-/// The pieces of a script's text with what each is, in order (white space and characters the
-/// lexer rejects are left out).
-pub fn highlight(text: &str) -> Vec<(Range, Highlight)> {
-    let tokens = lex(text, &mut Vec::new());
-    let mut out = Vec::with_capacity(tokens.len());
-    let mut gap_start = 0usize;
-    let comments = |from: usize, to: usize, out: &mut Vec<(Range, Highlight)>| {
-        let mut from = from;
-        while let Some(at) = text.get(from..to).and_then(|gap| gap.find("//")) {
-            let start = from + at;
-            let end = text[start..to].find('\n').map_or(to, |n| start + n);
-            out.push((Range::new(start, end), Highlight::Comment));
-            from = end;
-        }
-    };
-    for (i, t) in tokens.iter().enumerate() {
-        let (start, end) = (t.range.start as usize, t.range.end as usize);
-        comments(gap_start, start, &mut out);
-        gap_start = gap_start.max(end);
-        let class = match &t.tok {
-            Tok::Int(_) => Highlight::Number,
-            Tok::Str(_) => Highlight::Text,
-            Tok::Name(n) if is_keyword(n) => Highlight::Keyword,
-            Tok::Name(_) if matches!(tokens.get(i + 1), Some(n) if n.tok == Tok::Sym("(")) => {
-                Highlight::Call
-            }
-            Tok::Name(_) => Highlight::Name,
-            Tok::Sym(_) => Highlight::Symbol,
-            Tok::Newline | Tok::Eof => continue,
-        };
-        out.push((t.range, class));
-    }
-    out
-}
-
-fn is_keyword(name: &str) -> bool {
+pub(super) fn is_keyword(name: &str) -> bool {
     matches!(
         name,
         "let" | "if" | "else" | "for" | "in" | "and" | "or" | "not" | "true" | "false"
     )
 }
 
-// ---------------------------------------------------------------------------------------------
-// The canonical printer
-// ---------------------------------------------------------------------------------------------
-
-/// The canonical text of a script: one statement per line, blocks indented by four spaces,
-/// single spaces around binary operators, the fewest parentheses that keep the meaning.
-pub fn print(stmts: &[Stmt]) -> String {
-    let mut out = String::new();
-    print_stmts(stmts, 0, &mut out);
-    out
-}
-
-/// The canonical text of one expression.
-pub fn print_expr(e: &Expr) -> String {
-    let mut out = String::new();
-    expr_text(e, 0, &mut out);
-    out
-}
-
-fn print_stmts(stmts: &[Stmt], indent: usize, out: &mut String) {
-    for s in stmts {
-        out.push_str(&" ".repeat(indent));
-        print_stmt(s, indent, out);
-        out.push('\n');
-    }
-}
-
-fn print_block(stmts: &[Stmt], indent: usize, out: &mut String) {
-    out.push_str("{\n");
-    print_stmts(stmts, indent + 4, out);
-    out.push_str(&" ".repeat(indent));
-    out.push('}');
-}
-
-fn print_stmt(s: &Stmt, indent: usize, out: &mut String) {
-    match s {
-        Stmt::Let { name, value } => {
-            let _ = write!(out, "let {} = ", name.name);
-            expr_text(value, 0, out);
-        }
-        Stmt::If {
-            cond,
-            then,
-            otherwise,
-        } => {
-            out.push_str("if ");
-            expr_text(cond, 0, out);
-            out.push(' ');
-            print_block(then, indent, out);
-            match otherwise.as_slice() {
-                [] => {}
-                [nested @ Stmt::If { .. }] => {
-                    out.push_str(" else ");
-                    print_stmt(nested, indent, out);
-                }
-                other => {
-                    out.push_str(" else ");
-                    print_block(other, indent, out);
-                }
-            }
-        }
-        Stmt::For { var, set, body } => {
-            let _ = write!(out, "for {} in ", var.name);
-            expr_text(set, 0, out);
-            out.push(' ');
-            print_block(body, indent, out);
-        }
-        Stmt::Expr(e) => expr_text(e, 0, out),
-    }
-}
-
-/// Writes `e`, parenthesised if its precedence is below `min`.
-fn expr_text(e: &Expr, min: u8, out: &mut String) {
-    match &e.kind {
-        ExprKind::Int(n) => {
-            let _ = write!(out, "{n}");
-        }
-        ExprKind::Bool(b) => {
-            let _ = write!(out, "{b}");
-        }
-        ExprKind::Text(s) => {
-            let _ = write!(out, "\"{s}\"");
-        }
-        ExprKind::Name(n) => out.push_str(n),
-        ExprKind::Error => out.push_str("<error>"),
-        ExprKind::Call { name, args } => {
-            out.push_str(&name.name);
-            out.push('(');
-            for (i, a) in args.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                if let Some(n) = &a.name {
-                    let _ = write!(out, "{}: ", n.name);
-                }
-                expr_text(&a.value, 0, out);
-            }
-            out.push(')');
-        }
-        ExprKind::Field { target, field } => {
-            expr_text(target, 9, out);
-            let _ = write!(out, ".{}", field.name);
-        }
-        ExprKind::Unary { op, operand } => {
-            let (text, prec) = match op {
-                UnaryOp::Not => ("not ", 3),
-                UnaryOp::Neg => ("-", 7),
-                UnaryOp::Plus => ("+", 7),
-            };
-            wrap(prec < min, out, |out| {
-                out.push_str(text);
-                expr_text(operand, prec, out);
-            });
-        }
-        ExprKind::Binary { op, left, right } => {
-            let prec = op.precedence();
-            // Comparisons do not chain, so a comparison's left operand is bracketed too.
-            let left_min = if prec == 4 { prec + 1 } else { prec };
-            wrap(prec < min, out, |out| {
-                expr_text(left, left_min, out);
-                let _ = write!(out, " {} ", op.symbol());
-                expr_text(right, prec + 1, out);
-            });
-        }
-        ExprKind::List(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                expr_text(item, 0, out);
-            }
-            out.push(']');
-        }
-        ExprKind::Lambda { param, body } => {
-            wrap(min > 0, out, |out| {
-                let _ = write!(out, "|{}| ", param.name);
-                expr_text(body, 0, out);
-            });
-        }
-    }
-}
-
-fn wrap(paren: bool, out: &mut String, f: impl FnOnce(&mut String)) {
-    if paren {
-        out.push('(');
-    }
-    f(out);
-    if paren {
-        out.push(')');
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    #[test]
-    fn highlight_tells_keywords_calls_names_numbers_text_and_comments() {
-        use super::Highlight::*;
-        let text = "let n = count(units(in: \"kiev\")) // how many\nif n > 2 { x }";
-        let got: Vec<(&str, super::Highlight)> = super::highlight(text)
-            .into_iter()
-            .map(|(r, h)| (&text[r.start as usize..r.end as usize], h))
-            .collect();
-        assert_eq!(
-            &got[..4],
-            &[
-                ("let", Keyword),
-                ("n", Name),
-                ("=", Symbol),
-                ("count", Call)
-            ]
-        );
-        assert!(got.contains(&("\"kiev\"", Text)));
-        assert!(got.contains(&("// how many", Comment)));
-        assert!(got.contains(&("2", Number)));
-        assert!(got.contains(&("if", Keyword)));
-    }
-
-    use super::*;
-
-    #[test]
-    fn parses_statements_calls_named_arguments_and_lambdas() {
-        let s = parse(
-            "let n = count(units(nation: ge))\nif n > 2 and not flag(us_at_war) {\n  add(vp, -1)\n} else { set_flag(x) }\nfor s in spaces(country: romania) { control(s, allied) }\nany(defenders, |u| u.nation == su)",
-        );
-        assert!(s.errors.is_empty(), "{:?}", s.errors);
-        assert_eq!(s.stmts.len(), 4);
-    }
-
-    #[test]
-    fn many_errors_are_reported_in_one_pass() {
-        let s = parse("add(vp 1)\nlet = 3\nset_flag(x))\nok()");
-        assert_eq!(s.errors.len(), 3, "{:?}", s.errors);
-        assert!(matches!(
-            s.stmts.last(),
-            Some(Stmt::Expr(Expr {
-                kind: ExprKind::Call { .. },
-                ..
-            }))
-        ));
-    }
-
-    #[test]
-    fn error_ranges_point_at_the_offending_token() {
-        let text = "add(vp -1 2)";
-        let s = parse(text);
-        let e = &s.errors[0];
-        assert_eq!(&text[e.range.start as usize..e.range.end as usize], "2");
-    }
-
-    #[test]
-    fn line_breaks_inside_brackets_do_not_end_the_expression() {
-        let s = parse("let ok = (played(a)\n    and not played(b))\nadd(vp, count([x,\n y]))");
-        assert!(s.errors.is_empty(), "{:?}", s.errors);
-        assert_eq!(s.stmts.len(), 2);
-        let (e, errors) = parse_expr("\nplayed(a)\n");
-        assert!(e.is_some() && errors.is_empty(), "{errors:?}");
-    }
-
-    #[test]
-    fn keywords_may_name_arguments() {
-        let s = parse("units(in: moscow, side: axis)");
-        assert!(s.errors.is_empty(), "{:?}", s.errors);
-        assert_eq!(print(&s.stmts), "units(in: moscow, side: axis)\n");
-    }
-
-    #[test]
-    fn printing_keeps_precedence_with_the_fewest_parentheses() {
-        let s = parse("if (a or b) and not (c == 1 + 2 * (3 - x)) { f(y: -1) }");
-        assert!(s.errors.is_empty(), "{:?}", s.errors);
-        assert_eq!(
-            print(&s.stmts),
-            "if (a or b) and not c == 1 + 2 * (3 - x) {\n    f(y: -1)\n}\n"
-        );
-    }
-
-    mod roundtrip {
-        use super::super::*;
-        use proptest::prelude::*;
-
-        fn e(kind: ExprKind) -> Expr {
-            Expr {
-                kind,
-                range: Range::default(),
-            }
-        }
-
-        fn name() -> impl Strategy<Value = String> {
-            "[a-z][a-z0-9_]{0,6}".prop_filter("not a keyword", |n| !is_keyword(n))
-        }
-
-        fn ident() -> impl Strategy<Value = Ident> {
-            name().prop_map(|name| Ident {
-                name,
-                range: Range::default(),
-            })
-        }
-
-        fn expr() -> impl Strategy<Value = Expr> {
-            let leaf = prop_oneof![
-                (0i64..1000).prop_map(|n| e(ExprKind::Int(n))),
-                any::<bool>().prop_map(|b| e(ExprKind::Bool(b))),
-                "[a-zA-Z0-9 ]{0,8}".prop_map(|s| e(ExprKind::Text(s))),
-                name().prop_map(|n| e(ExprKind::Name(n))),
-            ];
-            leaf.prop_recursive(4, 40, 4, |inner| {
-                let binop = prop::sample::select(vec![
-                    BinaryOp::Or,
-                    BinaryOp::And,
-                    BinaryOp::Eq,
-                    BinaryOp::Ne,
-                    BinaryOp::Lt,
-                    BinaryOp::Le,
-                    BinaryOp::Gt,
-                    BinaryOp::Ge,
-                    BinaryOp::Add,
-                    BinaryOp::Sub,
-                    BinaryOp::Mul,
-                    BinaryOp::Div,
-                ]);
-                let unop = prop::sample::select(vec![UnaryOp::Neg, UnaryOp::Plus, UnaryOp::Not]);
-                let arg = (prop::option::of(ident()), inner.clone());
-                prop_oneof![
-                    (binop, inner.clone(), inner.clone()).prop_map(|(op, l, r)| e(
-                        ExprKind::Binary {
-                            op,
-                            left: Box::new(l),
-                            right: Box::new(r)
-                        }
-                    )),
-                    (unop, inner.clone()).prop_map(|(op, x)| e(ExprKind::Unary {
-                        op,
-                        operand: Box::new(x)
-                    })),
-                    (inner.clone(), ident()).prop_map(|(t, f)| e(ExprKind::Field {
-                        target: Box::new(t),
-                        field: f
-                    })),
-                    (ident(), prop::collection::vec(arg, 0..3)).prop_map(|(name, mut args)| {
-                        // Positional arguments come first.
-                        args.sort_by_key(|a| a.0.is_some());
-                        e(ExprKind::Call {
-                            name,
-                            args: args
-                                .into_iter()
-                                .map(|(name, value)| Arg { name, value })
-                                .collect(),
-                        })
-                    }),
-                    (ident(), inner.clone()).prop_map(|(param, body)| e(ExprKind::Lambda {
-                        param,
-                        body: Box::new(body)
-                    })),
-                    prop::collection::vec(inner, 0..3).prop_map(|items| e(ExprKind::List(items))),
-                ]
-            })
-        }
-
-        fn stmts() -> impl Strategy<Value = Vec<Stmt>> {
-            let simple = prop_oneof![
-                (ident(), expr()).prop_map(|(name, value)| Stmt::Let { name, value }),
-                expr().prop_map(Stmt::Expr),
-            ];
-            let stmt = simple.prop_recursive(3, 12, 3, |inner| {
-                prop_oneof![
-                    (
-                        expr(),
-                        prop::collection::vec(inner.clone(), 0..3),
-                        prop::collection::vec(inner.clone(), 0..2)
-                    )
-                        .prop_map(|(cond, then, otherwise)| Stmt::If {
-                            cond,
-                            then,
-                            otherwise
-                        }),
-                    (ident(), expr(), prop::collection::vec(inner, 0..3))
-                        .prop_map(|(var, set, body)| Stmt::For { var, set, body }),
-                ]
-            });
-            prop::collection::vec(stmt, 0..4)
-        }
-
-        /// The tree with every range zeroed, to compare trees read from different texts.
-        fn zero_stmts(stmts: &mut [Stmt]) {
-            for s in stmts {
-                match s {
-                    Stmt::Let { name, value } => {
-                        name.range = Range::default();
-                        zero(value);
-                    }
-                    Stmt::If {
-                        cond,
-                        then,
-                        otherwise,
-                    } => {
-                        zero(cond);
-                        zero_stmts(then);
-                        zero_stmts(otherwise);
-                    }
-                    Stmt::For { var, set, body } => {
-                        var.range = Range::default();
-                        zero(set);
-                        zero_stmts(body);
-                    }
-                    Stmt::Expr(x) => zero(x),
-                }
-            }
-        }
-
-        fn zero(x: &mut Expr) {
-            x.range = Range::default();
-            match &mut x.kind {
-                ExprKind::Call { name, args } => {
-                    name.range = Range::default();
-                    for a in args {
-                        if let Some(n) = &mut a.name {
-                            n.range = Range::default();
-                        }
-                        zero(&mut a.value);
-                    }
-                }
-                ExprKind::Field { target, field } => {
-                    field.range = Range::default();
-                    zero(target);
-                }
-                ExprKind::Unary { operand, .. } => zero(operand),
-                ExprKind::Binary { left, right, .. } => {
-                    zero(left);
-                    zero(right);
-                }
-                ExprKind::Lambda { param, body } => {
-                    param.range = Range::default();
-                    zero(body);
-                }
-                ExprKind::List(items) => items.iter_mut().for_each(zero),
-                _ => {}
-            }
-        }
-
-        proptest! {
-            #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
-
-            #[test]
-            fn printing_then_parsing_gives_the_same_tree(mut tree in stmts()) {
-                let text = print(&tree);
-                let mut back = parse(&text);
-                prop_assert!(back.errors.is_empty(), "{:?}\n{}", back.errors, text);
-                zero_stmts(&mut back.stmts);
-                zero_stmts(&mut tree);
-                prop_assert_eq!(back.stmts, tree, "{}", text);
-            }
-        }
-    }
-}
+mod tests;
