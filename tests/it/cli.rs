@@ -13,7 +13,7 @@ pub(crate) fn sandtable(args: &[&str]) -> Output {
         .expect("the sandtable binary runs")
 }
 
-fn stderr(out: &Output) -> String {
+pub(crate) fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 

@@ -9,17 +9,7 @@ use std::process::{Command, Output, Stdio};
 
 use crate::{copy_tree, root};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sandtable"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the sandtable binary runs")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use crate::cli::{sandtable as run, stderr};
 
 fn game(name: &str) -> PathBuf {
     root().join("content").join(name)

@@ -4,22 +4,13 @@
 
 use sandtable_engine::load::{load, MemSource};
 use sandtable_engine::script::check::{check_stmts, Names, ScriptKind};
-use sandtable_engine::script::eval::{self, Context, Outcome};
+use sandtable_engine::script::eval::{self, Outcome};
 use sandtable_engine::script::syntax::{highlight, parse, print, ScriptError, MAX_DEPTH};
 use sandtable_engine::state::State;
 
 use crate::cards::{b2b, campaign};
 
-fn axis() -> Context {
-    Context {
-        me: "axis".into(),
-        enemy: "allied".into(),
-        card: Some("taifun".into()),
-        combat: None,
-        space: None,
-        names: Vec::new(),
-    }
-}
+use crate::script_builtins::axis;
 
 /// A chain of `n` links of each kind the grammar can repeat, as the text of a script line.
 fn chains(n: usize) -> Vec<(&'static str, String)> {

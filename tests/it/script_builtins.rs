@@ -7,7 +7,8 @@ use sandtable_engine::state::{Loc, State};
 
 use crate::cards::{answer, b2b, campaign};
 
-fn axis() -> Context {
+/// The context of an Axis event (Taifun's), for scripts run on their own.
+pub(crate) fn axis() -> Context {
     Context {
         me: "axis".into(),
         enemy: "allied".into(),
