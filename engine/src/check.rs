@@ -8,6 +8,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+mod hooks;
+
 use crate::content::{Content, MapGraph};
 use crate::diag::{did_you_mean, Diagnostic, Sources, Span};
 use crate::load::{Files, Parsed};
@@ -357,6 +359,7 @@ impl Checker<'_> {
                 }
                 self.keep_scripts((f, text), &names, conditions, effects, content);
             }
+            self.hook_scripts(f, text, &names, content);
         }
     }
 

@@ -74,9 +74,15 @@ pub struct Content {
     /// For each region of the game, whether each space (by graph index) lies in it; built on
     /// first use.
     regions: std::sync::OnceLock<IdMap<Vec<bool>>>,
-    /// What moving across each edge costs, in half movement points; built on first use.
-    move_costs: std::sync::OnceLock<Vec<u32>>,
+    /// What moving across each edge costs, in half movement points, and whether a kind of it
+    /// sets the whole cost (a road); then the extra cost of each space's terrain. Built on
+    /// first use.
+    move_costs: std::sync::OnceLock<MoveCosts>,
 }
+
+/// Each edge's movement cost in half points and whether it is the whole cost; each space's
+/// terrain cost in half points.
+type MoveCosts = (Vec<(u32, bool)>, Vec<u32>);
 
 impl Content {
     pub fn counter(&self, id: &str) -> Option<&Counter> {
@@ -96,20 +102,53 @@ impl Content {
     }
 
     /// What moving across an edge of the graph costs, in half movement points (see
-    /// [`crate::model::move_cost_halves`]).
+    /// [`crate::model::move_cost_halves`]), whatever the terrain entered.
     pub fn edge_move_cost(&self, edge: usize) -> u32 {
-        let costs = self.move_costs.get_or_init(|| {
-            self.graph
+        self.move_costs().0.get(edge).map_or(2, |c| c.0)
+    }
+
+    /// What moving across an edge into the space `to` (a graph index) costs, in half movement
+    /// points: the connection's cost, plus the terrain's unless a kind of the connection sets
+    /// the whole cost.
+    pub fn enter_cost(&self, edge: usize, to: usize) -> u32 {
+        let (cost, whole) = self.move_costs().0.get(edge).copied().unwrap_or((2, false));
+        if whole {
+            return cost;
+        }
+        cost + self.terrain_cost(to)
+    }
+
+    /// The half movement points more that entering a space (a graph index) costs for its
+    /// terrain.
+    pub fn terrain_cost(&self, space: usize) -> u32 {
+        self.move_costs().1.get(space).copied().unwrap_or(0)
+    }
+
+    fn move_costs(&self) -> &MoveCosts {
+        self.move_costs.get_or_init(|| {
+            let Some(g) = self.game.as_ref() else {
+                return (Vec::new(), Vec::new());
+            };
+            let edges = self
+                .graph
                 .edges
                 .iter()
-                .map(|e| {
-                    self.game
-                        .as_ref()
-                        .map_or(2, |g| crate::model::move_cost_halves(g, &e.kinds))
+                .map(|e| crate::model::move_cost_parts(g, &e.kinds))
+                .collect();
+            let terrains = self
+                .graph
+                .spaces
+                .iter()
+                .map(|s| {
+                    let t = s.terrain.as_ref();
+                    let extra = t
+                        .and_then(|t| g.terrains.iter().find(|x| x.id == *t))
+                        .map_or(0.0, |t| t.move_cost);
+                    (extra * 2.0).round().max(0.0) as u32
                 })
-                .collect()
-        });
-        costs.get(edge).copied().unwrap_or(2)
+                .collect();
+            (edges, terrains)
+        })
     }
 
     /// What the content says about supply, indexed.

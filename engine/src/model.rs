@@ -17,6 +17,9 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+mod hooks;
+pub use hooks::*;
+
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
     *value == T::default()
 }
@@ -131,6 +134,10 @@ pub struct GameFile {
     /// strength, which tables are the fire tables ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub play: Option<PlayRules>,
+    /// Rules hooked into the general procedures: conditions, modifiers and after-effects in
+    /// the effect language, each at a named point (see [`HookPoint`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hooks: Vec<Hook>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -171,6 +178,10 @@ pub struct Terrain {
     /// Fill colour in the editor, as `#rrggbb`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub color: Option<String>,
+    /// Movement points more than a connection costs, to enter a space of this terrain (a
+    /// marsh: 1). A connection whose kind sets the whole cost (a road) ignores it.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub move_cost: f32,
     #[serde(default, skip_serializing_if = "is_default")]
     pub notes: String,
 }
@@ -217,6 +228,12 @@ pub enum MoveCost {
 /// The movement points, in halves, of moving across a connection of these kinds: 2 (one
 /// point) for entering the space, plus the kinds' extras, unless a kind sets the whole cost.
 pub fn move_cost_halves(game: &GameFile, kinds: &[String]) -> u32 {
+    move_cost_parts(game, kinds).0
+}
+
+/// [`move_cost_halves`], and whether a kind set the whole cost (then the terrain entered adds
+/// nothing).
+pub fn move_cost_parts(game: &GameFile, kinds: &[String]) -> (u32, bool) {
     let halves = |x: f32| (x * 2.0).round().max(0.0) as u32;
     let costs = kinds
         .iter()
@@ -230,7 +247,10 @@ pub fn move_cost_halves(game: &GameFile, kinds: &[String]) -> u32 {
             MoveCost::Along(x) => along = Some(along.map_or(halves(x), |a| a.min(halves(x)))),
         }
     }
-    along.unwrap_or(2 + extra)
+    match along {
+        Some(a) => (a, true),
+        None => (2 + extra, false),
+    }
 }
 
 /// How supply traces across a connection kind.

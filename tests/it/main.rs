@@ -15,6 +15,7 @@ mod hardening_script;
 mod play;
 mod reload;
 mod robustness;
+mod rule_changes;
 mod script_builtins;
 mod sim;
 

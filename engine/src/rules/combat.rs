@@ -13,8 +13,8 @@ use super::procedures::{
     movable, offensive_made, SupplyCache,
 };
 use super::supply::Level;
-use super::{Prompt, Rules, Task};
-use crate::model::{BoxRole, Cell, Scalar};
+use super::{battle, movement, Prompt, Rules, Task};
+use crate::model::{BoxRole, Cell, HookPoint, Scalar};
 use crate::script::eval::{self, Combat, Context, Outcome};
 use crate::state::{space_in_region, Loc, Modifier, ModifierEffect, State};
 use crate::tables::{ColumnInput, RowInput};
@@ -43,6 +43,8 @@ pub struct CombatTask {
     pub retreat_left: u32,
     /// Spaces each advancing unit may still advance.
     pub advance: BTreeMap<usize, u32>,
+    /// The steps of the attackers and of the defenders when they began to fight.
+    pub steps_before: (u32, u32),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,6 +74,7 @@ impl CombatTask {
             retreating: Vec::new(),
             retreat_left: 0,
             advance: BTreeMap::new(),
+            steps_before: (0, 0),
         }
     }
 }
@@ -157,6 +160,7 @@ fn eligible(rules: &Rules, state: &State, c: &CombatTask) -> Vec<usize> {
             if rules.side(u) == c.side
                 && !state.flow.marks.fought.contains(&i)
                 && !c.attackers.contains(&i)
+                && battle::may_attack(rules, state, i, space, &c.target)
             {
                 out.push(i);
             }
@@ -308,7 +312,7 @@ pub(super) fn step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Optio
         Stage::Advance => {
             let options = advance_options(rules, state, &c);
             if options.is_empty() {
-                finish(rules, state);
+                finish(rules, state, &c);
                 return None;
             }
             let mut options = options;
@@ -352,6 +356,10 @@ pub(super) fn act(
             for &a in &c.attackers {
                 state.flow.marks.fought.insert(a);
             }
+            c.steps_before = (
+                battle::steps_on_map(rules, state, &c.attackers),
+                battle::steps_on_map(rules, state, &c.defenders),
+            );
             c.stage = Stage::Cards(c.side.clone());
         }
         (Stage::Cards(side), "card") => {
@@ -397,7 +405,7 @@ pub(super) fn act(
         (Stage::NoRetreat, "hold") => {
             let u = find_unit(rules, state, arg)?;
             lose_step(rules, state, u);
-            finish(rules, state);
+            finish(rules, state, &c);
             return Ok(());
         }
         (Stage::NoRetreat, "retreat") => {
@@ -409,7 +417,12 @@ pub(super) fn act(
             let u = find_unit(rules, state, arg)?;
             let to = words.get(2).ok_or("where to?")?.to_string();
             leave_stand_fast(rules, state, u, &to, true);
+            let from = match &state.units[u].at {
+                Loc::Space(s) => s.clone(),
+                _ => String::new(),
+            };
             enter(rules, state, u, &to);
+            movement::after_step(rules, state, HookPoint::AfterRetreat, u, (&from, &to));
             state.flow.marks.retreated.insert(u);
             c.retreat_left = c.retreat_left.saturating_sub(1);
             if c.retreat_left == 0 {
@@ -428,7 +441,7 @@ pub(super) fn act(
             }
         }
         (Stage::Advance, "done") => {
-            finish(rules, state);
+            finish(rules, state, &c);
             return Ok(());
         }
         _ => return Err(format!("`{}` does not fit this step", words.join(" "))),
@@ -642,7 +655,14 @@ fn fire(rules: &Rules, state: &mut State, c: &CombatTask, side: &str) -> u32 {
             .collect()
     };
     let units = alive(state, &units);
-    let strength: i32 = units.iter().map(|&u| rules.strength(&state.units[u])).sum();
+    let strength: i32 = units
+        .iter()
+        .map(|&u| {
+            let printed = rules.strength(&state.units[u]) as i64;
+            battle::strength(rules, state, u, (&c.target, attacking), printed)
+        })
+        .sum::<i64>()
+        .clamp(0, 100_000) as i32;
     let table_id = rules.play.fire_tables.iter().find(|t| {
         t.size
             .as_ref()
@@ -677,6 +697,9 @@ fn fire(rules: &Rules, state: &mut State, c: &CombatTask, side: &str) -> u32 {
     {
         shift = shift.saturating_add(rules.play.oos_shift);
     }
+    let fight = fight_of(c);
+    shift = battle::roll_modifier(rules, state, HookPoint::Shift, (&fight, attacking), shift);
+    drm = battle::roll_modifier(rules, state, HookPoint::Drm, (&fight, attacking), drm);
     let roll = state.roll(rules.game.dice.faces) as i32;
     let column = table.column(ColumnInput::Strength(strength)).unwrap_or(0);
     let result = table.lookup(
@@ -708,6 +731,10 @@ fn resolve(rules: &Rules, state: &mut State, c: &mut CombatTask) {
     let defender = rules.other_side(&c.side).to_string();
     c.on_defender = fire(rules, state, c, &c.side.clone());
     c.on_attacker = fire(rules, state, c, &defender);
+    let fight = fight_of(c);
+    let on_defender = battle::loss(rules, state, (&fight, false), c.on_defender);
+    let on_attacker = battle::loss(rules, state, (&fight, true), c.on_attacker);
+    (c.on_defender, c.on_attacker) = (on_defender, on_attacker);
     // Units that retreated into the space this action add nothing and are eliminated by any
     // loss (11.45).
     if c.on_defender >= 1 {
@@ -813,6 +840,7 @@ fn advance_options(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String> 
                         .markers
                         .iter()
                         .any(|m| m.marker == rules.play.combat_marker && m.space == *to))
+                || !movement::may(rules, state, HookPoint::MayAdvance, u, (at, to))
             {
                 continue;
             }
@@ -851,6 +879,7 @@ pub fn retreat_options(rules: &Rules, state: &State, c: &CombatTask, unit: usize
             || !may_operate(rules, state, unit, to)
             || (last && !may_stack(rules, state, unit, to))
             || (away && target.is_some_and(|t| g.neighbours(t).iter().any(|&(x, _)| x == n)))
+            || !movement::may(rules, state, HookPoint::MayRetreat, unit, (at, to))
         {
             continue;
         }
@@ -1057,7 +1086,18 @@ fn eliminate(rules: &Rules, state: &mut State, unit: usize) {
         .map_or(Loc::Removed, |b| Loc::Box(b.to_string()));
 }
 
-fn finish(_rules: &Rules, state: &mut State) {
+fn finish(rules: &Rules, state: &mut State, c: &CombatTask) {
     state.end("this_combat");
     state.flow.tasks.pop();
+    let fight = fight_of(c);
+    battle::after_combat(rules, state, &fight, c.steps_before);
+}
+
+fn fight_of(c: &CombatTask) -> battle::Fight<'_> {
+    battle::Fight {
+        attacker: &c.side,
+        attackers: &c.attackers,
+        defenders: &c.defenders,
+        space: &c.target,
+    }
 }

@@ -23,10 +23,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::procedures::{find_unit, run_rule_script, side_context, stacking_allows};
-use super::{Prompt, Rules, Task};
+use super::{battle, movement, Prompt, Rules, Task};
 use crate::model::{
-    AttackOrder, BoxRole, Cell, CityCombat, CombatDrm, CombatRole, Impulses, Scalar, Step, Times,
-    ZoneSupply,
+    AttackOrder, BoxRole, Cell, CityCombat, CombatDrm, CombatRole, HookPoint, Impulses, Scalar,
+    Step, Times, ZoneSupply,
 };
 use crate::script::eval::{self, Combat, Context, Outcome, Value};
 use crate::script::types::Kind;
@@ -125,6 +125,8 @@ pub struct Battle {
     /// and the answers given so far.
     pub offered: Vec<String>,
     pub card: Option<(String, String, Vec<Vec<String>>)>,
+    /// The steps of the attackers and of the defenders when the combat was resolved.
+    pub steps_before: (u32, u32),
 }
 
 fn spec<'c>(rules: &Rules<'c>, at: (usize, usize)) -> Option<&'c Impulses> {
@@ -482,18 +484,17 @@ fn supply_reach(rules: &Rules, state: &State, spec: &ZoneSupply, unit: usize) ->
     for &q in &queue {
         reached[q] = true;
     }
-    while let Some(x) = queue.pop() {
-        for &(n, e) in g.neighbours(x) {
-            if reached[n] || !passable[n] {
-                continue;
-            }
-            if g.edges[e].kinds.iter().any(|k| spec.not_across.contains(k)) {
-                continue;
-            }
-            reached[n] = true;
-            queue.push(n);
-        }
-    }
+    let reach = super::supply::max_reach(rules.content, state, nation, side);
+    let open = |e: usize, n: usize| {
+        passable[n] && !g.edges[e].kinds.iter().any(|k| spec.not_across.contains(k))
+    };
+    super::supply::trace(
+        rules.content,
+        (&mut reached, std::mem::take(&mut queue)),
+        reach,
+        |_| true,
+        open,
+    );
     // A unit's own space counts when it can reach a passable neighbour or is a source.
     let mut out = reached.clone();
     for (i, r) in out.iter_mut().enumerate() {
@@ -805,7 +806,7 @@ fn prepare_moves(rules: &Rules, state: &mut State, t: &mut ImpulseTask, mode: Mo
         if m != mode || on_map(state, u).is_none() {
             continue;
         }
-        let ma = stat(rules, state, u, &s.movement).max(0) as u32;
+        let ma = movement::allowance(rules, state, u, stat(rules, state, u, &s.movement));
         let halves = if mode == Mode::Reserve { ma } else { ma * 2 };
         let halves = if state.flow.oos.contains(&u) {
             1
@@ -945,9 +946,9 @@ fn move_options(rules: &Rules, state: &State, t: &ImpulseTask, mode: Mode) -> Ve
             continue;
         }
         for &(n, e) in g.neighbours(fi) {
-            let cost = move_cost(rules, state, s, u, e);
+            let cost = move_cost(rules, state, s, u, (e, n));
             // A unit may always move one space (7.1.3).
-            if used > 0 && used + cost > allowed {
+            if !movement::fits(used, cost, allowed) {
                 continue;
             }
             if let Some(&floor) = t.restricted.get(&u) {
@@ -958,7 +959,9 @@ fn move_options(rules: &Rules, state: &State, t: &ImpulseTask, mode: Mode) -> Ve
             if rejoining.is_some_and(|d| farthest_own(rules, state, u, n) >= d) {
                 continue;
             }
-            if may_step(rules, state, s, u, from, n, e) {
+            if may_step(rules, state, s, u, from, n, e)
+                && movement::may_step(rules, state, u, from, &g.spaces[n].id)
+            {
                 options.push(format!("move {name} {}", g.spaces[n].id));
             }
         }
@@ -966,8 +969,9 @@ fn move_options(rules: &Rules, state: &State, t: &ImpulseTask, mode: Mode) -> Ve
     options
 }
 
-/// What crossing a connection costs, in half points, with the costs an event lifts.
-fn move_cost(rules: &Rules, state: &State, s: &Impulses, unit: usize, edge: usize) -> u32 {
+/// What a step across a connection into a space costs, in half points, with the costs an
+/// event lifts.
+fn move_cost(rules: &Rules, state: &State, s: &Impulses, unit: usize, step: (usize, usize)) -> u32 {
     let lifted: Vec<&String> = s
         .movement_rules
         .ignore_costs
@@ -975,16 +979,7 @@ fn move_cost(rules: &Rules, state: &State, s: &Impulses, unit: usize, edge: usiz
         .filter(|f| state.flags.contains(&f.flag) || state.unit_flag(unit, &f.flag))
         .flat_map(|f| &f.kinds)
         .collect();
-    if lifted.is_empty() {
-        return rules.content.edge_move_cost(edge);
-    }
-    let kinds: Vec<String> = rules.content.graph.edges[edge]
-        .kinds
-        .iter()
-        .filter(|k| !lifted.contains(k))
-        .cloned()
-        .collect();
-    crate::model::move_cost_halves(rules.game, &kinds)
+    movement::step_cost(rules, state, unit, step, &lifted)
 }
 
 fn restricted_property(s: &Impulses) -> String {
@@ -1054,6 +1049,7 @@ fn attack_targets(rules: &Rules, state: &State, s: &Impulses, unit: usize) -> Ve
             .any(|k| s.combat.not_across.contains(k))
             || s.combat.not_into.iter().any(|r| in_region(rules, to, r))
             || !hostile_in(rules, state, to, unit)
+            || !battle::may_attack(rules, state, unit, at, to)
         {
             continue;
         }
@@ -1238,7 +1234,7 @@ pub(super) fn act(
                 .find(|&&(n, _)| n == ti)
                 .map(|&(_, e)| e)
                 .ok_or("not adjacent")?;
-            let cost = move_cost(rules, state, s, u, edge);
+            let cost = move_cost(rules, state, s, u, (edge, ti));
             if t.stage == Stage::EndMove {
                 t.end_moved.insert(u);
             } else {
@@ -1247,6 +1243,7 @@ pub(super) fn act(
                 *used += cost;
             }
             enter(rules, state, s, u, to);
+            movement::after_step(rules, state, HookPoint::AfterMove, u, (&from, to));
             if t.stage != Stage::EndMove && stops_in(rules, state, s, u, to) {
                 let allowed = t.allowed.get(&u).copied().unwrap_or(0);
                 t.used.insert(u, allowed.max(1));
@@ -1295,6 +1292,7 @@ fn new_battle(space: &str, city: bool) -> Battle {
         from: Vec::new(),
         offered: Vec::new(),
         card: None,
+        steps_before: (0, 0),
     }
 }
 
@@ -1317,6 +1315,7 @@ fn enter(rules: &Rules, state: &mut State, s: &Impulses, unit: usize, space: &st
         // The first capturing side keeps it against the other capturers (7.3.4).
         if controller.is_none() {
             state.set_control(space, Some(&side));
+            movement::after_capture(rules, state, &side, space);
         }
     } else if controller.is_some() {
         state.set_control(space, None);
@@ -1527,8 +1526,10 @@ fn battle_step(
             .is_some_and(|&a| !hostile_in(rules, state, &b.space, a));
         if emptied {
             let may_enter = |u: usize| {
-                on_map(state, u).is_some_and(|at| at != b.space)
-                    && stacking_allows(rules, state, u, &b.space)
+                on_map(state, u).is_some_and(|at| {
+                    at != b.space
+                        && movement::may(rules, state, HookPoint::MayAdvance, u, (at, &b.space))
+                }) && stacking_allows(rules, state, u, &b.space)
             };
             let mut options: Vec<String> = b
                 .attackers
@@ -1567,7 +1568,7 @@ fn battle_step(
             }
         }
     }
-    finish_battle(state, t, b);
+    finish_battle(rules, state, t, b);
     None
 }
 
@@ -1689,12 +1690,20 @@ fn reaction_step(
     ))
 }
 
-fn finish_battle(state: &mut State, mut t: ImpulseTask, b: Battle) {
+fn finish_battle(rules: &Rules, state: &mut State, mut t: ImpulseTask, b: Battle) {
     t.fought.extend(b.attackers.iter().copied());
     t.acted.extend(b.attackers.iter().copied());
     t.battle = None;
     state.end("this_combat");
+    let side = spec(rules, t.at).map_or(String::new(), |s| s.impulses[t.impulse].side.clone());
     put(state, t);
+    let fight = battle::Fight {
+        attacker: &side,
+        attackers: &b.attackers,
+        defenders: &b.defenders,
+        space: &b.space,
+    };
+    battle::after_combat(rules, state, &fight, b.steps_before);
 }
 
 /// The units that may take the next loss: every unit loses one step before any loses a
@@ -1801,7 +1810,10 @@ fn retreat_options(rules: &Rules, state: &State, s: &Impulses, unit: usize) -> V
             closed.push(to.clone());
             continue;
         }
-        if !may_step(rules, state, s, unit, from, n, e) || hostile_in(rules, state, to, unit) {
+        if !may_step(rules, state, s, unit, from, n, e)
+            || hostile_in(rules, state, to, unit)
+            || !movement::may(rules, state, HookPoint::MayRetreat, unit, (from, to))
+        {
             continue;
         }
         if let Some(city) = &s.city {
@@ -1916,34 +1928,25 @@ fn resolve(rules: &Rules, state: &mut State, t: &ImpulseTask, b: &mut Battle) {
         .filter_map(|&u| on_map(state, u).map(str::to_string))
         .collect();
     let place = pointer(t.at);
+    b.steps_before = (
+        battle::steps_on_map(rules, state, &b.attackers),
+        battle::steps_on_map(rules, state, &b.defenders),
+    );
+    let strength = |u: usize, role: CombatRole| {
+        let printed = combat_strength(rules, state, (s, &place), u, role, &b.space);
+        let attacking = role == CombatRole::Attackers;
+        battle::strength(rules, state, u, (&b.space, attacking), printed)
+    };
     let attack: i64 = b
         .attackers
         .iter()
-        .map(|&u| {
-            combat_strength(
-                rules,
-                state,
-                (s, &place),
-                u,
-                CombatRole::Attackers,
-                &b.space,
-            )
-        })
-        .sum();
+        .map(|&u| strength(u, CombatRole::Attackers))
+        .fold(0i64, |a, x| a.saturating_add(x));
     let mut defence: i64 = b
         .defenders
         .iter()
-        .map(|&u| {
-            combat_strength(
-                rules,
-                state,
-                (s, &place),
-                u,
-                CombatRole::Defenders,
-                &b.space,
-            )
-        })
-        .sum();
+        .map(|&u| strength(u, CombatRole::Defenders))
+        .fold(0i64, |a, x| a.saturating_add(x));
     let (table_id, drm) = match (&s.city, b.city) {
         (Some(city), true) => {
             let besieging = is_besieger(rules, state, city, first);
@@ -1995,14 +1998,22 @@ fn resolve(rules: &Rules, state: &mut State, t: &ImpulseTask, b: &mut Battle) {
     let Some(table) = rules.content.tables.iter().find(|x| x.id == table_id) else {
         return;
     };
+    let fight = battle::Fight {
+        attacker: &side,
+        attackers: &b.attackers,
+        defenders: &b.defenders,
+        space: &b.space,
+    };
+    let drm = battle::roll_modifier(rules, state, HookPoint::Drm, (&fight, true), drm);
+    let shift = battle::roll_modifier(rules, state, HookPoint::Shift, (&fight, true), 0);
     let faces = rules.game.dice.faces;
     let roll = state.roll(faces) as i32;
     let column = ColumnInput::Odds {
-        attacker: attack.max(0) as u32,
-        defender: defence.max(1) as u32,
+        attacker: attack.clamp(0, u32::MAX as i64) as u32,
+        defender: defence.clamp(1, u32::MAX as i64) as u32,
     };
-    let cell = table.lookup(column, 0, RowInput::Roll { roll, drm }, faces);
-    let col = table.column(column).unwrap_or(0);
+    let cell = table.lookup(column, shift, RowInput::Roll { roll, drm }, faces);
+    let col = table.shift(table.column(column).unwrap_or(0), shift);
     let label = table.column_label(col);
     let get = |c: &Cell, k: &str| match c {
         Cell::Record(r) => r.get(k).cloned(),
@@ -2032,6 +2043,14 @@ fn resolve(rules: &Rules, state: &mut State, t: &ImpulseTask, b: &mut Battle) {
         if r { ", retreat" } else { "" },
         if p > 0 { format!(", progress {p}") } else { String::new() },
     ));
+    let fight = battle::Fight {
+        attacker: &side,
+        attackers: &b.attackers,
+        defenders: &b.defenders,
+        space: &b.space,
+    };
+    let a = battle::loss(rules, state, (&fight, true), a);
+    let d = battle::loss(rules, state, (&fight, false), d);
     b.attacker_losses = a;
     b.defender_losses = d;
     b.retreat = r;
@@ -2148,7 +2167,9 @@ fn battle_act(
         }
         ["retreat", unit, to] => {
             let u = find_unit(rules, state, unit)?;
+            let from = on_map(state, u).unwrap_or_default().to_string();
             enter(rules, state, s, u, to);
+            movement::after_step(rules, state, HookPoint::AfterRetreat, u, (&from, to));
             if is_closed(state, s, to) {
                 let side = rules.side(&state.units[u]).to_string();
                 let at = format!("{}/combat/into_closed", pointer(t.at));
@@ -2169,7 +2190,7 @@ fn battle_act(
             t.acted.insert(u);
         }
         ["stop"] => {
-            finish_battle(state, t, b);
+            finish_battle(rules, state, t, b);
             return Ok(());
         }
         _ => return Err("not an action of this combat".into()),

@@ -12,8 +12,11 @@
 //! returns an error and leaves the state untouched. The state after any sequence of actions
 //! is a function of the content, the scenario, the seed and those actions.
 
+pub mod battle;
 pub mod combat;
+pub mod hooks;
 pub mod impulses;
+pub mod movement;
 mod procedures;
 pub mod supply;
 
@@ -132,6 +135,9 @@ pub struct Flow {
     pub oos: BTreeSet<usize>,
     /// The impulse under way (from 1), 0 outside the impulses.
     pub impulse: u32,
+    /// Hooks' after-effects due, first to run first: they go on top of the tasks before play
+    /// goes on, so the procedure that caused them finishes its own change first.
+    pub hooks_due: Vec<Task>,
 }
 
 /// A procedure under way.
@@ -198,6 +204,14 @@ pub enum Task {
     },
     /// Operations in impulses.
     Impulses(Box<impulses::ImpulseTask>),
+    /// A hook's after-effect (by its place in `game.ron`'s `hooks`), with the names its point
+    /// gave and the answers so far.
+    Hook {
+        side: String,
+        hook: usize,
+        names: hooks::Names,
+        answers: Vec<Answer>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

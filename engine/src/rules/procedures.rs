@@ -4,9 +4,10 @@
 use std::collections::BTreeMap;
 
 use super::combat::{self, CombatTask};
+use super::movement;
 use super::supply::{self, Level};
 use super::{GameResult, OpsStage, Prompt, Rules, Task};
-use crate::model::{ActionKind, BoxRole, Scalar, Step};
+use crate::model::{ActionKind, BoxRole, HookPoint, Scalar, Step};
 use crate::script::eval::{self, Context, Outcome};
 use crate::script::syntax;
 use crate::state::{Loc, MarkerOnMap, ModifierEffect, State};
@@ -20,6 +21,11 @@ pub(super) fn advance(rules: &Rules, state: &mut State) {
         if state.flow.result.is_some() {
             state.flow.prompt = None;
             return;
+        }
+        if !state.flow.hooks_due.is_empty() {
+            // The stack runs its top first: the first due goes last.
+            let due = std::mem::take(&mut state.flow.hooks_due);
+            state.flow.tasks.extend(due.into_iter().rev());
         }
         match state.flow.tasks.last().cloned() {
             Some(task) => {
@@ -182,6 +188,12 @@ fn step_task(rules: &Rules, state: &mut State, task: Task) -> Option<Prompt> {
             placing,
         } => replace_prompt(rules, state, &side, &halves, placing),
         Task::Impulses(t) => super::impulses::step(rules, state, *t),
+        Task::Hook {
+            side,
+            hook,
+            names,
+            answers,
+        } => super::hooks::run(rules, state, (&side, hook, &names), &answers),
         Task::Discard { side } => {
             let mut options: Vec<String> = state
                 .hands
@@ -215,12 +227,13 @@ pub(super) fn act(
         .ok_or("no task is under way")?;
     match task {
         Task::Action { side } => take_action(rules, state, &side, &words),
-        Task::Event { .. } | Task::Script { .. } | Task::Free { .. } => {
+        Task::Event { .. } | Task::Script { .. } | Task::Free { .. } | Task::Hook { .. } => {
             let picked: Vec<String> = words.iter().skip(1).map(|w| w.to_string()).collect();
             match state.flow.tasks.last_mut() {
                 Some(Task::Event { answers, .. })
                 | Some(Task::Script { answers, .. })
-                | Some(Task::Free { answers, .. }) => {
+                | Some(Task::Free { answers, .. })
+                | Some(Task::Hook { answers, .. }) => {
                     answers.push(picked);
                 }
                 _ => {}
@@ -935,7 +948,8 @@ fn ops_act(
             let space = words.get(1).ok_or("which space?")?.to_string();
             let unit = entrencher(rules, state, &space).ok_or("no unit there may entrench")?;
             // The unit tries instead of moving.
-            let ma = rules.movement(&state.units[unit]).max(1) as u32;
+            let printed = rules.movement(&state.units[unit]);
+            let ma = movement::allowance(rules, state, unit, printed).max(1);
             state.flow.marks.moved.insert(unit, ma * 2);
             state.flow.marks.entrenching.insert(space);
         }
@@ -969,10 +983,16 @@ fn ops_act(
             leave_stand_fast(rules, state, unit, &to, false);
             if has_marker(state, &to, &rules.play.combat_marker) {
                 // A mechanized unit that ends its move on a Combat marker fights instead.
-                let ma = rules.movement(&state.units[unit]).max(0) as u32;
+                let printed = rules.movement(&state.units[unit]);
+                let ma = movement::allowance(rules, state, unit, printed);
                 state.flow.marks.moved.insert(unit, ma * 2);
             }
+            let from = match &state.units[unit].at {
+                Loc::Space(s) => s.clone(),
+                _ => String::new(),
+            };
             enter(rules, state, unit, &to);
+            movement::after_step(rules, state, HookPoint::AfterMove, unit, (&from, &to));
         }
         (OpsStage::Attack, "attack") => {
             let target = words.get(1).ok_or("which space?")?.to_string();
@@ -1231,7 +1251,7 @@ fn move_options(rules: &Rules, state: &State, side: &str) -> Vec<String> {
             continue;
         }
         let level = cache.unit(rules, state, i);
-        let mut ma = rules.movement(u).max(0) as u32;
+        let mut ma = movement::allowance(rules, state, i, rules.movement(u));
         if level == Level::Out {
             ma = ma.min(2);
         }
@@ -1260,9 +1280,8 @@ fn move_options(rules: &Rules, state: &State, side: &str) -> Vec<String> {
             if !may_stack(rules, state, i, to) {
                 continue;
             }
-            // A unit may always make a move of one space (7.1.3 of Berlin 1945).
-            let cost = rules.content.edge_move_cost(e);
-            if used + cost > ma && used > 0 {
+            let cost = movement::step_cost(rules, state, i, (e, n), &[]);
+            if !movement::fits(used, cost, ma) || !movement::may_step(rules, state, i, at, to) {
                 continue;
             }
             options.push(format!("move {} {to}", u.name(rules.content)));
@@ -1278,9 +1297,9 @@ fn step_cost(rules: &Rules, state: &State, unit: usize, to: &str) -> u32 {
         Loc::Space(s) => g.index_of(s),
         _ => None,
     };
-    from.zip(g.index_of(to))
-        .and_then(|(a, b)| g.edge_between(a, b))
-        .map_or(2, |e| rules.content.edge_move_cost(e))
+    let Some(to) = g.index_of(to) else { return 2 };
+    from.and_then(|a| g.edge_between(a, to))
+        .map_or(2, |e| movement::step_cost(rules, state, unit, (e, to), &[]))
 }
 
 /// A unit enters a space: it takes control of it (which may meet an offensive its side owes).
@@ -1387,6 +1406,7 @@ pub(super) fn take_control(rules: &Rules, state: &mut State, space: &str, side: 
         return;
     }
     state.set_control(space, Some(side));
+    movement::after_capture(rules, state, side, space);
     if before.is_some() {
         // Trenches do not survive a change of hands (10.2), nor do forts (10.3).
         state

@@ -8,7 +8,7 @@
 //! once, so a rule that asks about many pieces pays for one search per nation.
 
 use crate::content::Content;
-use crate::model::{SupplyLevel, TraceSupply};
+use crate::model::{HookPoint, SupplyLevel, TraceSupply};
 use crate::state::State;
 
 /// The supply a space offers a piece.
@@ -190,6 +190,7 @@ pub fn levels_seen(content: &Content, state: &State, view: &SideView, nation: &s
     let side = view.side.as_str();
     let (friendly, hindered) = (&view.friendly, &view.hindered);
     let sources = index.sources.get(nation).map_or(&[][..], Vec::as_slice);
+    let reach = max_reach(content, state, nation, side);
     let mut out = vec![Level::Out; n];
     let mut seen = vec![false; n];
     let mut stack = Vec::new();
@@ -217,23 +218,18 @@ pub fn levels_seen(content: &Content, state: &State, view: &SideView, nation: &s
                 }
             }
         }
-        while let Some(i) = stack.pop() {
-            for &(m, e) in g.neighbours(i) {
-                if seen[m] {
-                    continue;
-                }
-                let trace = index.edges[e];
-                if trace == TraceSupply::Blocked
-                    || (full && (trace == TraceSupply::Limited || hindered[m]))
-                {
-                    continue;
-                }
-                seen[m] = true;
-                if friendly[m] {
-                    stack.push(m);
-                }
-            }
-        }
+        let open_edge = |e: usize, m: usize| {
+            let trace = index.edges[e];
+            !(trace == TraceSupply::Blocked
+                || (full && (trace == TraceSupply::Limited || hindered[m])))
+        };
+        trace(
+            content,
+            (&mut seen, std::mem::take(&mut stack)),
+            reach,
+            |m| friendly[m],
+            open_edge,
+        );
         for i in 0..n {
             if seen[i] && out[i] < level {
                 out[i] = level;
@@ -284,6 +280,48 @@ pub fn levels_seen(content: &Content, state: &State, view: &SideView, nation: &s
         }
     }
     out
+}
+
+/// How many connections a supply line of `nation` (commanded by `side`) may run: the number
+/// of spaces, unless the `SupplyReach` hooks say less.
+pub fn max_reach(content: &Content, state: &State, nation: &str, side: &str) -> u32 {
+    let n = content.graph.spaces.len() as i64;
+    let reach = super::hooks::modify(content, state, HookPoint::SupplyReach, side, n, || {
+        vec![(
+            "nation".to_string(),
+            crate::script::eval::Value::Id(crate::script::types::Kind::Nation, nation.into()),
+        )]
+    });
+    reach.clamp(0, n) as u32
+}
+
+/// The toolkit's supply trace: from the spaces already `seen` and queued in `starts`, a
+/// breadth-first search along the connections `open(edge, to)` allows, at most `reach`
+/// connections long, passing on only from spaces that `passes`; marks every space reached.
+pub fn trace(
+    content: &Content,
+    (seen, starts): (&mut [bool], Vec<usize>),
+    reach: u32,
+    passes: impl Fn(usize) -> bool,
+    open: impl Fn(usize, usize) -> bool,
+) {
+    let g = &content.graph;
+    let mut queue: std::collections::VecDeque<(usize, u32)> =
+        starts.into_iter().map(|i| (i, 0)).collect();
+    while let Some((i, d)) = queue.pop_front() {
+        if d >= reach {
+            continue;
+        }
+        for &(m, e) in g.neighbours(i) {
+            if seen[m] || !open(e, m) {
+                continue;
+            }
+            seen[m] = true;
+            if passes(m) {
+                queue.push_back((m, d + 1));
+            }
+        }
+    }
 }
 
 /// Supply from markers that are sources (beach heads): a breadth-first search from each, through

@@ -202,6 +202,15 @@ pub fn check_condition_with(
     c.errors
 }
 
+/// Checks an expression that gives a number (a hook's modifier), read-only, with the names
+/// its place gives it.
+pub fn check_number_with(expr: &Expr, names: &Names, given: &[(&str, Type)]) -> Vec<ScriptError> {
+    let mut c = Checker::new(names, ScriptKind::Condition);
+    c.give(given);
+    c.expect(expr, &Type::Int);
+    c.errors
+}
+
 impl<'a> Checker<'a> {
     fn new(names: &'a Names, kind: ScriptKind) -> Checker<'a> {
         let context = context_names(kind)

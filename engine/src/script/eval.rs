@@ -173,6 +173,32 @@ pub fn condition(
     }
 }
 
+/// Evaluates an expression that gives a number (a hook's modifier).
+pub fn number(
+    expr: &Expr,
+    content: &Content,
+    state: &State,
+    ctx: &Context,
+) -> Result<i64, ScriptError> {
+    let mut e = Eval::new(content, state, ctx, &[]);
+    match e.expr(expr) {
+        Ok(Value::Int(n)) => Ok(n),
+        Ok(other) => Err(ScriptError {
+            code: "E0310",
+            message: format!("a number gave {other:?}"),
+            range: expr.range,
+            hint: None,
+        }),
+        Err(Stop::Error(err)) => Err(err),
+        Err(Stop::Ask(_)) => Err(ScriptError {
+            code: "E0310",
+            message: "a modifier may not ask".into(),
+            range: expr.range,
+            hint: None,
+        }),
+    }
+}
+
 impl<'a> Eval<'a> {
     fn new(
         content: &'a Content,
@@ -623,6 +649,40 @@ impl<'a> Eval<'a> {
                     .max()
                     .unwrap_or(0);
                 Value::Int(i64::from(level))
+            }
+            "distance" | "path" => {
+                let (a, b) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
+                let way = self.way(&a, &b);
+                if name == "distance" {
+                    Value::Int(way.as_ref().map_or(-1, |w| w.len() as i64 - 1))
+                } else {
+                    let mut spaces: Vec<Value> = way
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|s| Value::Id(Kind::Space, s))
+                        .collect();
+                    spaces.sort();
+                    spaces.dedup();
+                    Value::Set(spaces)
+                }
+            }
+            "supply_level" => {
+                let Value::Unit(u) = self.expr(pos(0)?)? else {
+                    return fail(range, "expected a unit");
+                };
+                Value::Int(if self.supplied(u, true) {
+                    2
+                } else if self.supplied(u, false) {
+                    1
+                } else {
+                    0
+                })
+            }
+            "mp_left" => {
+                let Value::Unit(u) = self.expr(pos(0)?)? else {
+                    return fail(range, "expected a unit");
+                };
+                Value::Int(self.mp_left(u))
             }
             "connected_by" => {
                 let (a, b, kind) = (self.id(pos(0)?)?, self.id(pos(1)?)?, self.id(pos(2)?)?);
@@ -1722,6 +1782,85 @@ impl<'a> Eval<'a> {
     /// Supply: a path through spaces the unit's side controls, free of enemy units, to a supply
     /// source of the unit's nation that its side controls (and whose flag, if any, is set).
     /// `full` forbids tracing across connections of a kind whose id names the sea.
+    /// The spaces of a shortest way along the map from `a` to `b`, in order.
+    fn way(&self, a: &str, b: &str) -> Option<Vec<String>> {
+        let g = &self.content.graph;
+        let (from, to) = (g.index_of(a)?, g.index_of(b)?);
+        let mut before = vec![usize::MAX; g.spaces.len()];
+        before[from] = from;
+        let mut queue = std::collections::VecDeque::from([from]);
+        while let Some(i) = queue.pop_front() {
+            if i == to {
+                break;
+            }
+            for &(n, _) in g.neighbours(i) {
+                if before[n] == usize::MAX {
+                    before[n] = i;
+                    queue.push_back(n);
+                }
+            }
+        }
+        if before[to] == usize::MAX {
+            return None;
+        }
+        let mut way = vec![to];
+        let mut at = to;
+        while at != from {
+            at = before[at];
+            way.push(at);
+        }
+        way.reverse();
+        Some(way.into_iter().map(|i| g.spaces[i].id.clone()).collect())
+    }
+
+    /// A unit's whole movement points left: what the impulse under way allows it, else its
+    /// allowance less what it moved in the action under way.
+    fn mp_left(&self, unit: usize) -> i64 {
+        use crate::rules::Task;
+        for t in self.state.flow.tasks.iter().rev() {
+            if let Task::Impulses(t) = t {
+                if let (Some(a), Some(used)) = (t.allowed.get(&unit), t.used.get(&unit)) {
+                    return i64::from(a.saturating_sub(*used) / 2);
+                }
+            }
+        }
+        let Some(game) = self.content.game.as_ref() else {
+            return 0;
+        };
+        let u = &self.state.units[unit];
+        let stat = game.play.as_ref().map(|p| p.movement.as_str()).or_else(|| {
+            game.sequence
+                .iter()
+                .flat_map(|p| &p.steps)
+                .find_map(|s| match s {
+                    crate::model::Step::Impulses(i) => Some(i.movement.as_str()),
+                    _ => None,
+                })
+        });
+        let Some(i) = stat.and_then(|id| game.stats.iter().position(|s| s.id == id)) else {
+            return 0;
+        };
+        let printed = self.content.counter_of(u).map_or(0, |c| {
+            let values = if u.reduced {
+                c.back.as_ref().unwrap_or(&c.front)
+            } else {
+                &c.front
+            };
+            values.get(i).copied().unwrap_or(0)
+        });
+        let side = self.side_of(unit);
+        let ma = crate::rules::hooks::modify(
+            self.content,
+            &self.state,
+            crate::model::HookPoint::Movement,
+            &side,
+            i64::from(printed),
+            || vec![("u".to_string(), Value::Unit(unit))],
+        );
+        let used = i64::from(self.state.flow.marks.moved.get(&unit).copied().unwrap_or(0));
+        (ma.saturating_mul(2) - used).max(0) / 2
+    }
+
     fn supplied(&self, unit: usize, full: bool) -> bool {
         let u = &self.state.units[unit];
         let Loc::Space(start) = &u.at else {

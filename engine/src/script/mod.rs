@@ -49,6 +49,21 @@ pub struct SequenceScripts {
     /// `game.ron` (`/play/entrench/playable`).
     pub conditions: BTreeMap<String, Expr>,
     pub effects: BTreeMap<String, Vec<Stmt>>,
+    /// The hooks' scripts, in the order of `game.ron`'s `hooks`.
+    pub hooks: Vec<HookScripts>,
+}
+
+/// A hook's scripts, parsed: its condition, and its number, condition or script.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookScripts {
+    /// Its place in `game.ron`'s `hooks`.
+    pub index: usize,
+    pub at: crate::model::HookPoint,
+    pub when: Option<Expr>,
+    /// A modifier's number, or a `May` condition.
+    pub value: Option<Expr>,
+    /// An after-effect's script.
+    pub run: Vec<Stmt>,
 }
 
 /// A free action's condition (if it has one) and effect.

@@ -57,6 +57,7 @@ impl Eval<'_> {
         let markers = self.state.markers.len() as u64;
         match name {
             "spaces" => map + markers,
+            "distance" | "path" => map,
             "units" | "place" | "replace" => units,
             "has_marker" | "marker_level" | "place_marker" | "remove_marker"
             | "set_marker_level" => markers,

@@ -1,0 +1,225 @@
+//! The hook points of the general procedures: every procedure asks here whether a step is
+//! allowed, what a number becomes, and which after-effects follow, so a rule written as a hook
+//! in `game.ron` acts the same way in every game, whatever gives the players their turns.
+
+use super::{Rules, Task};
+use crate::content::Content;
+use crate::model::{HookEffect, HookPoint};
+use crate::script::eval::{self, Context, Value};
+use crate::script::HookScripts;
+use crate::state::State;
+
+/// The names a hook point gives its scripts (besides `me` and `enemy`).
+pub type Names = Vec<(String, Value)>;
+
+/// A unit, for a hook's names.
+pub fn unit(name: &str, u: usize) -> (String, Value) {
+    (name.to_string(), Value::Unit(u))
+}
+
+/// A space, for a hook's names.
+pub fn space(name: &str, id: &str) -> (String, Value) {
+    (
+        name.to_string(),
+        Value::Id(crate::script::types::Kind::Space, id.to_string()),
+    )
+}
+
+/// A set of units, for a hook's names.
+pub fn units(name: &str, us: &[usize]) -> (String, Value) {
+    let mut v: Vec<Value> = us.iter().map(|&u| Value::Unit(u)).collect();
+    v.sort();
+    v.dedup();
+    (name.to_string(), Value::Set(v))
+}
+
+pub fn int(name: &str, n: i64) -> (String, Value) {
+    (name.to_string(), Value::Int(n))
+}
+
+pub fn flag(name: &str, b: bool) -> (String, Value) {
+    (name.to_string(), Value::Bool(b))
+}
+
+/// Whether any hook acts at a point (so a procedure builds its names only when one does).
+pub fn any_at(content: &Content, at: HookPoint) -> bool {
+    content.sequence.hooks.iter().any(|h| h.at == at)
+}
+
+fn at_point(content: &Content, at: HookPoint) -> impl Iterator<Item = &HookScripts> {
+    content.sequence.hooks.iter().filter(move |h| h.at == at)
+}
+
+fn context(content: &Content, me: &str, names: Names) -> Context {
+    let enemy = content
+        .game
+        .as_ref()
+        .and_then(|g| g.sides.iter().find(|s| s.id != me))
+        .map_or(String::new(), |s| s.id.clone());
+    Context {
+        me: me.to_string(),
+        enemy,
+        names,
+        ..Context::default()
+    }
+}
+
+fn applies(content: &Content, state: &State, h: &HookScripts, ctx: &Context) -> bool {
+    h.when
+        .as_ref()
+        .is_none_or(|w| eval::condition(w, content, state, ctx).unwrap_or(false))
+}
+
+/// Whether the hooks at a condition point allow a step (every hook that applies must).
+pub fn may(
+    content: &Content,
+    state: &State,
+    at: HookPoint,
+    me: &str,
+    names: impl FnOnce() -> Names,
+) -> bool {
+    if !any_at(content, at) {
+        return true;
+    }
+    let ctx = context(content, me, names());
+    let Some(game) = content.game.as_ref() else {
+        return true;
+    };
+    at_point(content, at).all(|h| {
+        if !applies(content, state, h, &ctx) {
+            return true;
+        }
+        match game.hooks.get(h.index).map(|x| &x.then) {
+            Some(HookEffect::Forbid) => false,
+            Some(HookEffect::May(_)) => h
+                .value
+                .as_ref()
+                .is_some_and(|v| eval::condition(v, content, state, &ctx).unwrap_or(false)),
+            _ => true,
+        }
+    })
+}
+
+/// A number changed by the hooks at a modifier point, in the order they are written; each
+/// sees the number so far as `value`.
+pub fn modify(
+    content: &Content,
+    state: &State,
+    at: HookPoint,
+    me: &str,
+    value: i64,
+    names: impl FnOnce() -> Names,
+) -> i64 {
+    modify_scaled(content, state, at, me, (value, 1), names)
+}
+
+/// [`modify`] for a number counted in parts (movement in half points: `scale` 2): the hooks see
+/// and give whole numbers (`value` rounded up), halving and doubling act on the parts.
+pub fn modify_scaled(
+    content: &Content,
+    state: &State,
+    at: HookPoint,
+    me: &str,
+    (value, scale): (i64, i64),
+    names: impl FnOnce() -> Names,
+) -> i64 {
+    if !any_at(content, at) {
+        return value;
+    }
+    let Some(game) = content.game.as_ref() else {
+        return value;
+    };
+    let scale = scale.max(1);
+    let whole = |v: i64| (v + scale - 1).div_euclid(scale);
+    let mut ctx = context(content, me, names());
+    ctx.names.push(int("value", whole(value)));
+    let mut value = value;
+    for h in at_point(content, at) {
+        if let Some(slot) = ctx.names.iter_mut().find(|(n, _)| n == "value") {
+            slot.1 = Value::Int(whole(value));
+        }
+        if !applies(content, state, h, &ctx) {
+            continue;
+        }
+        let number = || {
+            h.value
+                .as_ref()
+                .and_then(|v| eval::number(v, content, state, &ctx).ok())
+                .map(|n| n.saturating_mul(scale))
+        };
+        value = match game.hooks.get(h.index).map(|x| &x.then) {
+            Some(HookEffect::Add(_)) => number().map_or(value, |n| value.saturating_add(n)),
+            Some(HookEffect::Set(_)) => number().unwrap_or(value),
+            Some(HookEffect::AtLeast(_)) => number().map_or(value, |n| value.max(n)),
+            Some(HookEffect::AtMost(_)) => number().map_or(value, |n| value.min(n)),
+            Some(HookEffect::Half) => value - value / 2,
+            Some(HookEffect::Double) => value.saturating_mul(2),
+            _ => value,
+        };
+    }
+    value
+}
+
+/// Queues the after-effects that apply at a point, to run before play goes on (each may ask
+/// players; the first written runs first).
+pub fn after(rules: &Rules, state: &mut State, at: HookPoint, me: &str, names: Names) {
+    let content = rules.content;
+    if !any_at(content, at) {
+        return;
+    }
+    let ctx = context(content, me, names);
+    let due: Vec<usize> = at_point(content, at)
+        .filter(|h| applies(content, state, h, &ctx))
+        .map(|h| h.index)
+        .collect();
+    for index in due {
+        state.flow.hooks_due.push(Task::Hook {
+            side: me.to_string(),
+            hook: index,
+            names: ctx.names.clone(),
+            answers: Vec::new(),
+        });
+    }
+}
+
+/// Runs a queued after-effect: asks its next decision, or finishes. A script that fails is
+/// reported (with the hook's rule) and skipped.
+pub(super) fn run(
+    rules: &Rules,
+    state: &mut State,
+    (side, hook, names): (&str, usize, &Names),
+    answers: &[Vec<String>],
+) -> Option<super::Prompt> {
+    let content = rules.content;
+    let Some(h) = content.sequence.hooks.iter().find(|h| h.index == hook) else {
+        state.flow.tasks.pop();
+        return None;
+    };
+    let ctx = context(content, side, names.clone());
+    match eval::run(&h.run, content, state, &ctx, answers) {
+        Ok((eval::Outcome::Asks(d), _)) => Some(super::Prompt {
+            side: d.by,
+            kind: "decision".into(),
+            question: d.question,
+            options: d.options,
+            pick: Some((d.min, d.max)),
+        }),
+        Ok((eval::Outcome::Done, _)) => {
+            state.flow.tasks.pop();
+            None
+        }
+        Err(e) => {
+            state.flow.tasks.pop();
+            let (id, rule) = rules
+                .game
+                .hooks
+                .get(hook)
+                .map_or(("", ""), |x| (x.id.as_str(), x.rule.as_str()));
+            state.flow.messages.push(format!(
+                "the hook `{id}` (rule {rule}) could not be carried out: {}",
+                e.message
+            ));
+            None
+        }
+    }
+}

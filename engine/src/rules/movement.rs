@@ -1,0 +1,132 @@
+//! Movement, the toolkit's procedure every way of giving turns calls: a unit's allowance, what
+//! a step costs (the connection's kinds, the terrain entered, the hooks), the minimum move,
+//! whether the hooks allow a step, and what follows a move.
+//!
+//! Movement points are counted in halves (a road costs half a point).
+
+use super::hooks::{self, space, unit};
+use super::Rules;
+use crate::model::HookPoint;
+use crate::state::State;
+
+/// A unit's movement allowance in whole points: its printed movement `printed`, changed by
+/// the `Movement` hooks.
+pub fn allowance(rules: &Rules, state: &State, u: usize, printed: i32) -> u32 {
+    let side = rules.side(&state.units[u]);
+    let ma = hooks::modify(
+        rules.content,
+        state,
+        HookPoint::Movement,
+        side,
+        printed as i64,
+        || vec![unit("u", u)],
+    );
+    ma.clamp(0, u32::MAX as i64 / 4) as u32
+}
+
+/// What a unit's step across `edge` into the space `to` (graph indexes) costs, in half
+/// points: the connection's kinds (but those in `lifted`), the terrain entered unless a kind
+/// sets the whole cost, then the `MoveCost` hooks.
+pub fn step_cost(
+    rules: &Rules,
+    state: &State,
+    u: usize,
+    (edge, to): (usize, usize),
+    lifted: &[&String],
+) -> u32 {
+    let content = rules.content;
+    let base = if lifted.is_empty() {
+        content.enter_cost(edge, to)
+    } else {
+        let kinds: Vec<String> = content.graph.edges[edge]
+            .kinds
+            .iter()
+            .filter(|k| !lifted.contains(k))
+            .cloned()
+            .collect();
+        let (cost, whole) = crate::model::move_cost_parts(rules.game, &kinds);
+        if whole {
+            cost
+        } else {
+            cost + content.terrain_cost(to)
+        }
+    };
+    if !hooks::any_at(content, HookPoint::MoveCost) {
+        return base;
+    }
+    let g = &content.graph;
+    let e = &g.edges[edge];
+    let from = if e.a == to { e.b } else { e.a };
+    let side = rules.side(&state.units[u]);
+    let cost = hooks::modify_scaled(
+        content,
+        state,
+        HookPoint::MoveCost,
+        side,
+        (base as i64, 2),
+        || {
+            vec![
+                unit("u", u),
+                space("from", &g.spaces[from].id),
+                space("to", &g.spaces[to].id),
+            ]
+        },
+    );
+    cost.clamp(0, u32::MAX as i64 / 4) as u32
+}
+
+/// Whether a step of `cost` fits what a unit has left: it does when the unit has not moved
+/// yet (a unit may always move one space) or has the points.
+pub fn fits(used: u32, cost: u32, allowed: u32) -> bool {
+    used == 0 || used + cost <= allowed
+}
+
+/// Whether the `MayMove` hooks allow a unit's step from `from` into `to`.
+pub fn may_step(rules: &Rules, state: &State, u: usize, from: &str, to: &str) -> bool {
+    may(rules, state, HookPoint::MayMove, u, (from, to))
+}
+
+/// Whether the hooks at a condition point about a unit's step (`MayMove`, `MayRetreat`,
+/// `MayAdvance`) allow it.
+pub fn may(
+    rules: &Rules,
+    state: &State,
+    at: HookPoint,
+    u: usize,
+    (from, to): (&str, &str),
+) -> bool {
+    let side = rules.side(&state.units[u]);
+    hooks::may(rules.content, state, at, side, || {
+        vec![unit("u", u), space("from", from), space("to", to)]
+    })
+}
+
+/// Queues what follows a unit's step (`AfterMove`, `AfterRetreat`, and `AfterCapture` when it
+/// took its space).
+pub fn after_step(
+    rules: &Rules,
+    state: &mut State,
+    at: HookPoint,
+    u: usize,
+    (from, to): (&str, &str),
+) {
+    let side = rules.side(&state.units[u]).to_string();
+    hooks::after(
+        rules,
+        state,
+        at,
+        &side,
+        vec![unit("u", u), space("from", from), space("to", to)],
+    );
+}
+
+/// Queues what follows a side's taking control of a space (`AfterCapture`).
+pub fn after_capture(rules: &Rules, state: &mut State, side: &str, at: &str) {
+    hooks::after(
+        rules,
+        state,
+        HookPoint::AfterCapture,
+        side,
+        vec![space("space", at)],
+    );
+}

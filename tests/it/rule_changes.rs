@@ -1,0 +1,440 @@
+//! Rule changes a designer makes in data and scripts only (issue 16): each is a copy of a
+//! bundled game with hooks or values added to its files, played through the prompts against
+//! the unchanged game.
+
+use std::collections::BTreeSet;
+
+use sandtable_engine::content::Content;
+use sandtable_engine::load::load_dir;
+use sandtable_engine::rules::{self, supply, OpsStage, Rules, Task};
+use sandtable_engine::script::eval::{self, Context, Value};
+use sandtable_engine::script::syntax;
+use sandtable_engine::state::{Loc, MarkerOnMap, State};
+
+use crate::cards::b2b;
+
+/// A copy of a bundled game with `hooks` (RON list items) added to `game.ron` and each
+/// `(file, old, new)` text replacement made, loaded and checked.
+pub fn variant(game: &str, hooks: &str, edits: &[(&str, &str, &str)]) -> &'static Content {
+    let dir = tempfile::tempdir().unwrap();
+    crate::copy_tree(&crate::root().join("content").join(game), dir.path());
+    let game_ron = dir.path().join("game.ron");
+    let text = std::fs::read_to_string(&game_ron).unwrap();
+    let end = text.trim_end().rfind(')').expect("game.ron ends with `)`");
+    let text = format!("{}    hooks: [{hooks}],\n)\n", &text[..end]);
+    std::fs::write(&game_ron, text).unwrap();
+    for (file, old, new) in edits {
+        let path = dir.path().join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(old), "{file} holds `{old}`");
+        std::fs::write(&path, text.replacen(old, new, 1)).unwrap();
+    }
+    let loaded = load_dir(dir.path());
+    let errors: Vec<String> = loaded
+        .errors()
+        .map(|d| loaded.sources.render_line(d))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    Box::leak(Box::new(loaded.content))
+}
+
+/// The campaign on turn 3 (past turn 1's restrictions), play set to a side's operations at a
+/// stage, with markers put on spaces (`(marker, space)`).
+fn operations(
+    content: &'static Content,
+    side: &str,
+    stage: OpsStage,
+    marked: &[(&str, &str)],
+) -> (Rules<'static>, State) {
+    prepared(content, (side, stage), marked, |_| {})
+}
+
+/// [`operations`], with the position changed by `prepare` before play resumes.
+fn prepared(
+    content: &'static Content,
+    (side, stage): (&str, OpsStage),
+    marked: &[(&str, &str)],
+    prepare: impl FnOnce(&mut State),
+) -> (Rules<'static>, State) {
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let game = content.game.as_ref().unwrap();
+    state.turn = 3;
+    state.flow.phase = game.sequence.iter().position(|p| p.id == "action").unwrap();
+    state.flow.step = 1;
+    state.flow.tasks = vec![Task::Ops {
+        side: side.into(),
+        points: 0,
+        stage,
+    }];
+    for (kind, space) in marked {
+        state.markers.push(MarkerOnMap {
+            marker: kind.to_string(),
+            space: space.to_string(),
+            level: 1,
+            until: None,
+        });
+    }
+    prepare(&mut state);
+    rules::resume(&rules, &mut state);
+    (rules, state)
+}
+
+fn act(rules: &Rules, state: &mut State, action: &str) {
+    rules::apply(rules, state, action).unwrap_or_else(|e| {
+        panic!(
+            "`{action}` refused: {} (prompt: {:?})",
+            e.message, state.flow.prompt
+        )
+    });
+}
+
+/// A number the effect language computes about unit `u` (`mp_left(u)` ...).
+fn number_of(content: &Content, state: &State, u: usize, expr: &str) -> i64 {
+    let (e, errors) = syntax::parse_expr(expr);
+    assert!(errors.is_empty(), "{errors:?}");
+    let ctx = Context {
+        me: "axis".into(),
+        enemy: "allied".into(),
+        names: vec![("u".into(), Value::Unit(u))],
+        ..Context::default()
+    };
+    eval::number(&e.unwrap(), content, state, &ctx).unwrap()
+}
+
+/// The first unit of a nation and type standing on a space.
+fn first_on_map(content: &Content, state: &State, nation: &str, ty: &str) -> usize {
+    state
+        .units
+        .iter()
+        .position(|u| {
+            let c = content.counter_of(u).unwrap();
+            c.nation == nation && c.unit_type == ty && matches!(u.at, Loc::Space(_))
+        })
+        .unwrap_or_else(|| panic!("a {nation} {ty} unit on the map"))
+}
+
+fn space_of(state: &State, u: usize) -> String {
+    match &state.units[u].at {
+        Loc::Space(s) => s.clone(),
+        other => panic!("unit {u} is not on the map: {other:?}"),
+    }
+}
+
+/// Moves a unit on through the prompts, always to the first space offered that it has not
+/// stood in, until it is offered no move: the number of moves.
+fn walk(rules: &Rules, state: &mut State, u: usize) -> usize {
+    let name = state.units[u].name(rules.content);
+    let prefix = format!("move {name} ");
+    let mut seen = BTreeSet::from([space_of(state, u)]);
+    let mut moves = 0;
+    loop {
+        let options = state.flow.prompt.as_ref().unwrap().options.clone();
+        let next = options
+            .iter()
+            .filter_map(|o| o.strip_prefix(&prefix))
+            .find(|to| !seen.contains(*to))
+            .map(str::to_string);
+        let Some(to) = next else { return moves };
+        act(rules, state, &format!("move {name} {to}"));
+        seen.insert(to);
+        moves += 1;
+    }
+}
+
+const PANZER_PLUS_ONE: &str = r#"
+        (
+            id: "panzer_plus_one",
+            rule: "variant: faster Panzers",
+            at: Movement,
+            when: "u.type == panzer",
+            then: Add("1"),
+        ),
+"#;
+
+#[test]
+fn rule_change_plus_one_movement_to_every_panzer_unit_is_one_hook() {
+    let changed = variant("barbarossa-to-berlin", PANZER_PLUS_ONE, &[]);
+    let mut walked = Vec::new();
+    for content in [b2b(), changed] {
+        let (_, state) = operations(content, "axis", OpsStage::Move, &[]);
+        let pz = first_on_map(content, &state, "ge", "panzer");
+        let start = space_of(&state, pz);
+        let (rules, mut state) = operations(content, "axis", OpsStage::Move, &[("move", &start)]);
+        let printed = rules.movement(&state.units[pz]) as i64;
+        let left = number_of(content, &state, pz, "mp_left(u)");
+        walked.push((left - printed, walk(&rules, &mut state, pz)));
+        // Infantry is not a Panzer unit: its allowance is as printed.
+        let inf = first_on_map(content, &state, "ge", "infantry");
+        let printed = rules.movement(&state.units[inf]) as i64;
+        assert_eq!(number_of(content, &state, inf, "mp_left(u)"), printed);
+    }
+    let [(base, base_moves), (plus, plus_moves)] = walked[..] else {
+        unreachable!()
+    };
+    assert_eq!((base, plus), (0, 1), "mp_left before moving");
+    assert_eq!(
+        plus_moves,
+        base_moves + 1,
+        "one space further through the prompts"
+    );
+}
+
+#[test]
+fn rule_change_a_marsh_costs_one_more_to_enter_and_nothing_more_to_leave_as_terrain_data() {
+    // Barbarossa to Berlin's marsh is its swamp terrain.
+    let changed = variant(
+        "barbarossa-to-berlin",
+        "",
+        &[(
+            "game.ron",
+            r##"(id: "swamp", name: "Swamp", color: Some("#9cc0b4"))"##,
+            r##"(id: "swamp", name: "Swamp", color: Some("#9cc0b4"), move_cost: 1.0)"##,
+        )],
+    );
+    let g = &changed.graph;
+    let swamp = g
+        .spaces
+        .iter()
+        .position(|s| s.terrain.as_deref() == Some("swamp"))
+        .expect("a swamp space");
+    let swamp_id = g.spaces[swamp].id.clone();
+    let mut spent = Vec::new();
+    for content in [b2b(), changed] {
+        // A German infantry unit next to the swamp, in a space activated for movement, with the
+        // swamp and its other neighbours Axis-held and empty.
+        let g = &content.graph;
+        let s = g.index_of(&swamp_id).unwrap();
+        // Neighbours across plain land connections (no beach, no river).
+        let default = &content.game.as_ref().unwrap().default_connection_kind;
+        let near: Vec<String> = g
+            .neighbours(s)
+            .iter()
+            .filter(|&&(_, e)| g.edges[e].kinds.iter().all(|k| k == default))
+            .map(|&(n, _)| g.spaces[n].id.clone())
+            .collect();
+        let (from, out) = (near[0].clone(), near[1].clone());
+        let start = empty_state(content);
+        let inf = first_on_map(content, &start, "ge", "infantry");
+        let (rules, mut state) = prepared(
+            content,
+            ("axis", OpsStage::Move),
+            &[("move", &from)],
+            |state| {
+                for sp in near.iter().chain([&swamp_id]) {
+                    state.control.insert(sp.clone(), "axis".into());
+                    for u in state.units.iter_mut() {
+                        if u.at == Loc::Space(sp.clone()) {
+                            u.at = Loc::Unplaced;
+                        }
+                    }
+                }
+                state.units[inf].at = Loc::Space(from.clone());
+            },
+        );
+        let name = state.units[inf].name(content);
+        let before = number_of(content, &state, inf, "mp_left(u)");
+        act(&rules, &mut state, &format!("move {name} {swamp_id}"));
+        let inside = number_of(content, &state, inf, "mp_left(u)");
+        act(&rules, &mut state, &format!("move {name} {out}"));
+        let after = number_of(content, &state, inf, "mp_left(u)");
+        spent.push((before - inside, inside - after));
+    }
+    // Into the swamp: 1 point, then 2; out of it: 1 point either way (the space's own
+    // connection kinds aside, which both games share).
+    assert_eq!(spent[1].0, spent[0].0 + 1, "{spent:?}");
+    assert_eq!(spent[1].1, spent[0].1, "{spent:?}");
+}
+
+const AXIS_SUPPLY_SIX: &str = r#"
+        (
+            id: "axis_supply_six",
+            rule: "variant: short Axis supply lines",
+            at: SupplyReach,
+            when: "me == axis",
+            then: AtMost("6"),
+        ),
+"#;
+
+#[test]
+fn rule_change_axis_supply_may_not_be_traced_further_than_six_spaces_is_one_hook() {
+    let changed = variant("barbarossa-to-berlin", AXIS_SUPPLY_SIX, &[]);
+    // The whole map Axis-held and free of Allied units; a German unit goes to the space
+    // farthest from every German supply source.
+    let g = &changed.graph;
+    let sources: Vec<usize> = (0..g.spaces.len())
+        .filter(|&i| {
+            g.spaces[i]
+                .supply
+                .iter()
+                .any(|x| x.nations.iter().any(|n| n == "ge"))
+        })
+        .collect();
+    let far = g
+        .spaces
+        .iter()
+        .max_by_key(|s| {
+            let d = sources
+                .iter()
+                .map(|src| {
+                    number_of(
+                        changed,
+                        &empty_state(changed),
+                        0,
+                        &format!("distance({}, {})", g.spaces[*src].id, s.id),
+                    )
+                })
+                .filter(|d| *d >= 0)
+                .min()
+                .unwrap_or(-1);
+            (d, s.id.clone())
+        })
+        .unwrap()
+        .id
+        .clone();
+    let mut levels = Vec::new();
+    let mut level_there = Vec::new();
+    for content in [b2b(), changed] {
+        let (rules, mut state) = operations(content, "axis", OpsStage::Move, &[]);
+        for s in &content.graph.spaces {
+            state.control.insert(s.id.clone(), "axis".into());
+        }
+        for u in state.units.iter_mut() {
+            if rules.side(u) != "axis" {
+                u.at = Loc::Unplaced;
+            }
+        }
+        let ge = first_on_map(content, &state, "ge", "infantry");
+        state.units[ge].at = Loc::Space(far.clone());
+        levels.push(supply::levels(content, &state, "ge", "axis"));
+        level_there.push(number_of(content, &state, ge, "supply_level(u)"));
+    }
+    assert_eq!(
+        level_there,
+        vec![2, 0],
+        "a German unit in {far}: Full, then Out"
+    );
+    let out = |l: &[supply::Level]| l.iter().filter(|x| **x == supply::Level::Out).count();
+    assert!(out(&levels[1]) > out(&levels[0]));
+    // A Full source's own neighbours keep their supply.
+    let full_sources = sources.iter().filter(|&&i| {
+        g.spaces[i].supply.iter().any(|x| {
+            x.nations.iter().any(|n| n == "ge")
+                && x.level == sandtable_engine::model::SupplyLevel::Full
+                && x.flag.is_none()
+        })
+    });
+    for &src in full_sources {
+        for &(n, _) in g.neighbours(src) {
+            assert_eq!(levels[1][n], levels[0][n], "{}", g.spaces[n].id);
+        }
+    }
+}
+
+/// The campaign's start, for questions about the map.
+fn empty_state(content: &Content) -> State {
+    State::new(content, content.scenario("campaign").unwrap(), 1).unwrap()
+}
+
+const FORTRESS_TOLL: &str = r#"
+        (
+            id: "fortress_toll",
+            rule: "variant: fortress assault",
+            at: AfterCombat,
+            when: "has_feature(defending_space, fort) and attacker_steps_lost == 0 and exists(attackers)",
+            then: Run("reduce(choose_one(attackers, question: \"Fortress assault: which attacker loses a step?\"))"),
+        ),
+"#;
+
+/// The steps of the units on the map among some.
+fn steps(rules: &Rules, state: &State, us: &[usize]) -> u32 {
+    us.iter()
+        .filter(|&&u| matches!(state.units[u].at, Loc::Space(_)))
+        .map(|&u| rules.steps(&state.units[u]))
+        .sum()
+}
+
+#[test]
+fn rule_change_an_attack_on_a_fortress_costs_the_attacker_at_least_one_step_is_one_hook() {
+    let changed = variant("barbarossa-to-berlin", FORTRESS_TOLL, &[]);
+    // Die rolls (the attacker's, then the defender's) with which the unchanged game's defender
+    // inflicts no loss.
+    let dice = (1..=6)
+        .flat_map(|a| (1..=6).map(move |d| format!("{a} {d}")))
+        .find(|dice| fortress_assault(b2b(), dice).0 == 0)
+        .expect("some roll costs the attacker nothing");
+    let lost: Vec<(u32, bool)> = [b2b(), changed]
+        .into_iter()
+        .map(|content| fortress_assault(content, &dice))
+        .collect();
+    // The hook asks the attacker only when it has a choice (here one unit attacks alone).
+    let lost: Vec<u32> = lost.into_iter().map(|(l, _)| l).collect();
+    assert_eq!(lost, vec![0, 1], "steps lost with dice {dice}");
+}
+
+/// A German infantry unit attacks Sevastopol (a fort) alone, with these die rolls; the steps it
+/// lost, and whether the fortress hook asked which attacker loses a step.
+fn fortress_assault(content: &'static Content, dice: &str) -> (u32, bool) {
+    {
+        let g = &content.graph;
+        let fort = g.index_of("sevastopol").unwrap();
+        let from = g.spaces[g.neighbours(fort)[0].0].id.clone();
+        let ge = first_on_map(content, &empty_state(content), "ge", "infantry");
+        let (rules, mut state) =
+            prepared(
+                content,
+                ("axis", OpsStage::Attack),
+                &[("combat", &from)],
+                |state| {
+                    // The rest of the map Axis-held and free of Allied units, so the attacker is
+                    // in supply and play stops at the Allies' next decision.
+                    let sevastopol = Loc::Space("sevastopol".into());
+                    for u in state.units.iter_mut() {
+                        let allied =
+                            content.counter_of(u).is_some_and(|c| {
+                                content.game.as_ref().unwrap().nations.iter().any(|n| {
+                                    n.id == c.nation && n.side.as_deref() == Some("allied")
+                                })
+                            });
+                        if u.at == Loc::Space(from.clone()) || allied && u.at != sevastopol {
+                            u.at = Loc::Unplaced;
+                        }
+                    }
+                    for sp in &content.graph.spaces {
+                        state.control.insert(sp.id.clone(), "axis".into());
+                    }
+                    state.control.insert("sevastopol".into(), "allied".into());
+                    state.units[ge].at = Loc::Space(from.clone());
+                },
+            );
+        let name = state.units[ge].name(content);
+        let before = steps(&rules, &state, &[ge]);
+        act(&rules, &mut state, &format!("dice {dice}"));
+        act(&rules, &mut state, "attack sevastopol");
+        act(&rules, &mut state, &format!("with {name}"));
+        act(&rules, &mut state, "fight");
+        let mut asked = false;
+        while let Some(p) = state.flow.prompt.clone() {
+            if !state
+                .flow
+                .tasks
+                .iter()
+                .any(|t| matches!(t, Task::Combat(_) | Task::Hook { .. }))
+            {
+                break;
+            }
+            let action = match p.kind.as_str() {
+                "combat_card" => "no_card".to_string(),
+                "advance" => "done".to_string(),
+                "decision" => {
+                    asked = true;
+                    assert!(p.question.contains("Fortress assault"), "{p:?}");
+                    format!("choose {}", p.options[0])
+                }
+                _ => p.options[0].clone(),
+            };
+            act(&rules, &mut state, &action);
+        }
+        (before - steps(&rules, &state, &[ge]), asked)
+    }
+}
