@@ -157,3 +157,30 @@ fn find_call(script: &str) -> Option<usize> {
     }
     None
 }
+
+/// Every hook point is in both references, and the example of each in the effect language's
+/// reference loads into a copy of Barbarossa to Berlin.
+#[test]
+fn every_hook_point_is_documented_with_an_example_that_loads() {
+    use sandtable_engine::model::HookPoint;
+    let doc = doc();
+    let format = std::fs::read_to_string(crate::root().join("docs/content-format.md")).unwrap();
+    let block: String = {
+        let start = doc.find("```ron hooks\n").expect("the hooks' examples") + 13;
+        let len = doc[start..].find("```").unwrap();
+        doc[start..start + len].to_string()
+    };
+    for point in HookPoint::ALL {
+        let name = format!("`{point:?}`");
+        assert!(doc.contains(&format!("| {name} |")), "{name} in the table");
+        assert!(format.contains(&name), "{name} in content-format.md");
+        assert!(
+            block.contains(&format!("at: {point:?},")),
+            "an example at {name}"
+        );
+    }
+    let content = crate::rule_changes::variant("barbarossa-to-berlin", &block, &[]);
+    let hooks = &content.game.as_ref().unwrap().hooks;
+    assert_eq!(hooks.len(), HookPoint::ALL.len());
+    assert_eq!(content.sequence.hooks.len(), hooks.len(), "all checked");
+}

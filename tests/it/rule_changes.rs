@@ -16,6 +16,21 @@ use crate::cards::b2b;
 /// A copy of a bundled game with `hooks` (RON list items) added to `game.ron` and each
 /// `(file, old, new)` text replacement made, loaded and checked.
 pub fn variant(game: &str, hooks: &str, edits: &[(&str, &str, &str)]) -> &'static Content {
+    let loaded = load_variant(game, hooks, edits);
+    let errors: Vec<String> = loaded
+        .errors()
+        .map(|d| loaded.sources.render_line(d))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    Box::leak(Box::new(loaded.content))
+}
+
+/// [`variant`], loaded with whatever problems it has.
+fn load_variant(
+    game: &str,
+    hooks: &str,
+    edits: &[(&str, &str, &str)],
+) -> sandtable_engine::load::Loaded {
     let dir = tempfile::tempdir().unwrap();
     crate::copy_tree(&crate::root().join("content").join(game), dir.path());
     let game_ron = dir.path().join("game.ron");
@@ -29,13 +44,7 @@ pub fn variant(game: &str, hooks: &str, edits: &[(&str, &str, &str)]) -> &'stati
         assert!(text.contains(old), "{file} holds `{old}`");
         std::fs::write(&path, text.replacen(old, new, 1)).unwrap();
     }
-    let loaded = load_dir(dir.path());
-    let errors: Vec<String> = loaded
-        .errors()
-        .map(|d| loaded.sources.render_line(d))
-        .collect();
-    assert!(errors.is_empty(), "{}", errors.join("\n"));
-    Box::leak(Box::new(loaded.content))
+    load_dir(dir.path())
 }
 
 /// The campaign on turn 3 (past turn 1's restrictions), play set to a side's operations at a
@@ -437,4 +446,68 @@ fn fortress_assault(content: &'static Content, dice: &str) -> (u32, bool) {
         }
         (before - steps(&rules, &state, &[ge]), asked)
     }
+}
+
+#[test]
+fn a_hook_whose_effect_does_not_fit_its_point_or_whose_script_is_wrong_is_reported_in_place() {
+    let loaded = load_variant(
+        "barbarossa-to-berlin",
+        r#"
+        (id: "wrong_kind", at: MayMove, then: Add("1")),
+        (id: "wrong_type", at: Movement, then: Add("u.type")),
+        (id: "wrong_name", at: MoveCost, when: "too.terrain == swamp", then: Add("1")),
+"#,
+        &[],
+    );
+    let lines: Vec<String> = loaded
+        .errors()
+        .map(|d| loaded.sources.render_line(d))
+        .collect();
+    assert_eq!(lines.len(), 3, "{lines:#?}");
+    assert!(
+        lines[0].contains("E0220")
+            && lines[0].contains("`Add` does not fit the hook point `MayMove`"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines.iter().all(|l| l.contains("game.ron:")), "{lines:#?}");
+    assert!(lines[2].contains("too"), "{}", lines[2]);
+}
+
+/// The same hook in the zone game played by impulses: a unit activated to move has one point
+/// more, asked through `mp_left` after activation, and it is offered the moves that point buys.
+#[test]
+fn the_same_movement_hook_acts_in_berlin_1945s_impulses() {
+    let hook = r#"
+        (id: "armour_plus_one", rule: "variant", at: Movement, when: "u.type == armour", then: Add("1")),
+"#;
+    let changed = variant("berlin-1945", hook, &[]);
+    let base = variant("berlin-1945", "", &[]);
+    let mut left = Vec::new();
+    for content in [base, changed] {
+        let rules = Rules::new(content, "standard").unwrap();
+        let mut state = rules::start(&rules, 7, &[], &[]).unwrap();
+        while let Some(p) = state.flow.prompt.clone() {
+            if p.kind == "activate" {
+                break;
+            }
+            let answer = if p.kind == "decision" { "choose" } else { "no card" };
+            act(&rules, &mut state, answer);
+        }
+        let p = state.flow.prompt.clone().unwrap();
+        let (u, activate) = p
+            .options
+            .iter()
+            .filter_map(|o| o.strip_prefix("activate ")?.strip_suffix(" move"))
+            .find_map(|name| {
+                let u = state.units.iter().position(|x| x.name(content) == name)?;
+                let c = content.counter_of(&state.units[u])?;
+                (c.unit_type == "armour").then(|| (u, format!("activate {name} move")))
+            })
+            .expect("an armoured unit may be activated to move");
+        act(&rules, &mut state, &activate);
+        act(&rules, &mut state, "go");
+        left.push(number_of(content, &state, u, "mp_left(u)"));
+    }
+    assert_eq!(left[1], left[0] + 1, "{left:?}");
 }
