@@ -491,7 +491,11 @@ fn the_same_movement_hook_acts_in_berlin_1945s_impulses() {
             if p.kind == "activate" {
                 break;
             }
-            let answer = if p.kind == "decision" { "choose" } else { "no card" };
+            let answer = if p.kind == "decision" {
+                "choose"
+            } else {
+                "no card"
+            };
             act(&rules, &mut state, answer);
         }
         let p = state.flow.prompt.clone().unwrap();
@@ -510,4 +514,36 @@ fn the_same_movement_hook_acts_in_berlin_1945s_impulses() {
         left.push(number_of(content, &state, u, "mp_left(u)"));
     }
     assert_eq!(left[1], left[0] + 1, "{left:?}");
+}
+
+#[test]
+fn a_hook_that_can_never_apply_is_warned_of() {
+    let loaded = load_variant(
+        "barbarossa-to-berlin",
+        r#"
+        (id: "cavalry_charge", at: Strength, when: "attacking and u.type == cavalry", then: Add("1")),
+        (id: "switched_off", at: Drm, when: "false", then: Add("1")),
+        (id: "fine", at: Movement, when: "u.type == panzer or u.type == cavalry", then: Add("1")),
+"#,
+        &[(
+            "game.ron",
+            r#"(id: "infantry", name: "Infantry"),"#,
+            r#"(id: "infantry", name: "Infantry"), (id: "cavalry", name: "Cavalry"),"#,
+        )],
+    );
+    assert!(!loaded.has_errors());
+    let warnings: Vec<String> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "W0020")
+        .map(|d| loaded.sources.render_line(d))
+        .collect();
+    assert_eq!(warnings.len(), 2, "{warnings:#?}");
+    assert!(
+        warnings[0]
+            .contains("`cavalry_charge` can never apply: no counter has unit type `cavalry`"),
+        "{}",
+        warnings[0]
+    );
+    assert!(warnings[1].contains("`switched_off`"), "{}", warnings[1]);
 }
