@@ -375,10 +375,6 @@ impl Checker<'_> {
         content: &mut Content,
     ) {
         let at = format!("{place}/Impulses");
-        let unit = [
-            ("u", Type::Entity(Kind::Unit)),
-            ("defending_space", Type::Entity(Kind::Space)),
-        ];
         let combat = [
             ("attackers", Type::set(Type::Entity(Kind::Unit))),
             ("defenders", Type::set(Type::Entity(Kind::Unit))),
@@ -386,12 +382,6 @@ impl Checker<'_> {
         ];
         let space = [("space", Type::Entity(Kind::Space)), ("level", Type::Int)];
         let mut conditions: Vec<ScriptPlace> = Vec::new();
-        for (i, c) in imp.combat.strength.iter().enumerate() {
-            conditions.push((format!("{at}/combat/strength/{i}/when"), &c.when, &unit));
-        }
-        for (i, d) in imp.combat.drms.iter().enumerate() {
-            conditions.push((format!("{at}/combat/drms/{i}/when"), &d.when, &combat));
-        }
         for (i, r) in imp.reactions.iter().enumerate() {
             conditions.push((format!("{at}/reactions/{i}/when"), &r.when, &combat));
         }

@@ -685,21 +685,14 @@ pub struct FlagNations {
 }
 
 /// Combat by odds: the attackers' strength against the defenders', rounded for the
-/// defender, read on a table with die-roll modifiers.
+/// defender, read on a table; strengths, die-roll modifiers and shifts are hooks (`Strength`,
+/// `Drm`, `Shift`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OddsCombat {
     /// The table, with an odds column and a record result of `attacker` and `defender` step
     /// losses and `retreat`.
     pub table: String,
-    /// Units' strengths halved or doubled, each by a condition about the unit `u` and the
-    /// `defending_space`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub strength: Vec<StrengthChange>,
-    /// Die-roll modifiers, each by a condition about `attackers`, `defenders` and the
-    /// `defending_space` (`me` is the attacking side).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub drms: Vec<CombatDrm>,
     /// Spaces in these regions may not be attacked from outside.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_into: Vec<String>,
@@ -719,27 +712,10 @@ pub struct OddsCombat {
     pub into_closed: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct StrengthChange {
-    pub of: CombatRole,
-    pub change: Times,
-    pub when: String,
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub rule: String,
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum CombatRole {
     Attackers,
     Defenders,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub enum Times {
-    /// Halved, rounded up.
-    Half,
-    Double,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -305,11 +305,11 @@ fn a_wrong_id_in_the_impulse_rules_is_reported_at_its_place_with_a_suggestion() 
 }
 
 #[test]
-fn a_combat_modifier_condition_that_does_not_type_check_is_reported_in_game_ron() {
+fn a_combat_modifier_hook_that_does_not_type_check_is_reported_in_game_ron() {
     // A space where the condition wants a unit.
     let (ok, said) = validate_edited(
-        "when: \"out_of_supply(u)\"",
-        "when: \"out_of_supply(defending_space)\"",
+        "when: \"attacking and out_of_supply(u)\"",
+        "when: \"attacking and out_of_supply(defending_space)\"",
     );
     assert!(!ok);
     assert!(said.contains("game.ron:"), "{said}");

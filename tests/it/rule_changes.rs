@@ -35,8 +35,17 @@ fn load_variant(
     crate::copy_tree(&crate::root().join("content").join(game), dir.path());
     let game_ron = dir.path().join("game.ron");
     let text = std::fs::read_to_string(&game_ron).unwrap();
-    let end = text.trim_end().rfind(')').expect("game.ron ends with `)`");
-    let text = format!("{}    hooks: [{hooks}],\n)\n", &text[..end]);
+    let text = match text.find("\n    hooks: [\n") {
+        // Before the game's own hooks, so these act first.
+        Some(at) => {
+            let at = at + "\n    hooks: [\n".len();
+            format!("{}{hooks}\n{}", &text[..at], &text[at..])
+        }
+        None => {
+            let end = text.trim_end().rfind(')').expect("game.ron ends with `)`");
+            format!("{}    hooks: [{hooks}],\n)\n", &text[..end])
+        }
+    };
     std::fs::write(&game_ron, text).unwrap();
     for (file, old, new) in edits {
         let path = dir.path().join(file);

@@ -26,10 +26,9 @@ use super::procedures::{find_unit, run_rule_script, side_context, stacking_allow
 use super::{battle, movement, Prompt, Rules, Task};
 use crate::model::{
     AttackOrder, BoxRole, Cell, CityCombat, CombatDrm, CombatRole, HookPoint, Impulses, Scalar,
-    Step, Times, ZoneSupply,
+    Step, ZoneSupply,
 };
 use crate::script::eval::{self, Combat, Context, Outcome, Value};
-use crate::script::types::Kind;
 use crate::state::{marker_level, set_marker_level, Loc, State};
 use crate::tables::{ColumnInput, RowInput};
 
@@ -1858,42 +1857,6 @@ fn barred(rules: &Rules, state: &State, s: &Impulses, unit: usize, edge: usize) 
         .any(|b| b.nations.iter().any(|n| n == nation) && kinds.iter().any(|k| b.kinds.contains(k)))
 }
 
-/// A unit's strength in a combat, changed by the rules' conditions.
-fn combat_strength(
-    rules: &Rules,
-    state: &State,
-    (s, place): (&Impulses, &str),
-    unit: usize,
-    role: CombatRole,
-    space: &str,
-) -> i64 {
-    let mut value = i64::from(stat(rules, state, unit, &s.strength).max(0));
-    for (i, change) in s.combat.strength.iter().enumerate() {
-        if change.of != role {
-            continue;
-        }
-        let at = format!("{place}/combat/strength/{i}/when");
-        let ctx = Context {
-            me: rules.side(&state.units[unit]).to_string(),
-            names: vec![
-                ("u".into(), Value::Unit(unit)),
-                (
-                    "defending_space".into(),
-                    Value::Id(Kind::Space, space.to_string()),
-                ),
-            ],
-            ..Context::default()
-        };
-        if holds(rules, state, &at, &ctx) {
-            value = match change.change {
-                Times::Half => (value + 1) / 2,
-                Times::Double => value * 2,
-            };
-        }
-    }
-    value
-}
-
 /// The JSON pointer of a sequence step's impulse rules in `game.ron`.
 pub fn pointer(at: (usize, usize)) -> String {
     format!("/sequence/{}/steps/{}/Impulses", at.0, at.1)
@@ -1932,20 +1895,19 @@ fn resolve(rules: &Rules, state: &mut State, t: &ImpulseTask, b: &mut Battle) {
         battle::steps_on_map(rules, state, &b.attackers),
         battle::steps_on_map(rules, state, &b.defenders),
     );
-    let strength = |u: usize, role: CombatRole| {
-        let printed = combat_strength(rules, state, (s, &place), u, role, &b.space);
-        let attacking = role == CombatRole::Attackers;
+    let strength = |u: usize, attacking: bool| {
+        let printed = i64::from(stat(rules, state, u, &s.strength).max(0));
         battle::strength(rules, state, u, (&b.space, attacking), printed)
     };
     let attack: i64 = b
         .attackers
         .iter()
-        .map(|&u| strength(u, CombatRole::Attackers))
+        .map(|&u| strength(u, true))
         .fold(0i64, |a, x| a.saturating_add(x));
     let mut defence: i64 = b
         .defenders
         .iter()
-        .map(|&u| strength(u, CombatRole::Defenders))
+        .map(|&u| strength(u, false))
         .fold(0i64, |a, x| a.saturating_add(x));
     let (table_id, drm) = match (&s.city, b.city) {
         (Some(city), true) => {
@@ -1974,17 +1936,8 @@ fn resolve(rules: &Rules, state: &mut State, t: &ImpulseTask, b: &mut Battle) {
             }
             (city.table.clone(), drm)
         }
-        _ => (
-            s.combat.table.clone(),
-            drm_total(
-                rules,
-                state,
-                &s.combat.drms,
-                &format!("{place}/combat/drms"),
-                &side,
-                b,
-            ),
-        ),
+        // Outside a city, the die-roll modifiers are all hooks.
+        _ => (s.combat.table.clone(), 0),
     };
     if !b.city && s.evade_flags.iter().any(|f| state.flags.contains(f)) {
         // The defenders slip away before the roll (Heinrici).
