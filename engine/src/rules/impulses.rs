@@ -23,10 +23,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::procedures::{find_unit, run_rule_script, side_context, stacking_allows};
-use super::{battle, movement, Prompt, Rules, Task};
+use super::{battle, losses, movement, Prompt, Rules, Task};
 use crate::model::{
-    AttackOrder, BoxRole, Cell, CityCombat, CombatDrm, CombatRole, HookPoint, Impulses, Scalar,
-    Step, ZoneSupply,
+    AttackOrder, Cell, CityCombat, CombatDrm, CombatRole, HookPoint, Impulses, Scalar, Step,
+    ZoneSupply,
 };
 use crate::script::eval::{self, Combat, Context, Outcome, Value};
 use crate::state::{marker_level, set_marker_level, Loc, State};
@@ -1460,7 +1460,7 @@ fn battle_step(
             put(state, t);
             return None;
         }
-        let candidates = loss_candidates(rules, state, &b, &alive, attacking_side);
+        let candidates = losses::spread(rules, state, (&b.taken, b.turn), &alive, attacking_side);
         if candidates.len() == 1 {
             take_loss(rules, state, &mut b, candidates[0], defending);
             t.battle = Some(Box::new(b));
@@ -1494,7 +1494,7 @@ fn battle_step(
             if options.is_empty() {
                 // No retreat: every defender left takes another step loss and stays (8.3.4).
                 for &d in &staying {
-                    step_loss(rules, state, d);
+                    losses::lose_step(rules, state, d);
                 }
                 b.retreat = false;
                 t.battle = Some(Box::new(b));
@@ -1705,84 +1705,15 @@ fn finish_battle(rules: &Rules, state: &mut State, mut t: ImpulseTask, b: Battle
     battle::after_combat(rules, state, &fight, b.steps_before);
 }
 
-/// The units that may take the next loss: every unit loses one step before any loses a
-/// second; among defenders of several sides, the sides take losses in turn, the side not
-/// attacking first (8.2.2).
-fn loss_candidates(
-    rules: &Rules,
-    state: &State,
-    b: &Battle,
-    alive: &[usize],
-    attacking_side: &str,
-) -> Vec<usize> {
-    let mut sides: Vec<String> = alive
-        .iter()
-        .map(|&u| rules.side(&state.units[u]).to_string())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    sides.sort_by_key(|x| x == attacking_side);
-    let turn_side = &sides[b.turn % sides.len()];
-    let least = |pool: Vec<usize>| {
-        let min = pool
-            .iter()
-            .map(|u| b.taken.get(u).copied().unwrap_or(0))
-            .min()
-            .unwrap_or(0);
-        pool.into_iter()
-            .filter(|u| b.taken.get(u).copied().unwrap_or(0) == min)
-            .collect::<Vec<usize>>()
-    };
-    let mine: Vec<usize> = alive
-        .iter()
-        .copied()
-        .filter(|&u| rules.side(&state.units[u]) == turn_side)
-        .collect();
-    // The whole side's least-hit units, if the side's turn holds one of the least-hit overall.
-    let overall = least(alive.to_vec());
-    let theirs: Vec<usize> = least(mine)
-        .into_iter()
-        .filter(|u| overall.contains(u))
-        .collect();
-    if theirs.is_empty() {
-        overall
-    } else {
-        theirs
-    }
-}
-
 fn take_loss(rules: &Rules, state: &mut State, b: &mut Battle, unit: usize, defending: bool) {
     *b.taken.entry(unit).or_insert(0) += 1;
     b.turn += 1;
-    step_loss(rules, state, unit);
+    losses::lose_step(rules, state, unit);
     if defending {
         b.defender_losses = b.defender_losses.saturating_sub(1);
     } else {
         b.attacker_losses = b.attacker_losses.saturating_sub(1);
     }
-}
-
-/// A step loss: a full-strength unit with a reduced side is reduced, any other eliminated.
-fn step_loss(rules: &Rules, state: &mut State, unit: usize) {
-    let u = &state.units[unit];
-    let two_steps = rules.counter(u).is_some_and(|c| c.back.is_some());
-    if two_steps && !u.reduced {
-        state.units[unit].reduced = true;
-        return;
-    }
-    let side = rules.side(u).to_string();
-    state.units[unit].reduced = false;
-    state.units[unit].at = rules
-        .box_of(&side, BoxRole::Eliminated)
-        .or_else(|| {
-            rules
-                .game
-                .boxes
-                .iter()
-                .find(|x| x.role == Some(BoxRole::Removed))
-                .map(|x| x.id.as_str())
-        })
-        .map_or(Loc::Removed, |b| Loc::Box(b.to_string()));
 }
 
 /// Where a defender may retreat, in the order of 8.3.2: towards the property's favoured

@@ -16,6 +16,7 @@ pub mod battle;
 pub mod combat;
 pub mod hooks;
 pub mod impulses;
+pub mod losses;
 pub mod movement;
 mod procedures;
 pub mod supply;

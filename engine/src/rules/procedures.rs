@@ -1993,7 +1993,7 @@ fn attrition(rules: &Rules, state: &mut State, side: &str) {
         }
         // A large unit takes a small unit of its own from the reserve with it; with none
         // there, it leaves the game (13.44).
-        match combat::step_down_unit(rules, state, u) {
+        match super::losses::step_down_unit(rules, state, u) {
             Some(small) => {
                 state.units[small].reduced = false;
                 state.units[small].at = to_eliminated.clone();

@@ -1,0 +1,255 @@
+//! Losses, the toolkit's procedure both ways of fighting call: which units may take the next
+//! loss (by loss factors against a loss number, or step by step spread over the units), a step
+//! lost (a two-step unit flipped, a large unit stepping down to a small one from the reserve,
+//! elimination).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::Rules;
+use crate::model::BoxRole;
+use crate::state::{Loc, State};
+
+/// The loss factors of the steps a unit can still give, in order: its face, then its back, then
+/// the small unit that would replace it from the reserve.
+fn step_lfs(rules: &Rules, state: &State, unit: usize) -> Vec<u32> {
+    let u = &state.units[unit];
+    let Some(c) = rules.counter(u) else {
+        return Vec::new();
+    };
+    let lf = |values: &Vec<i32>| {
+        values
+            .get(rules_loss_index(rules))
+            .copied()
+            .unwrap_or(1)
+            .max(1) as u32
+    };
+    let mut out = Vec::new();
+    if !u.reduced {
+        out.push(lf(&c.front));
+    }
+    if let Some(back) = &c.back {
+        out.push(lf(back));
+    }
+    if u.reduced && c.back.is_none() {
+        out.push(lf(&c.front));
+    }
+    if rules.is_large(u) {
+        match step_down_unit(rules, state, unit) {
+            Some(r) => {
+                if let Some(rc) = rules.counter(&state.units[r]) {
+                    if !state.units[r].reduced {
+                        out.push(lf(&rc.front));
+                    }
+                    out.push(lf(rc.back.as_ref().unwrap_or(&rc.front)));
+                }
+            }
+            // With no small unit in the reserve, losses are still taken as if one were there
+            // (11.3): the large unit then leaves the game and the rest of the loss is ignored.
+            None => {
+                if let Some(rc) = rules
+                    .content
+                    .counters
+                    .iter()
+                    .find(|k| steps_down_to(rules, u, k))
+                {
+                    out.push(lf(&rc.front));
+                    out.push(lf(rc.back.as_ref().unwrap_or(&rc.front)));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn rules_loss_index(rules: &Rules) -> usize {
+    rules
+        .game
+        .stats
+        .iter()
+        .position(|s| s.id == rules.play.loss_factor)
+        .unwrap_or(1)
+}
+
+/// The largest loss not above `limit` that these step sequences can give.
+fn best(seqs: &[Vec<u32>], limit: u32) -> u32 {
+    let mut reach = vec![false; limit as usize + 1];
+    reach[0] = true;
+    for seq in seqs {
+        let mut next = reach.clone();
+        for (start, ok) in reach.iter().enumerate() {
+            if !ok {
+                continue;
+            }
+            let mut total = start as u32;
+            for &lf in seq {
+                total += lf;
+                if total > limit {
+                    break;
+                }
+                next[total as usize] = true;
+            }
+        }
+        reach = next;
+    }
+    reach.iter().rposition(|&r| r).unwrap_or(0) as u32
+}
+
+/// Units whose next step may be taken now: it fits in the loss left and keeps the largest
+/// total the loss number allows (11.3).
+pub fn loss_options(rules: &Rules, state: &State, units: &[usize], remaining: u32) -> Vec<usize> {
+    if remaining == 0 {
+        return Vec::new();
+    }
+    let seqs: Vec<Vec<u32>> = units.iter().map(|&u| step_lfs(rules, state, u)).collect();
+    let target = best(&seqs, remaining);
+    if target == 0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (k, &u) in units.iter().enumerate() {
+        let Some(&first) = seqs[k].first() else {
+            continue;
+        };
+        if first > remaining {
+            continue;
+        }
+        let mut rest = seqs.clone();
+        rest[k].remove(0);
+        if first + best(&rest, remaining - first) == target {
+            out.push(u);
+        }
+    }
+    out
+}
+
+/// Whether a small counter may replace a large unit eliminated from its back: the game's
+/// step-down rule for the unit's nation and type, else a small unit of its nation and type.
+fn steps_down_to(rules: &Rules, unit: &crate::state::Unit, small: &crate::model::Counter) -> bool {
+    let nation = rules.nation(unit);
+    let ty = rules.unit_type(unit);
+    if rules.play.large_size.as_deref() == Some(small.size.as_str()) {
+        return false;
+    }
+    let rule = rules.play.step_down.iter().find(|s| {
+        s.nations.iter().any(|n| n == nation)
+            && (s.types.is_empty() || s.types.iter().any(|t| t == ty))
+    });
+    match rule {
+        Some(r) => r.by_nations.contains(&small.nation) && r.by_types.contains(&small.unit_type),
+        None => small.nation == nation && small.unit_type == ty,
+    }
+}
+
+/// The small unit in the reserve that would replace a large unit eliminated from its back (a
+/// full-strength one first).
+pub(super) fn step_down_unit(rules: &Rules, state: &State, unit: usize) -> Option<usize> {
+    let u = &state.units[unit];
+    let reserve = Loc::Box(rules.box_of(rules.side(u), BoxRole::Reserve)?.to_string());
+    let candidates: Vec<usize> = (0..state.units.len())
+        .filter(|&i| {
+            state.units[i].at == reserve
+                && rules
+                    .counter(&state.units[i])
+                    .is_some_and(|c| steps_down_to(rules, u, c))
+        })
+        .collect();
+    candidates
+        .iter()
+        .copied()
+        .find(|&i| !state.units[i].reduced)
+        .or_else(|| candidates.first().copied())
+}
+
+/// A unit loses a step. A large unit eliminated from its back is replaced where it stands by a
+/// small unit from the reserve, whose index is returned; without one it leaves the game.
+pub fn lose_step(rules: &Rules, state: &mut State, unit: usize) -> Option<usize> {
+    let has_back = rules
+        .counter(&state.units[unit])
+        .is_some_and(|c| c.back.is_some());
+    if !state.units[unit].reduced && has_back {
+        state.units[unit].reduced = true;
+        return None;
+    }
+    let at = state.units[unit].at.clone();
+    if rules.is_large(&state.units[unit]) {
+        let by = step_down_unit(rules, state, unit);
+        let side = rules.side(&state.units[unit]).to_string();
+        state.units[unit].reduced = false;
+        state.units[unit].at = match by {
+            Some(_) => rules
+                .box_of(&side, BoxRole::Eliminated)
+                .map_or(Loc::Removed, |b| Loc::Box(b.to_string())),
+            None => Loc::Removed,
+        };
+        if let Some(r) = by {
+            state.units[r].at = at;
+        }
+        return by;
+    }
+    eliminate(rules, state, unit);
+    None
+}
+
+/// A unit goes to its side's eliminated box (else the game's box of removed units, else out of
+/// the game).
+pub fn eliminate(rules: &Rules, state: &mut State, unit: usize) {
+    let side = rules.side(&state.units[unit]).to_string();
+    state.units[unit].reduced = false;
+    state.units[unit].at = rules
+        .box_of(&side, BoxRole::Eliminated)
+        .or_else(|| {
+            rules
+                .game
+                .boxes
+                .iter()
+                .find(|x| x.role == Some(BoxRole::Removed))
+                .map(|x| x.id.as_str())
+        })
+        .map_or(Loc::Removed, |b| Loc::Box(b.to_string()));
+}
+
+/// The units that may take the next loss: every unit loses one step before any loses a
+/// second; among defenders of several sides, the sides take losses in turn, the side not
+/// attacking first (8.2.2).
+pub fn spread(
+    rules: &Rules,
+    state: &State,
+    (taken, turn): (&BTreeMap<usize, u32>, usize),
+    alive: &[usize],
+    attacking_side: &str,
+) -> Vec<usize> {
+    let mut sides: Vec<String> = alive
+        .iter()
+        .map(|&u| rules.side(&state.units[u]).to_string())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    sides.sort_by_key(|x| x == attacking_side);
+    let turn_side = &sides[turn % sides.len()];
+    let least = |pool: Vec<usize>| {
+        let min = pool
+            .iter()
+            .map(|u| taken.get(u).copied().unwrap_or(0))
+            .min()
+            .unwrap_or(0);
+        pool.into_iter()
+            .filter(|u| taken.get(u).copied().unwrap_or(0) == min)
+            .collect::<Vec<usize>>()
+    };
+    let mine: Vec<usize> = alive
+        .iter()
+        .copied()
+        .filter(|&u| rules.side(&state.units[u]) == turn_side)
+        .collect();
+    // The whole side's least-hit units, if the side's turn holds one of the least-hit overall.
+    let overall = least(alive.to_vec());
+    let theirs: Vec<usize> = least(mine)
+        .into_iter()
+        .filter(|u| overall.contains(u))
+        .collect();
+    if theirs.is_empty() {
+        overall
+    } else {
+        theirs
+    }
+}
