@@ -1,6 +1,8 @@
-//! Plays random campaigns and prints how each ended, then what went wrong in play, if anything
-//! (events that could not be carried out, sequence scripts that failed), with how often:
-//! `cargo run --release --example random_game -- [games] [first seed]`.
+//! Plays random games of a scenario and prints how each ended, then what went wrong in play,
+//! if anything (an offered action refused, a game that stalls, events that could not be carried
+//! out, scripts or hooks that failed), with how often; exits with 1 if anything did:
+//! `cargo run --release --example random_game -- [games] [first seed] [game folder] [scenario]`
+//! (Barbarossa to Berlin's campaign by default).
 
 use std::collections::BTreeMap;
 
@@ -11,24 +13,42 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
     let first: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
-    let loaded = sandtable_engine::load::load_dir("content/barbarossa-to-berlin");
+    let dir = args
+        .next()
+        .unwrap_or_else(|| "content/barbarossa-to-berlin".into());
+    let scenario = args.next().unwrap_or_else(|| "campaign".into());
+    let loaded = sandtable_engine::load::load_dir(&dir);
+    if loaded.has_errors() {
+        eprintln!("{dir} does not check: run `sandtable validate {dir}`");
+        std::process::exit(1);
+    }
     let content = loaded.content;
     let start = std::time::Instant::now();
     let mut actions = 0;
     let mut troubles: BTreeMap<String, u32> = BTreeMap::new();
     for seed in first..first + games {
         let setup = Setup {
-            scenario: "campaign".into(),
+            scenario: scenario.clone(),
             options: vec![],
             seed,
             dice: vec![],
         };
-        let mut s = Session::new(&content, setup).unwrap();
+        let mut s = match Session::new(&content, setup) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{dir}: {}", e.0);
+                std::process::exit(1);
+            }
+        };
         let mut agent = RandomAgent::new(seed);
         while let Some(p) = s.prompt().cloned() {
             let a = agent.act(&p);
             if let Err(e) = s.apply(&content, &a) {
-                panic!("seed {seed}: {a}: {}", e.message);
+                *troubles
+                    .entry(format!("an offered action was refused: {}", e.message))
+                    .or_default() += 1;
+                println!("seed {seed}: `{a}` was offered but refused: {}", e.message);
+                break;
             }
         }
         actions += s.log().len();
@@ -42,14 +62,16 @@ fn main() {
             }
         }
         println!(
-            "seed {seed}: {:?} after {} actions, vp {}",
+            "seed {seed}: {:?} after {} actions",
             st.flow.result,
             s.log().len(),
-            st.track("vp")
         );
     }
     println!("{games} games, {actions} actions in {:?}", start.elapsed());
     for (m, n) in &troubles {
         println!("{n:>6}  {m}");
+    }
+    if !troubles.is_empty() {
+        std::process::exit(1);
     }
 }
