@@ -15,7 +15,7 @@ use super::procedures::{
     movable, offensive_made, SupplyCache,
 };
 use super::supply::Level;
-use super::{battle, movement, Prompt, Rules, Task};
+use super::{battle, movement, retreat, Prompt, Rules, Task};
 use crate::model::{Cell, HookPoint, Scalar};
 use crate::script::eval::{self, Combat, Context, Outcome};
 use crate::state::{space_in_region, Loc, Modifier, ModifierEffect, State};
@@ -856,12 +856,6 @@ pub fn retreat_options(rules: &Rules, state: &State, c: &CombatTask, unit: usize
     let g = &rules.content.graph;
     let u = &state.units[unit];
     let side = rules.side(u);
-    let Loc::Space(at) = &u.at else {
-        return Vec::new();
-    };
-    let Some(from) = g.index_of(at) else {
-        return Vec::new();
-    };
     let last = c.retreat_left <= 1;
     // A full-length retreat that may not end next to the defended space (B2B 4.4).
     let away = last
@@ -870,9 +864,7 @@ pub fn retreat_options(rules: &Rules, state: &State, c: &CombatTask, unit: usize
             r.turns.contains(&state.turn) && r.nations.iter().any(|n| n == rules.nation(u))
         });
     let target = g.index_of(&c.target);
-    let mut friendly = Vec::new();
-    let mut other = Vec::new();
-    for &(n, e) in g.neighbours(from) {
+    retreat::options(rules, state, unit, |n, e| {
         let to = &g.spaces[n].id;
         if *to == c.target
             || !movable(rules, e)
@@ -881,21 +873,14 @@ pub fn retreat_options(rules: &Rules, state: &State, c: &CombatTask, unit: usize
             || !may_operate(rules, state, unit, to)
             || (last && !may_stack(rules, state, unit, to))
             || (away && target.is_some_and(|t| g.neighbours(t).iter().any(|&(x, _)| x == n)))
-            || !movement::may(rules, state, HookPoint::MayRetreat, unit, (at, to))
         {
-            continue;
+            return None;
         }
-        if state.control.get(to).map(String::as_str) == Some(side) {
-            friendly.push(to.clone());
-        } else {
-            other.push(to.clone());
-        }
-    }
-    if friendly.is_empty() {
-        other
-    } else {
-        friendly
-    }
+        // Into a friendly space if there is one.
+        Some(u8::from(
+            state.control.get(to).map(String::as_str) != Some(side),
+        ))
+    })
 }
 
 fn finish(rules: &Rules, state: &mut State, c: &CombatTask) {

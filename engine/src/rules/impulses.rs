@@ -23,7 +23,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::procedures::{find_unit, run_rule_script, side_context, stacking_allows};
-use super::{battle, losses, movement, Prompt, Rules, Task};
+use super::{battle, losses, movement, retreat, Prompt, Rules, Task};
 use crate::model::{
     AttackOrder, Cell, CityCombat, CombatDrm, CombatRole, HookPoint, Impulses, Scalar, Step,
     ZoneSupply,
@@ -1721,30 +1721,23 @@ fn take_loss(rules: &Rules, state: &mut State, b: &mut Battle, unit: usize, defe
 /// allow it.
 fn retreat_options(rules: &Rules, state: &State, s: &Impulses, unit: usize) -> Vec<String> {
     let g = &rules.content.graph;
-    let Some((from, fi)) = placed(rules, state, unit) else {
+    let Some((from, _)) = placed(rules, state, unit) else {
         return Vec::new();
     };
     let nation = rules.nation(&state.units[unit]);
     let lower = s.combat.retreat_lower.iter().any(|n| n == nation);
     let here = prop(rules, from, &s.combat.retreat_by);
-    let mut first = Vec::new();
-    let mut second = Vec::new();
-    let mut closed = Vec::new();
-    for &(n, e) in g.neighbours(fi) {
+    retreat::options(rules, state, unit, |n, e| {
         let to = &g.spaces[n].id;
-        if is_closed(state, s, to)
-            && !s.combat.into_closed.is_empty()
-            && !hostile_in(rules, state, to, unit)
-            && !barred(rules, state, s, unit, e)
-        {
-            closed.push(to.clone());
-            continue;
+        if is_closed(state, s, to) {
+            // Into a closed space only when nothing else is left (2.2.7, 2.2.8).
+            let open = !s.combat.into_closed.is_empty()
+                && !hostile_in(rules, state, to, unit)
+                && !barred(rules, state, s, unit, e);
+            return open.then_some(2);
         }
-        if !may_step(rules, state, s, unit, from, n, e)
-            || hostile_in(rules, state, to, unit)
-            || !movement::may(rules, state, HookPoint::MayRetreat, unit, (from, to))
-        {
-            continue;
+        if !may_step(rules, state, s, unit, from, n, e) || hostile_in(rules, state, to, unit) {
+            return None;
         }
         if let Some(city) = &s.city {
             // Besiegers retreat into a city space only if they hold it (8.3.5).
@@ -1752,22 +1745,13 @@ fn retreat_options(rules: &Rules, state: &State, s: &Impulses, unit: usize) -> V
                 && is_besieger(rules, state, city, unit)
                 && marker_level(state, &city.marker, to) < city.control_level
             {
-                continue;
+                return None;
             }
         }
         let there = prop(rules, to, &s.combat.retreat_by);
         let favoured = if lower { there <= here } else { there >= here };
-        if favoured {
-            first.push(to.clone());
-        } else {
-            second.push(to.clone());
-        }
-    }
-    // Into a closed space only when nothing else is left (2.2.7, 2.2.8).
-    [first, second, closed]
-        .into_iter()
-        .find(|x| !x.is_empty())
-        .unwrap_or_default()
+        Some(u8::from(!favoured))
+    })
 }
 
 /// Whether a space is closed to every unit by a marker.

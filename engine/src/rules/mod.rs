@@ -19,6 +19,7 @@ pub mod impulses;
 pub mod losses;
 pub mod movement;
 mod procedures;
+pub mod retreat;
 pub mod supply;
 
 use std::collections::{BTreeMap, BTreeSet};

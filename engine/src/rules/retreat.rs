@@ -1,0 +1,36 @@
+//! Retreat, the toolkit's procedure both ways of fighting call: of the spaces next to a
+//! retreating unit, those the game's retreat rules rank and the `MayRetreat` hooks allow, in the
+//! best rank any of them has (a friendly space before another; towards the rear before
+//! sideways; a closed space only when nothing else is left).
+
+use super::{movement, Rules};
+use crate::model::HookPoint;
+use crate::state::{Loc, State};
+
+/// The spaces unit `u` may retreat into: `rank(space, edge)` ranks each neighbour by the
+/// game's rules (graph indexes; `None`: not allowed there, lower ranks first).
+pub fn options(
+    rules: &Rules,
+    state: &State,
+    u: usize,
+    rank: impl Fn(usize, usize) -> Option<u8>,
+) -> Vec<String> {
+    let g = &rules.content.graph;
+    let Loc::Space(at) = &state.units[u].at else {
+        return Vec::new();
+    };
+    let Some(from) = g.index_of(at) else {
+        return Vec::new();
+    };
+    let mut ranked: Vec<(u8, &str)> = g
+        .neighbours(from)
+        .iter()
+        .filter_map(|&(n, e)| Some((rank(n, e)?, g.spaces[n].id.as_str())))
+        .filter(|(_, to)| movement::may(rules, state, HookPoint::MayRetreat, u, (at, to)))
+        .collect();
+    let Some(best) = ranked.iter().map(|(r, _)| *r).min() else {
+        return Vec::new();
+    };
+    ranked.retain(|(r, _)| *r == best);
+    ranked.into_iter().map(|(_, to)| to.to_string()).collect()
+}
