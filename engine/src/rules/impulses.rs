@@ -934,7 +934,6 @@ fn move_options(rules: &Rules, state: &State, t: &ImpulseTask, mode: Mode) -> Ve
         let Some(from) = on_map(state, u) else {
             continue;
         };
-        let Some(fi) = g.index_of(from) else { continue };
         let name = state.units[u].name(rules.content);
         // A piece apart from its army moves only to rejoin it, and stops when it has.
         let rejoining = t
@@ -944,25 +943,15 @@ fn move_options(rules: &Rules, state: &State, t: &ImpulseTask, mode: Mode) -> Ve
         if rejoining.is_some_and(|d| d <= 1) {
             continue;
         }
-        for &(n, e) in g.neighbours(fi) {
-            let cost = move_cost(rules, state, s, u, (e, n));
-            // A unit may always move one space (7.1.3).
-            if !movement::fits(used, cost, allowed) {
-                continue;
-            }
-            if let Some(&floor) = t.restricted.get(&u) {
-                if prop(rules, &g.spaces[n].id, &restricted_property(s)) < floor {
-                    continue;
-                }
-            }
-            if rejoining.is_some_and(|d| farthest_own(rules, state, u, n) >= d) {
-                continue;
-            }
-            if may_step(rules, state, s, u, from, n, e)
-                && movement::may_step(rules, state, u, from, &g.spaces[n].id)
-            {
-                options.push(format!("move {name} {}", g.spaces[n].id));
-            }
+        let lifted = lifted_kinds(state, s, u);
+        let may = |n: usize, e: usize| {
+            let floor = t.restricted.get(&u);
+            floor.is_none_or(|&f| prop(rules, &g.spaces[n].id, &restricted_property(s)) >= f)
+                && rejoining.is_none_or(|d| farthest_own(rules, state, u, n) < d)
+                && may_step(rules, state, s, u, from, n, e)
+        };
+        for n in movement::destinations(rules, state, u, ((used, allowed), &lifted), may) {
+            options.push(format!("move {name} {}", g.spaces[n].id));
         }
     }
     options
@@ -971,14 +960,17 @@ fn move_options(rules: &Rules, state: &State, t: &ImpulseTask, mode: Mode) -> Ve
 /// What a step across a connection into a space costs, in half points, with the costs an
 /// event lifts.
 fn move_cost(rules: &Rules, state: &State, s: &Impulses, unit: usize, step: (usize, usize)) -> u32 {
-    let lifted: Vec<&String> = s
-        .movement_rules
+    movement::step_cost(rules, state, unit, step, &lifted_kinds(state, s, unit))
+}
+
+/// The connection kinds whose extra cost an event lifts for a unit.
+fn lifted_kinds<'s>(state: &State, s: &'s Impulses, unit: usize) -> Vec<&'s String> {
+    s.movement_rules
         .ignore_costs
         .iter()
         .filter(|f| state.flags.contains(&f.flag) || state.unit_flag(unit, &f.flag))
         .flat_map(|f| &f.kinds)
-        .collect();
-    movement::step_cost(rules, state, unit, step, &lifted)
+        .collect()
 }
 
 fn restricted_property(s: &Impulses) -> String {

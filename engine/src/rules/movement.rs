@@ -75,6 +75,34 @@ pub fn step_cost(
     cost.clamp(0, u32::MAX as i64 / 4) as u32
 }
 
+/// The spaces (graph indexes) unit `u` may move into next, having used `used` of its
+/// `allowed` half points: the neighbours the game's rules allow (`may(space, edge)`), whose
+/// cost fits what it has left, and the `MayMove` hooks allow; in the map's order.
+pub fn destinations(
+    rules: &Rules,
+    state: &State,
+    u: usize,
+    ((used, allowed), lifted): ((u32, u32), &[&String]),
+    may: impl Fn(usize, usize) -> bool,
+) -> Vec<usize> {
+    let g = &rules.content.graph;
+    let crate::state::Loc::Space(at) = &state.units[u].at else {
+        return Vec::new();
+    };
+    let Some(from) = g.index_of(at) else {
+        return Vec::new();
+    };
+    g.neighbours(from)
+        .iter()
+        .filter(|&&(n, e)| {
+            may(n, e)
+                && fits(used, step_cost(rules, state, u, (e, n), lifted), allowed)
+                && may_step(rules, state, u, at, &g.spaces[n].id)
+        })
+        .map(|&(n, _)| n)
+        .collect()
+}
+
 /// Whether a step of `cost` fits what a unit has left: it does when the unit has not moved
 /// yet (a unit may always move one space) or has the points.
 pub fn fits(used: u32, cost: u32, allowed: u32) -> bool {

@@ -1265,26 +1265,16 @@ fn move_options(rules: &Rules, state: &State, side: &str) -> Vec<String> {
             continue;
         }
         let mech = rules.is_mech_now(state, u) && level != Level::Out;
-        let Some(from) = g.index_of(at) else { continue };
-        for &(n, e) in g.neighbours(from) {
+        let may = |n: usize, e: usize| {
             let to = &g.spaces[n].id;
-            if !movable(rules, e)
-                || !may_enter(rules, state, side, n)
-                || enemy_in(rules, state, to, side)
-            {
-                continue;
-            }
-            if has_marker(state, to, cb) && !mech {
-                continue;
-            }
-            if !may_stack(rules, state, i, to) {
-                continue;
-            }
-            let cost = movement::step_cost(rules, state, i, (e, n), &[]);
-            if !movement::fits(used, cost, ma) || !movement::may_step(rules, state, i, at, to) {
-                continue;
-            }
-            options.push(format!("move {} {to}", u.name(rules.content)));
+            movable(rules, e)
+                && may_enter(rules, state, side, n)
+                && !enemy_in(rules, state, to, side)
+                && (mech || !has_marker(state, to, cb))
+                && may_stack(rules, state, i, to)
+        };
+        for n in movement::destinations(rules, state, i, ((used, ma), &[]), may) {
+            options.push(format!("move {} {}", u.name(rules.content), g.spaces[n].id));
         }
     }
     options
