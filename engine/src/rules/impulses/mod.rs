@@ -1,0 +1,519 @@
+//! Operations in impulses: the general procedure of a zone game's Operations Phase (Berlin
+//! 1945 is the bundled example), and zone supply.
+//!
+//! An operations phase is a list of impulses; in each, a side activates up to a number of its
+//! units of the impulse's nations, each in one mode: movement, combat or reserve. Units move
+//! first, then fight, then the reserves move half their allowance. A unit is activated once a
+//! turn. After the last impulse a test (a script) says whether another phase follows; when the
+//! impulses named by `pass_ends` were all passed, the operations end whatever the test.
+//!
+//! Who fights whom is the nations' groups, not the sides: a side may command units of two
+//! groups (each Berlin 1945 player commands Soviet armies and the German divisions facing the
+//! other player), and units of another group are hostile whoever commands them. Combat is by
+//! odds: strengths changed by conditions, die-roll modifiers by conditions, the ratio rounded
+//! for the defender, step losses shared among the defenders (every unit loses one before any
+//! loses a second; units of several sides alternate, the side not attacking first), retreats
+//! by a space property, advance after combat. In the spaces of a city region, units fight
+//! the hostile units (or the garrison) in their own space on the city table, and the
+//! besiegers' progress is a marker's level.
+//!
+//! Every decision is a prompt like any other, so a game played this way replays, self-plays
+//! and playtests as any other.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::procedures::{find_unit, run_rule_script, side_context, stacking_allows};
+use super::{battle, losses, movement, retreat, Prompt, Rules, Task};
+use crate::model::{
+    AttackOrder, Cell, CityCombat, CombatDrm, CombatRole, HookPoint, Impulses, Scalar, Step,
+    ZoneSupply,
+};
+use crate::script::eval::{self, Combat, Context, Outcome, Value};
+use crate::state::{marker_level, set_marker_level, Loc, State};
+use crate::tables::{ColumnInput, RowInput};
+
+mod actions;
+mod fight;
+mod prompts;
+
+pub(super) use actions::act;
+use actions::*;
+use fight::*;
+pub(super) use prompts::step;
+use prompts::*;
+
+/// The mode a unit is activated in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Mode {
+    Move,
+    Combat,
+    Reserve,
+}
+
+impl Mode {
+    fn word(self) -> &'static str {
+        match self {
+            Mode::Move => "move",
+            Mode::Combat => "combat",
+            Mode::Reserve => "reserve",
+        }
+    }
+}
+
+/// Where an impulse stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    Activate,
+    Move,
+    Combat,
+    Reserve,
+    /// The end-of-turn move of units not activated, impulse by impulse.
+    EndMove,
+}
+
+/// Operations in impulses under way.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImpulseTask {
+    /// The sequence step whose parameters these are.
+    pub at: (usize, usize),
+    /// The impulse under way, by its index in the phase.
+    pub impulse: usize,
+    /// Impulses of this phase whose side activated nothing.
+    pub passes: Vec<usize>,
+    pub stage: Stage,
+    /// The units activated in this impulse, with their modes.
+    pub units: Vec<(usize, Mode)>,
+    /// Movement used and allowed, in half points, by unit.
+    pub used: BTreeMap<usize, u32>,
+    pub allowed: BTreeMap<usize, u32>,
+    /// Units that failed the movement test, with the property value they may not go below.
+    pub restricted: BTreeMap<usize, i64>,
+    /// Spaces attacked this impulse, and the combat units that have fought.
+    pub attacked: Vec<String>,
+    pub fought: BTreeSet<usize>,
+    /// Units of this impulse that moved, fought, retreated or advanced.
+    pub acted: BTreeSet<usize>,
+    /// Pieces apart from the rest of their counter when the impulse began (7.3.1).
+    pub apart: Vec<usize>,
+    /// Under an order to attack: the units bound to attack, and how many of them must.
+    pub ordered: Vec<usize>,
+    pub order_need: usize,
+    pub battle: Option<Box<Battle>>,
+    /// City spaces the besiegers contested or held when the impulse began, with their side.
+    pub held: Vec<(String, String)>,
+    /// Units that made their end-of-turn move.
+    pub end_moved: BTreeSet<usize>,
+    /// The other sides that were offered, at the start of this impulse, to play a card their
+    /// conditions allow then (a chit played at the start of the opponent's impulse).
+    pub window: Vec<String>,
+}
+
+/// One combat being resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Battle {
+    pub space: String,
+    pub city: bool,
+    pub attackers: Vec<usize>,
+    pub defenders: Vec<usize>,
+    /// Whether the attackers have been chosen.
+    pub chosen: bool,
+    /// A besieger's extra support point for +1, once asked.
+    pub extra: Option<bool>,
+    pub resolved: bool,
+    /// Step losses still to take.
+    pub attacker_losses: u32,
+    pub defender_losses: u32,
+    /// Losses taken in this combat, by unit; and how many were taken in turn by the sides.
+    pub taken: BTreeMap<usize, u32>,
+    pub turn: usize,
+    pub retreat: bool,
+    pub advanced: u32,
+    /// The spaces the attackers attacked from.
+    pub from: Vec<String>,
+    /// Sides that were offered their combat cards; the card being played, with its player
+    /// and the answers given so far.
+    pub offered: Vec<String>,
+    pub card: Option<(String, String, Vec<Vec<String>>)>,
+    /// The steps of the attackers and of the defenders when the combat was resolved.
+    pub steps_before: (u32, u32),
+}
+
+fn spec<'c>(rules: &Rules<'c>, at: (usize, usize)) -> Option<&'c Impulses> {
+    match rules.game.sequence.get(at.0)?.steps.get(at.1)? {
+        Step::Impulses(s) => Some(s),
+        _ => None,
+    }
+}
+
+fn put(state: &mut State, t: ImpulseTask) {
+    if let Some(last) = state.flow.tasks.last_mut() {
+        *last = Task::Impulses(Box::new(t));
+    }
+}
+
+/// Starts the operations: the phase track at 1, the first impulse.
+pub(super) fn start(rules: &Rules, state: &mut State, at: (usize, usize)) {
+    let Some(s) = spec(rules, at) else { return };
+    state.tracks.insert(s.track.clone(), 1);
+    let mut t = ImpulseTask {
+        at,
+        impulse: 0,
+        passes: Vec::new(),
+        stage: Stage::Activate,
+        units: Vec::new(),
+        used: BTreeMap::new(),
+        allowed: BTreeMap::new(),
+        restricted: BTreeMap::new(),
+        attacked: Vec::new(),
+        fought: BTreeSet::new(),
+        acted: BTreeSet::new(),
+        apart: Vec::new(),
+        ordered: Vec::new(),
+        order_need: 0,
+        battle: None,
+        held: Vec::new(),
+        end_moved: BTreeSet::new(),
+        window: Vec::new(),
+    };
+    if s.impulses.is_empty() {
+        return;
+    }
+    begin_impulse(rules, state, &mut t);
+    state.flow.tasks.push(Task::Impulses(Box::new(t)));
+}
+
+/// How many connections apart two spaces are (any connection counts), if they are joined.
+fn hops(rules: &Rules, from: usize, to: usize) -> Option<usize> {
+    let g = &rules.content.graph;
+    let mut seen = vec![false; g.spaces.len()];
+    let mut frontier = vec![from];
+    seen[from] = true;
+    for d in 0..g.spaces.len() {
+        if frontier.contains(&to) {
+            return Some(d);
+        }
+        let mut next = Vec::new();
+        for x in frontier {
+            for &(n, _) in g.neighbours(x) {
+                if !seen[n] {
+                    seen[n] = true;
+                    next.push(n);
+                }
+            }
+        }
+        if next.is_empty() {
+            return None;
+        }
+        frontier = next;
+    }
+    None
+}
+
+/// The farthest, in connections, a piece stands from another piece of its counter on the map
+/// (0 when it is alone or with them).
+fn apart_from_its_own(rules: &Rules, state: &State, unit: usize) -> usize {
+    match placed(rules, state, unit) {
+        Some((_, here)) => farthest_own(rules, state, unit, here),
+        None => 0,
+    }
+}
+
+/// The farthest, in connections, a space is from the other pieces of a unit's counter.
+fn farthest_own(rules: &Rules, state: &State, unit: usize, here: usize) -> usize {
+    let counter = &state.units[unit].counter;
+    state
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(i, u)| *i != unit && u.counter == *counter)
+        .filter_map(|(i, _)| placed(rules, state, i))
+        .filter_map(|(_, there)| hops(rules, here, there))
+        .max()
+        .unwrap_or(0)
+}
+
+/// The pieces of the cohesion nations more than one space from another piece of their counter.
+fn apart_pieces(rules: &Rules, state: &State, nations: &[String]) -> Vec<usize> {
+    if nations.is_empty() {
+        return Vec::new();
+    }
+    (0..state.units.len())
+        .filter(|&i| nations.iter().any(|n| n == rules.nation(&state.units[i])))
+        .filter(|&i| apart_from_its_own(rules, state, i) > 1)
+        .collect()
+}
+
+/// Puts the operations under way at the start of impulse `k` of the current phase (a
+/// position prepared by hand: a test's, or a designer's in the playtest) and runs on to the
+/// next prompt. Does nothing when no operations are under way.
+pub fn start_impulse(rules: &Rules, state: &mut State, k: usize) {
+    let Some(Task::Impulses(t)) = state
+        .flow
+        .tasks
+        .iter()
+        .rev()
+        .find(|t| matches!(t, Task::Impulses(_)))
+        .cloned()
+    else {
+        return;
+    };
+    let mut t = *t;
+    if spec(rules, t.at).is_none_or(|s| k >= s.impulses.len()) {
+        return;
+    }
+    t.impulse = k;
+    t.passes.retain(|&i| i < k);
+    begin_impulse(rules, state, &mut t);
+    if let Some(slot) = state
+        .flow
+        .tasks
+        .iter_mut()
+        .rev()
+        .find(|x| matches!(x, Task::Impulses(_)))
+    {
+        *slot = Task::Impulses(Box::new(t));
+    }
+    super::resume(rules, state);
+}
+
+fn begin_impulse(rules: &Rules, state: &mut State, t: &mut ImpulseTask) {
+    state.flow.impulse = t.impulse as u32 + 1;
+    t.stage = Stage::Activate;
+    t.units.clear();
+    t.used.clear();
+    t.allowed.clear();
+    t.restricted.clear();
+    t.attacked.clear();
+    t.fought.clear();
+    t.acted.clear();
+    t.ordered.clear();
+    t.order_need = 0;
+    t.apart = match spec(rules, t.at) {
+        Some(s) => apart_pieces(rules, state, &s.cohesion),
+        None => Vec::new(),
+    };
+    t.battle = None;
+    t.held.clear();
+    t.window.clear();
+    if let Some(city) = spec(rules, t.at).and_then(|s| s.city.as_ref()) {
+        for s in &rules.content.graph.spaces {
+            if !in_region(rules, &s.id, &city.region) {
+                continue;
+            }
+            if let Some(u) = state
+                .units_at(&s.id)
+                .find(|(_, u)| city.besiegers.iter().any(|n| n == rules.nation(u)))
+            {
+                t.held.push((s.id.clone(), rules.side(u.1).to_string()));
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small facts
+// ---------------------------------------------------------------------------------------------
+
+fn in_region(rules: &Rules, space: &str, region: &str) -> bool {
+    crate::state::space_in_region(rules.content, space, region)
+}
+
+fn on_map(state: &State, unit: usize) -> Option<&str> {
+    match &state.units[unit].at {
+        Loc::Space(s) => Some(s.as_str()),
+        _ => None,
+    }
+}
+
+/// The space a unit stands on, with its index in the graph.
+fn placed<'s>(rules: &Rules, state: &'s State, unit: usize) -> Option<(&'s str, usize)> {
+    let at = on_map(state, unit)?;
+    Some((at, rules.content.graph.index_of(at)?))
+}
+
+/// Whether two units fight each other: their nations are of different groups.
+fn hostile(rules: &Rules, state: &State, a: usize, b: usize) -> bool {
+    let (x, y) = (&state.units[a], &state.units[b]);
+    rules.group(rules.nation(x)) != rules.group(rules.nation(y))
+}
+
+fn hostile_in(rules: &Rules, state: &State, space: &str, unit: usize) -> bool {
+    state
+        .units_at(space)
+        .any(|(i, _)| hostile(rules, state, unit, i))
+}
+
+fn stat(rules: &Rules, state: &State, unit: usize, id: &str) -> i32 {
+    let Some(i) = rules.game.stats.iter().position(|s| s.id == id) else {
+        return 0;
+    };
+    let u = &state.units[unit];
+    let Some(c) = rules.counter(u) else { return 0 };
+    let values = if u.reduced {
+        c.back.as_ref().unwrap_or(&c.front)
+    } else {
+        &c.front
+    };
+    values.get(i).copied().unwrap_or(0)
+}
+
+fn prop(rules: &Rules, space: &str, property: &str) -> i64 {
+    match rules
+        .content
+        .graph
+        .space(space)
+        .and_then(|s| s.props.get(property))
+    {
+        Some(crate::model::PropertyValue::Int(n)) => *n,
+        _ => 0,
+    }
+}
+
+fn is_besieger(rules: &Rules, state: &State, city: &CityCombat, unit: usize) -> bool {
+    city.besiegers
+        .iter()
+        .any(|n| n == rules.nation(&state.units[unit]))
+}
+
+fn besieged_by(rules: &Rules, state: &State, city: &CityCombat, space: &str) -> bool {
+    state
+        .units_at(space)
+        .any(|(i, _)| is_besieger(rules, state, city, i))
+}
+
+/// A city space the besiegers contest (there, below the control level) or hold.
+fn contested_or_held(rules: &Rules, state: &State, city: &CityCombat, space: &str) -> bool {
+    marker_level(state, &city.marker, space) >= city.control_level
+        || besieged_by(rules, state, city, space)
+}
+
+fn city_of<'c>(rules: &Rules<'c>, at: (usize, usize), space: &str) -> Option<&'c CityCombat> {
+    spec(rules, at)?
+        .city
+        .as_ref()
+        .filter(|c| in_region(rules, space, &c.region))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Supply
+// ---------------------------------------------------------------------------------------------
+
+/// Marks the units on the map that cannot trace supply as out of supply, until the next such
+/// step.
+pub(super) fn trace_supply(rules: &Rules, state: &mut State, spec: &ZoneSupply) {
+    let g = &rules.content.graph;
+    let mut oos = BTreeSet::new();
+    // One search per (nation, side): the spaces a line reaches.
+    let mut reached: BTreeMap<(String, String), Vec<bool>> = BTreeMap::new();
+    for (i, u) in state.units.iter().enumerate() {
+        let Loc::Space(at) = &u.at else { continue };
+        let nation = rules.nation(u).to_string();
+        let side = rules.side(u).to_string();
+        if spec
+            .always
+            .iter()
+            .any(|a| a.nations.contains(&nation) && in_region(rules, at, &a.region))
+        {
+            continue;
+        }
+        let key = (nation.clone(), side.clone());
+        if !reached.contains_key(&key) {
+            let r = supply_reach(rules, state, spec, i);
+            reached.insert(key.clone(), r);
+        }
+        let ok = g
+            .index_of(at)
+            .is_some_and(|x| reached[&key].get(x).copied().unwrap_or(false));
+        if !ok {
+            oos.insert(i);
+        }
+    }
+    state.flow.oos = oos;
+}
+
+/// The spaces a unit's supply line reaches from its nation's sources.
+fn supply_reach(rules: &Rules, state: &State, spec: &ZoneSupply, unit: usize) -> Vec<bool> {
+    let g = &rules.content.graph;
+    let u = &state.units[unit];
+    let (nation, side) = (rules.nation(u), rules.side(u));
+    let group = rules.group(nation);
+    let blocked_by_friends = spec.blocked_by_other_sides.iter().any(|n| n == nation);
+    let holds_hostile = |s: &str| {
+        state
+            .units_at(s)
+            .any(|(_, x)| rules.group(rules.nation(x)) != group)
+    };
+    let holds_own = |s: &str| state.units_at(s).any(|(_, x)| rules.side(x) == side);
+    let passable: Vec<bool> = g
+        .spaces
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            if spec
+                .closed_markers
+                .iter()
+                .any(|m| marker_level(state, m, &s.id) > 0)
+            {
+                return false;
+            }
+            if blocked_by_friends
+                && state
+                    .units_at(&s.id)
+                    .any(|(_, x)| rules.side(x) != side && rules.group(rules.nation(x)) == group)
+            {
+                return false;
+            }
+            if holds_hostile(&s.id) {
+                // A contested space: only if own units contest it (3.1.2).
+                return holds_own(&s.id);
+            }
+            if state.units_at(&s.id).next().is_none() {
+                // An empty space next to a hostile unit is not free.
+                return !g
+                    .neighbours(i)
+                    .iter()
+                    .any(|&(n, _)| holds_hostile(&g.spaces[n].id));
+            }
+            true
+        })
+        .collect();
+    let mut reached = vec![false; g.spaces.len()];
+    let mut queue: Vec<usize> = g
+        .spaces
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| {
+            passable[*i]
+                && s.supply
+                    .iter()
+                    .any(|x| x.nations.iter().any(|n| n == nation))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    for &q in &queue {
+        reached[q] = true;
+    }
+    let reach = super::supply::max_reach(rules.content, state, nation, side);
+    let open = |e: usize, n: usize| {
+        passable[n] && !g.edges[e].kinds.iter().any(|k| spec.not_across.contains(k))
+    };
+    super::supply::trace(
+        rules.content,
+        (&mut reached, std::mem::take(&mut queue)),
+        reach,
+        |_| true,
+        open,
+    );
+    // A unit's own space counts when it can reach a passable neighbour or is a source.
+    let mut out = reached.clone();
+    for (i, r) in out.iter_mut().enumerate() {
+        if !*r
+            && g.neighbours(i).iter().any(|&(n, e)| {
+                reached[n] && !g.edges[e].kinds.iter().any(|k| spec.not_across.contains(k))
+            })
+        {
+            *r = true;
+        }
+    }
+    out
+}

@@ -1,0 +1,661 @@
+//! Operations in impulses: the prompts of each stage and the options they offer (activation,
+//! orders, movement, attacks, the end-of-turn move).
+
+use super::*;
+
+/// Runs the operations on: the prompt they ask, or none when the state moved on.
+pub(in crate::rules) fn step(
+    rules: &Rules,
+    state: &mut State,
+    mut t: ImpulseTask,
+) -> Option<Prompt> {
+    let Some(s) = spec(rules, t.at) else {
+        state.flow.tasks.pop();
+        return None;
+    };
+    let Some(imp) = s.impulses.get(t.impulse) else {
+        state.flow.tasks.pop();
+        return None;
+    };
+    let side = imp.side.as_str();
+    match t.stage {
+        Stage::Activate => {
+            if t.units.is_empty() {
+                // Before the side acts, the others may play what may be played now.
+                for other in &rules.game.sides {
+                    if other.id == side || t.window.contains(&other.id) {
+                        continue;
+                    }
+                    let cards: Vec<String> = playable_chits(rules, state, &other.id)
+                        .map(|c| format!("event {c}"))
+                        .collect();
+                    if cards.is_empty() {
+                        continue;
+                    }
+                    let mut options = cards;
+                    options.push("no card".into());
+                    return Some(Prompt::one_of(
+                        &other.id,
+                        "event",
+                        format!("Start of {}: play an event chit?", imp.name),
+                        options,
+                    ));
+                }
+            }
+            Some(activate_prompt(rules, state, s, &t))
+        }
+        Stage::Move | Stage::Reserve => {
+            let mode = if t.stage == Stage::Move {
+                Mode::Move
+            } else {
+                Mode::Reserve
+            };
+            let options = move_options(rules, state, &t, mode);
+            if options.is_empty() {
+                if t.stage == Stage::Move {
+                    t.stage = Stage::Combat;
+                    put(state, t);
+                } else {
+                    end_impulse(rules, state, t);
+                }
+                return None;
+            }
+            Some(with_done(
+                side,
+                "move",
+                format!(
+                    "{}: move the units activated in {} mode, then done",
+                    imp.name,
+                    mode.word()
+                ),
+                options,
+            ))
+        }
+        Stage::Combat => {
+            if let Some(b) = t.battle.clone() {
+                return battle_step(rules, state, t, *b);
+            }
+            let options = attack_options(rules, state, &t);
+            if options.is_empty() {
+                t.stage = Stage::Reserve;
+                prepare_moves(rules, state, &mut t, Mode::Reserve);
+                put(state, t);
+                return None;
+            }
+            if order_pending(rules, state, s, &t) {
+                return Some(Prompt::one_of(
+                    side,
+                    "attack",
+                    format!(
+                        "{}: the order to attack binds these units: attack",
+                        imp.name
+                    ),
+                    options,
+                ));
+            }
+            Some(with_done(
+                side,
+                "attack",
+                format!(
+                    "{}: attack with the units activated in combat mode, then done",
+                    imp.name
+                ),
+                options,
+            ))
+        }
+        Stage::EndMove => {
+            let options = end_move_options(rules, state, &t);
+            if options.is_empty() {
+                next_end_move(rules, state, t);
+                return None;
+            }
+            Some(with_done(
+                side,
+                "move",
+                format!(
+                    "End of turn ({}): units not activated may move one space, then done",
+                    imp.name
+                ),
+                options,
+            ))
+        }
+    }
+}
+
+/// A prompt of these options and `done`.
+pub(super) fn with_done(
+    side: &str,
+    kind: &str,
+    question: String,
+    mut options: Vec<String>,
+) -> Prompt {
+    options.push("done".into());
+    Prompt::one_of(side, kind, question, options)
+}
+
+pub(super) fn max_units(state: &State, s: &Impulses) -> usize {
+    s.more_units
+        .iter()
+        .filter(|m| state.flags.contains(&m.flag))
+        .map(|m| m.units)
+        .fold(s.units, u32::max) as usize
+}
+
+pub(super) fn activate_prompt(
+    rules: &Rules,
+    state: &State,
+    s: &Impulses,
+    t: &ImpulseTask,
+) -> Prompt {
+    let imp = &s.impulses[t.impulse];
+    let mut options = Vec::new();
+    if t.units.len() < max_units(state, s) {
+        for (i, u) in state.units.iter().enumerate() {
+            if on_map(state, i).is_none()
+                || rules.side(u) != imp.side
+                || !imp.nations.iter().any(|n| n == rules.nation(u))
+                || state.flow.activated.contains(&i)
+                || t.units.iter().any(|(x, _)| *x == i)
+            {
+                continue;
+            }
+            let name = u.name(rules.content);
+            options.push(format!("activate {name} move"));
+            if t.apart.contains(&i) {
+                // Apart from its army: it may only move back to it (7.3.1).
+                continue;
+            }
+            options.push(format!("activate {name} combat"));
+            if !state.flow.oos.contains(&i) {
+                options.push(format!("activate {name} reserve"));
+            }
+        }
+    }
+    let order = order_status(rules, state, s, t);
+    let full = t.units.len() >= max_units(state, s);
+    if t.units.is_empty() {
+        options.extend(playable_chits(rules, state, &imp.side).map(|c| format!("event {c}")));
+    }
+    match order {
+        // An order to attack: no pass, and go once it is met (or nothing more can be done).
+        Some(o) if o.need > 0 => {
+            if o.met || full {
+                options.push("go".into());
+            }
+        }
+        _ if t.units.is_empty() => options.push("pass".into()),
+        _ => options.push("go".into()),
+    }
+    Prompt::one_of(
+        &imp.side,
+        "activate",
+        format!(
+            "{}: activate up to {} units (movement, combat or reserve), then go; or pass",
+            imp.name,
+            max_units(state, s)
+        ),
+        options,
+    )
+}
+
+/// Where an order to attack stands at activation.
+pub(super) struct OrderStatus {
+    /// The units it binds that may attack, and how many of them must.
+    pub(super) able: Vec<usize>,
+    pub(super) need: usize,
+    /// Whether the units activated in combat mode meet it.
+    pub(super) met: bool,
+}
+
+/// The order to attack that binds this impulse, if its flag is set.
+pub(super) fn order_now<'c>(
+    state: &State,
+    s: &'c Impulses,
+    t: &ImpulseTask,
+) -> Option<(usize, &'c AttackOrder)> {
+    s.orders
+        .iter()
+        .enumerate()
+        .find(|(_, o)| o.impulse == t.impulse && state.flags.contains(&o.flag))
+}
+
+pub(super) fn order_status(
+    rules: &Rules,
+    state: &State,
+    s: &Impulses,
+    t: &ImpulseTask,
+) -> Option<OrderStatus> {
+    let (k, order) = order_now(state, s, t)?;
+    let imp = &s.impulses[t.impulse];
+    let exempt = format!("{}/orders/{k}/exempt", pointer(t.at));
+    let able: Vec<usize> = state
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(i, u)| {
+            on_map(state, *i).is_some()
+                && rules.side(u) == imp.side
+                && imp.nations.iter().any(|n| n == rules.nation(u))
+                && !state.flow.activated.contains(i)
+                && !attack_targets(rules, state, s, *i).is_empty()
+                && !{
+                    let ctx = Context {
+                        names: vec![("u".into(), Value::Unit(*i))],
+                        ..side_context(rules, &imp.side)
+                    };
+                    holds(rules, state, &exempt, &ctx)
+                }
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let need = (order.units as usize).min(able.len());
+    let preferred = |u: &usize| {
+        order
+            .prefer_types
+            .iter()
+            .any(|x| x == rules.unit_type(&state.units[*u]))
+    };
+    let chosen: Vec<usize> = t
+        .units
+        .iter()
+        .filter(|(u, m)| *m == Mode::Combat && able.contains(u))
+        .map(|(u, _)| *u)
+        .collect();
+    let met = chosen.len() >= need && (!able.iter().any(preferred) || chosen.iter().any(preferred));
+    Some(OrderStatus { able, need, met })
+}
+
+/// Whether units bound by an order must still attack: fewer than needed have fought and one
+/// that has not can still attack a space not attacked yet.
+pub(super) fn order_pending(rules: &Rules, state: &State, s: &Impulses, t: &ImpulseTask) -> bool {
+    let fought = t.ordered.iter().filter(|u| t.fought.contains(u)).count();
+    fought < t.order_need
+        && t.ordered.iter().any(|&u| {
+            !t.fought.contains(&u)
+                && attack_targets(rules, state, s, u)
+                    .iter()
+                    .any(|x| !t.attacked.contains(x))
+        })
+}
+
+/// The event chits a side holds whose condition allows them now.
+pub(super) fn playable_chits<'s>(
+    rules: &'s Rules,
+    state: &'s State,
+    side: &'s str,
+) -> impl Iterator<Item = &'s String> + 's {
+    let ctx = side_context(rules, side);
+    state
+        .hands
+        .get(side)
+        .into_iter()
+        .flatten()
+        .filter(move |card| {
+            let scripts = rules.content.scripts.get(card.as_str());
+            scripts.is_some_and(|s| s.effect.is_some())
+                && scripts
+                    .and_then(|s| s.playable.as_ref())
+                    .is_none_or(|c| eval::condition(c, rules.content, state, &ctx).unwrap_or(false))
+        })
+}
+
+/// Sets each unit of a mode its movement allowance, in half points: all of it in movement
+/// mode, half in reserve; one space only when out of supply.
+pub(super) fn prepare_moves(rules: &Rules, state: &mut State, t: &mut ImpulseTask, mode: Mode) {
+    let Some(s) = spec(rules, t.at) else { return };
+    t.used.clear();
+    t.allowed.clear();
+    let faces = rules.game.dice.faces;
+    for &(u, m) in &t.units.clone() {
+        if m != mode || on_map(state, u).is_none() {
+            continue;
+        }
+        let ma = movement::allowance(rules, state, u, stat(rules, state, u, &s.movement));
+        let halves = if mode == Mode::Reserve { ma } else { ma * 2 };
+        let halves = if state.flow.oos.contains(&u) {
+            1
+        } else {
+            halves
+        };
+        t.allowed.insert(u, halves);
+        t.used.insert(u, 0);
+        if mode != Mode::Move {
+            continue;
+        }
+        // The movement test (7.2.2).
+        let Some(test) = &s.movement_rules.move_test else {
+            continue;
+        };
+        let nation = rules.nation(&state.units[u]).to_string();
+        if !test.nations.contains(&nation)
+            || test
+                .lifted_by
+                .iter()
+                .any(|l| state.flags.contains(&l.flag) && l.nations.contains(&nation))
+        {
+            continue;
+        }
+        let Some(table) = rules.content.tables.iter().find(|x| x.id == test.table) else {
+            continue;
+        };
+        let roll = state.roll(faces) as i32;
+        let column = ColumnInput::Strength(state.turn as i32);
+        let cell = table.lookup(column, 0, RowInput::Roll { roll, drm: 0 }, faces);
+        let passed =
+            matches!(cell, Ok(Cell::Scalar(Scalar::Symbol(r))) if *r == test.pass) || cell.is_err();
+        if let Ok(c) = cell {
+            let col = table.column(column).unwrap_or(0);
+            state.record.roll(&table.id, col, c.to_string());
+        }
+        let name = state.units[u].name(rules.content);
+        if !passed {
+            let at = on_map(state, u).unwrap_or_default().to_string();
+            t.restricted.insert(u, prop(rules, &at, &test.property));
+            state.flow.messages.push(format!(
+                "{name} rolls {roll} on {}: it may not move to a lower {}",
+                table.id, test.property
+            ));
+        }
+    }
+}
+
+/// Whether a unit may step from where it is into a neighbouring space, by the connection
+/// `edge`, moving (not retreating).
+pub(super) fn may_step(
+    rules: &Rules,
+    state: &State,
+    s: &Impulses,
+    unit: usize,
+    from: &str,
+    to: usize,
+    edge: usize,
+) -> bool {
+    let g = &rules.content.graph;
+    let to_id = g.spaces[to].id.as_str();
+    if barred(rules, state, s, unit, edge) || is_closed(state, s, to_id) {
+        return false;
+    }
+    if hostile_in(rules, state, to_id, unit)
+        && !s
+            .movement_rules
+            .enter_hostile_in
+            .iter()
+            .any(|r| in_region(rules, to_id, r))
+    {
+        return false;
+    }
+    if let Some(city) = &s.city {
+        let (from_city, to_city) = (
+            in_region(rules, from, &city.region),
+            in_region(rules, to_id, &city.region),
+        );
+        if !is_besieger(rules, state, city, unit) {
+            // Defenders may not enter a contested or held city space from outside, nor leave
+            // the city from one (7.4.1, 7.4.2).
+            if to_city && !from_city && contested_or_held(rules, state, city, to_id) {
+                return false;
+            }
+            if from_city && !to_city && contested_or_held(rules, state, city, from) {
+                return false;
+            }
+        }
+    }
+    stacking_allows(rules, state, unit, to_id)
+}
+
+/// Whether a unit's move must end in a space (a city space it does not hold).
+pub(super) fn stops_in(
+    rules: &Rules,
+    state: &State,
+    s: &Impulses,
+    unit: usize,
+    space: &str,
+) -> bool {
+    if hostile_in(rules, state, space, unit) {
+        return true;
+    }
+    match &s.city {
+        Some(city) if in_region(rules, space, &city.region) => {
+            if is_besieger(rules, state, city, unit) {
+                marker_level(state, &city.marker, space) < city.control_level
+            } else {
+                contested_or_held(rules, state, city, space)
+            }
+        }
+        _ => false,
+    }
+}
+
+pub(super) fn move_options(
+    rules: &Rules,
+    state: &State,
+    t: &ImpulseTask,
+    mode: Mode,
+) -> Vec<String> {
+    let Some(s) = spec(rules, t.at) else {
+        return Vec::new();
+    };
+    let g = &rules.content.graph;
+    let mut options = Vec::new();
+    for &(u, m) in &t.units {
+        if m != mode {
+            continue;
+        }
+        let (Some(&used), Some(&allowed)) = (t.used.get(&u), t.allowed.get(&u)) else {
+            continue;
+        };
+        if used >= allowed && used > 0 {
+            continue;
+        }
+        let Some(from) = on_map(state, u) else {
+            continue;
+        };
+        let name = state.units[u].name(rules.content);
+        // A piece apart from its army moves only to rejoin it, and stops when it has.
+        let rejoining = t
+            .apart
+            .contains(&u)
+            .then(|| apart_from_its_own(rules, state, u));
+        if rejoining.is_some_and(|d| d <= 1) {
+            continue;
+        }
+        let lifted = lifted_kinds(state, s, u);
+        let may = |n: usize, e: usize| {
+            let floor = t.restricted.get(&u);
+            floor.is_none_or(|&f| prop(rules, &g.spaces[n].id, &restricted_property(s)) >= f)
+                && rejoining.is_none_or(|d| farthest_own(rules, state, u, n) < d)
+                && may_step(rules, state, s, u, from, n, e)
+        };
+        for n in movement::destinations(rules, state, u, ((used, allowed), &lifted), may) {
+            options.push(format!("move {name} {}", g.spaces[n].id));
+        }
+    }
+    options
+}
+
+/// What a step across a connection into a space costs, in half points, with the costs an
+/// event lifts.
+pub(super) fn move_cost(
+    rules: &Rules,
+    state: &State,
+    s: &Impulses,
+    unit: usize,
+    step: (usize, usize),
+) -> u32 {
+    movement::step_cost(rules, state, unit, step, &lifted_kinds(state, s, unit))
+}
+
+/// The connection kinds whose extra cost an event lifts for a unit.
+pub(super) fn lifted_kinds<'s>(state: &State, s: &'s Impulses, unit: usize) -> Vec<&'s String> {
+    s.movement_rules
+        .ignore_costs
+        .iter()
+        .filter(|f| state.flags.contains(&f.flag) || state.unit_flag(unit, &f.flag))
+        .flat_map(|f| &f.kinds)
+        .collect()
+}
+
+pub(super) fn restricted_property(s: &Impulses) -> String {
+    s.movement_rules
+        .move_test
+        .as_ref()
+        .map_or_else(String::new, |m| m.property.clone())
+}
+
+pub(super) fn attack_options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<String> {
+    let Some(s) = spec(rules, t.at) else {
+        return Vec::new();
+    };
+    let mut targets = BTreeSet::new();
+    let mut sieges = BTreeSet::new();
+    for &(u, m) in &t.units {
+        if !fights(state, s, u, m) || t.fought.contains(&u) {
+            continue;
+        }
+        let Some(at) = on_map(state, u) else { continue };
+        for target in attack_targets(rules, state, s, u) {
+            if !t.attacked.contains(&target) {
+                targets.insert(target);
+            }
+        }
+        if let Some(city) = city_of(rules, t.at, at) {
+            if may_siege(rules, state, city, u) && !t.attacked.iter().any(|x| x == at) {
+                sieges.insert(at.to_string());
+            }
+        }
+    }
+    // Defenders of a city may bring in units from one adjacent space outside it (9.2.4).
+    targets
+        .into_iter()
+        .map(|x| format!("attack {x}"))
+        .chain(sieges.into_iter().map(|x| format!("city {x}")))
+        .collect()
+}
+
+/// Whether units of a mode may attack: combat mode, or movement mode under an event that
+/// lets them do both.
+pub(super) fn fights(state: &State, s: &Impulses, unit: usize, mode: Mode) -> bool {
+    mode == Mode::Combat
+        || mode == Mode::Move
+            && s.move_and_attack
+                .iter()
+                .any(|f| state.flags.contains(f) || state.unit_flag(unit, f))
+}
+
+/// The spaces a unit may attack from where it stands.
+pub(super) fn attack_targets(
+    rules: &Rules,
+    state: &State,
+    s: &Impulses,
+    unit: usize,
+) -> Vec<String> {
+    let g = &rules.content.graph;
+    let Some((at, fi)) = placed(rules, state, unit) else {
+        return Vec::new();
+    };
+    // A unit sharing its space with hostile units fights only there (a city); one in a closed
+    // space does not attack (2.2.8).
+    if hostile_in(rules, state, at, unit) || is_closed(state, s, at) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for &(n, e) in g.neighbours(fi) {
+        let to = &g.spaces[n].id;
+        if g.edges[e]
+            .kinds
+            .iter()
+            .any(|k| s.combat.not_across.contains(k))
+            || s.combat.not_into.iter().any(|r| in_region(rules, to, r))
+            || !hostile_in(rules, state, to, unit)
+            || !battle::may_attack(rules, state, unit, at, to)
+        {
+            continue;
+        }
+        out.push(to.clone());
+    }
+    out
+}
+
+/// Whether a unit in a city space may fight there on the city table.
+pub(super) fn may_siege(rules: &Rules, state: &State, city: &CityCombat, unit: usize) -> bool {
+    let Some(at) = on_map(state, unit) else {
+        return false;
+    };
+    if is_besieger(rules, state, city, unit) {
+        let side = rules.side(&state.units[unit]);
+        !state.flow.oos.contains(&unit)
+            && support(state, city, side) >= 1
+            && (hostile_in(rules, state, at, unit) || garrison(rules, state, city, at) > 0)
+    } else {
+        besieged_by(rules, state, city, at)
+    }
+}
+
+pub(super) fn support_track<'c>(city: &'c CityCombat, side: &str) -> Option<&'c str> {
+    city.support
+        .iter()
+        .find(|x| x.side == side)
+        .map(|x| x.track.as_str())
+}
+
+pub(super) fn support(state: &State, city: &CityCombat, side: &str) -> i64 {
+    support_track(city, side).map_or(0, |t| state.track(t))
+}
+
+pub(super) fn garrison(rules: &Rules, state: &State, city: &CityCombat, space: &str) -> i64 {
+    match &city.garrison_override {
+        Some((flag, value)) if state.flags.contains(flag) => i64::from(*value),
+        _ => prop(rules, space, &city.garrison),
+    }
+}
+
+pub(super) fn end_move_options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<String> {
+    let Some(s) = spec(rules, t.at) else {
+        return Vec::new();
+    };
+    let Some(em) = &s.end_move else {
+        return Vec::new();
+    };
+    let imp = &s.impulses[t.impulse];
+    let g = &rules.content.graph;
+    let mut options = Vec::new();
+    for (i, u) in state.units.iter().enumerate() {
+        let Some(from) = on_map(state, i) else {
+            continue;
+        };
+        if rules.side(u) != imp.side
+            || !imp.nations.iter().any(|n| n == rules.nation(u))
+            || state.flow.activated.contains(&i)
+            || state.flow.oos.contains(&i)
+            || t.end_moved.contains(&i)
+            || hostile_in(rules, state, from, i)
+        {
+            continue;
+        }
+        let Some(fi) = g.index_of(from) else { continue };
+        let test = s.movement_rules.move_test.as_ref().filter(|m| {
+            m.nations.iter().any(|n| n == rules.nation(u))
+                && !m.lifted_by.iter().any(|l| {
+                    state.flags.contains(&l.flag) && l.nations.iter().any(|n| n == rules.nation(u))
+                })
+        });
+        let name = u.name(rules.content);
+        for &(n, e) in g.neighbours(fi) {
+            let to = &g.spaces[n].id;
+            if em.not_into.iter().any(|r| in_region(rules, to, r)) {
+                continue;
+            }
+            // The westward restriction still holds, without a test (5.1).
+            if let Some(m) = test {
+                if prop(rules, to, &m.property) < prop(rules, from, &m.property) {
+                    continue;
+                }
+            }
+            if hostile_in(rules, state, to, i) || !may_step(rules, state, s, i, from, n, e) {
+                continue;
+            }
+            options.push(format!("move {name} {to}"));
+        }
+    }
+    options
+}
