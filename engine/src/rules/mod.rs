@@ -14,12 +14,14 @@
 
 pub mod battle;
 pub mod combat;
+mod control;
 pub mod hooks;
 pub mod impulses;
 pub mod losses;
 pub mod movement;
 mod procedures;
 pub mod retreat;
+mod stacking;
 pub mod supply;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -32,7 +34,8 @@ use crate::script::eval::Answer;
 use crate::state::{Loc, State, Unit};
 
 pub use combat::CombatTask;
-pub use procedures::{may_enter, may_operate, space_activation_cost};
+pub use procedures::space_activation_cost;
+pub use stacking::{may_enter, may_operate};
 
 /// What the engine asks: who decides, about what, and the legal actions.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

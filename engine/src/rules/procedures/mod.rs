@@ -1,0 +1,291 @@
+//! The general procedures the sequence of play calls, and the loop that runs them until a
+//! player must decide.
+
+use std::collections::BTreeMap;
+
+use super::combat::{self, CombatTask};
+use super::movement;
+use super::supply::{self, Level};
+use super::{GameResult, OpsStage, Prompt, Rules, Task};
+use crate::model::{ActionKind, BoxRole, HookPoint, Scalar, Step};
+use crate::script::eval::{self, Context, Outcome};
+use crate::script::syntax;
+use crate::state::{Loc, MarkerOnMap, ModifierEffect, State};
+
+mod end_of_turn;
+mod operations;
+mod replacements;
+mod rounds;
+mod sr;
+
+pub(super) use super::control::*;
+pub(super) use super::stacking::*;
+use end_of_turn::*;
+pub use operations::space_activation_cost;
+pub(super) use operations::*;
+use replacements::*;
+pub(super) use rounds::*;
+use sr::*;
+
+/// Most automatic steps between two decisions before play is declared stalled.
+const STEP_GUARD: u32 = 100_000;
+
+/// Runs every automatic step until a player must decide or the game ends.
+pub(super) fn advance(rules: &Rules, state: &mut State) {
+    for _ in 0..STEP_GUARD {
+        if state.flow.result.is_some() {
+            state.flow.prompt = None;
+            return;
+        }
+        if !state.flow.hooks_due.is_empty() {
+            // The stack runs its top first: the first due goes last.
+            let due = std::mem::take(&mut state.flow.hooks_due);
+            state.flow.tasks.extend(due.into_iter().rev());
+        }
+        match state.flow.tasks.last().cloned() {
+            Some(task) => {
+                if let Some(p) = step_task(rules, state, task) {
+                    state.flow.prompt = Some(p);
+                    return;
+                }
+            }
+            None => next_step(rules, state),
+        }
+    }
+    state
+        .flow
+        .messages
+        .push("play stalled: no decision was reached".into());
+    state.flow.result = Some(GameResult {
+        winner: String::new(),
+        how: "stalled".into(),
+        turn: state.turn,
+    });
+    state.flow.prompt = None;
+}
+
+/// Starts the next step of the sequence of play.
+fn next_step(rules: &Rules, state: &mut State) {
+    let seq = &rules.game.sequence;
+    let Some(phase) = seq.get(state.flow.phase) else {
+        end_turn(rules, state);
+        return;
+    };
+    if phase.skip_turns.contains(&state.turn) || state.flow.step >= phase.steps.len() {
+        state.flow.phase += 1;
+        state.flow.step = 0;
+        return;
+    }
+    let at = (state.flow.phase, state.flow.step);
+    state.flow.step += 1;
+    match &phase.steps[at.1] {
+        Step::ActionRounds(spec) => {
+            let rounds = match spec.first_turn_rounds {
+                Some(n) if state.turn == rules.scenario.first_turn => n,
+                _ => spec.rounds,
+            };
+            state.round = 1;
+            state.flow.tasks.push(Task::Rounds {
+                at,
+                rounds,
+                next: 0,
+                acting: false,
+            });
+        }
+        Step::Script { side, .. } => state.flow.tasks.push(Task::Script {
+            side: side.clone(),
+            phase: at.0,
+            step: at.1,
+            answers: Vec::new(),
+        }),
+        Step::Attrition(side) => attrition(rules, state, side),
+        Step::Replacements(side) => {
+            let mut halves = BTreeMap::new();
+            for pool in &rules.play.replacements {
+                if pool_side(rules, &pool.nations) == side.as_str() {
+                    let points = state.track(&pool.track).max(0) as u32;
+                    halves.insert(pool.track.clone(), points * 2);
+                }
+            }
+            state.flow.tasks.push(Task::Replace {
+                side: side.clone(),
+                halves,
+                placing: None,
+            });
+        }
+        Step::Draw(side) => state.flow.tasks.push(Task::Discard { side: side.clone() }),
+        Step::CheckVictory => check_victory(rules, state),
+        Step::EndTurn => end_turn(rules, state),
+        Step::Impulses(_) => super::impulses::start(rules, state, at),
+        Step::TraceSupply(spec) => super::impulses::trace_supply(rules, state, spec),
+    }
+}
+
+fn pool_side<'c>(rules: &Rules<'c>, nations: &[String]) -> &'c str {
+    nations
+        .first()
+        .map_or("", |n| supply::nation_side(rules.content, n))
+}
+
+/// Runs a task on: returns the prompt it asks, or changes the state and returns none.
+fn step_task(rules: &Rules, state: &mut State, task: Task) -> Option<Prompt> {
+    match task {
+        Task::Rounds {
+            at,
+            rounds,
+            mut next,
+            acting,
+        } => {
+            let Some(spec) = rounds_spec(rules, at) else {
+                state.flow.tasks.pop();
+                return None;
+            };
+            if acting {
+                let side = next.checked_sub(1).and_then(|i| spec.sides.get(i));
+                end_action(rules, state, side.map_or("", String::as_str));
+            }
+            if next >= spec.sides.len() {
+                state.end("end_of_round");
+                state.round += 1;
+                next = 0;
+            }
+            state.flow.tasks.pop();
+            if state.round > rounds {
+                return None;
+            }
+            state.flow.tasks.push(Task::Rounds {
+                at,
+                rounds,
+                next: next + 1,
+                acting: true,
+            });
+            state.flow.tasks.push(Task::Action {
+                side: spec.sides[next].clone(),
+            });
+            None
+        }
+        Task::Action { side } => Some(action_prompt(rules, state, &side)),
+        Task::Event {
+            side,
+            card,
+            answers,
+            then_ops,
+        } => run_event(rules, state, &side, &card, &answers, then_ops),
+        Task::Script {
+            side,
+            phase,
+            step,
+            answers,
+        } => run_sequence_script(rules, state, &side, (phase, step), &answers),
+        Task::Free { side, at, answers } => {
+            let name = free_action(rules, at).map_or("", |a| a.name.as_str());
+            let stmts = rules.content.sequence.actions.get(&at).map(|x| &x.effect);
+            run_script(rules, state, &side, stmts, &answers, name)
+        }
+        Task::Ops {
+            side,
+            points,
+            stage,
+        } => ops_prompt(rules, state, &side, points, stage),
+        Task::Combat(c) => combat::step(rules, state, *c),
+        Task::Sr {
+            side,
+            points,
+            unit,
+            marker,
+        } => match marker {
+            Some(m) => sr_marker_prompt(rules, state, &side, &m),
+            None => sr_prompt(rules, state, &side, points, unit),
+        },
+        Task::Replace {
+            side,
+            halves,
+            placing,
+        } => replace_prompt(rules, state, &side, &halves, placing),
+        Task::Impulses(t) => super::impulses::step(rules, state, *t),
+        Task::Hook {
+            side,
+            hook,
+            names,
+            answers,
+        } => super::hooks::run(rules, state, (&side, hook, &names), &answers),
+        Task::Discard { side } => {
+            let mut options: Vec<String> = state
+                .hands
+                .get(&side)
+                .map(|h| h.iter().map(|c| format!("discard {c}")).collect())
+                .unwrap_or_default();
+            options.push("done".into());
+            Some(Prompt::one_of(
+                &side,
+                "discard",
+                "Discard cards before drawing, then done",
+                options,
+            ))
+        }
+    }
+}
+
+/// Performs a legal action on the task at the top.
+pub(super) fn act(
+    rules: &Rules,
+    state: &mut State,
+    prompt: &Prompt,
+    action: &str,
+) -> Result<(), String> {
+    let words: Vec<&str> = action.split_whitespace().collect();
+    let task = state
+        .flow
+        .tasks
+        .last()
+        .cloned()
+        .ok_or("no task is under way")?;
+    match task {
+        Task::Action { side } => take_action(rules, state, &side, &words),
+        Task::Event { .. } | Task::Script { .. } | Task::Free { .. } | Task::Hook { .. } => {
+            let picked: Vec<String> = words.iter().skip(1).map(|w| w.to_string()).collect();
+            match state.flow.tasks.last_mut() {
+                Some(Task::Event { answers, .. })
+                | Some(Task::Script { answers, .. })
+                | Some(Task::Free { answers, .. })
+                | Some(Task::Hook { answers, .. }) => {
+                    answers.push(picked);
+                }
+                _ => {}
+            }
+            Ok(())
+        }
+        Task::Ops {
+            side,
+            points,
+            stage,
+        } => ops_act(rules, state, &side, points, stage, &words),
+        Task::Combat(c) => combat::act(rules, state, *c, prompt, &words),
+        Task::Sr {
+            side,
+            points,
+            unit,
+            marker,
+        } => sr_act(rules, state, &side, points, (unit, marker), &words),
+        Task::Replace {
+            side,
+            halves,
+            placing,
+        } => replace_act(rules, state, &side, halves, placing, &words),
+        Task::Discard { side } => {
+            if words[0] == "done" {
+                state.flow.tasks.pop();
+                draw_to_hand(rules, state, &side);
+            } else {
+                let card = words.get(1).ok_or("which card?")?;
+                if let Some(hand) = state.hands.get_mut(&side) {
+                    hand.retain(|c| c != card);
+                }
+                discard(rules, state, &side, card);
+            }
+            Ok(())
+        }
+        Task::Impulses(t) => super::impulses::act(rules, state, *t, prompt, &words),
+        Task::Rounds { .. } => Err("no decision is open".into()),
+    }
+}

@@ -1,0 +1,493 @@
+//! Operations: supply for activation, activation costs, the stages of operations (activate,
+//! move, attack), entrenchment, the scripts of the play rules, moving.
+
+use super::*;
+
+/// Supply levels by nation, computed once per question.
+#[derive(Default)]
+pub(in crate::rules) struct SupplyCache {
+    views: Vec<supply::SideView>,
+    /// (nation, side, level of every space); few entries, found without allocating.
+    levels: Vec<(String, String, Vec<Level>)>,
+}
+
+impl SupplyCache {
+    pub(in crate::rules) fn unit(&mut self, rules: &Rules, state: &State, unit: usize) -> Level {
+        let u = &state.units[unit];
+        let Some(i) = crate::rules::space_of(rules, u) else {
+            return Level::Out;
+        };
+        let (nation, side) = (rules.nation(u), rules.side(u));
+        self.at(rules, state, i, nation, side)
+    }
+
+    pub(in crate::rules) fn at(
+        &mut self,
+        rules: &Rules,
+        state: &State,
+        space: usize,
+        nation: &str,
+        side: &str,
+    ) -> Level {
+        let found = self
+            .levels
+            .iter()
+            .position(|(n, s, _)| n == nation && s == side);
+        let i = found.unwrap_or_else(|| {
+            let v = match self.views.iter().position(|v| v.side() == side) {
+                Some(v) => v,
+                None => {
+                    self.views
+                        .push(supply::SideView::new(rules.content, state, side));
+                    self.views.len() - 1
+                }
+            };
+            let levels = supply::levels_seen(rules.content, state, &self.views[v], nation);
+            self.levels
+                .push((nation.to_string(), side.to_string(), levels));
+            self.levels.len() - 1
+        });
+        self.levels[i].2.get(space).copied().unwrap_or(Level::Out)
+    }
+}
+
+/// A side's units on a space.
+pub(in crate::rules) fn own_units(
+    rules: &Rules,
+    state: &State,
+    space: &str,
+    side: &str,
+) -> Vec<usize> {
+    state
+        .units_at(space)
+        .filter(|(_, u)| rules.side(u) == side)
+        .map(|(i, _)| i)
+        .collect()
+}
+
+pub(in crate::rules) fn enemy_in(rules: &Rules, state: &State, space: &str, side: &str) -> bool {
+    state.units_at(space).any(|(_, u)| rules.side(u) != side)
+}
+
+pub(in crate::rules) fn has_marker(state: &State, space: &str, marker: &str) -> bool {
+    state
+        .markers
+        .iter()
+        .any(|m| m.marker == marker && m.space == space)
+}
+
+/// The cost to activate a space: its nationality groups, or one per unit when any is not in
+/// Full Supply.
+pub(super) fn activation_cost(
+    rules: &Rules,
+    state: &State,
+    cache: &mut SupplyCache,
+    units: &[usize],
+) -> u32 {
+    let base = if units
+        .iter()
+        .any(|&u| cache.unit(rules, state, u) != Level::Full)
+    {
+        units.len() as u32
+    } else {
+        let groups: std::collections::BTreeSet<&str> = units
+            .iter()
+            .map(|&u| rules.group(rules.nation(&state.units[u])))
+            .collect();
+        groups.len() as u32
+    };
+    let extra: u32 = rules
+        .play
+        .activation_extra
+        .iter()
+        .map(|x| {
+            let mut applies = |u: usize| {
+                let unit = &state.units[u];
+                let Loc::Space(at) = &unit.at else {
+                    return false;
+                };
+                let in_region = |r: &String| crate::state::space_in_region(rules.content, at, r);
+                let named = x.counters.contains(&unit.counter)
+                    || x.nations.iter().any(|n| n == rules.nation(unit))
+                        && (x.sizes.is_empty() || x.sizes.iter().any(|s| s == rules.size(unit)));
+                named
+                    && x.outside.as_ref().is_none_or(|r| !in_region(r))
+                    && x.within.as_ref().is_none_or(in_region)
+                    && (!x.unless_full_supply || cache.unit(rules, state, u) != Level::Full)
+                    && (x.tracing_through.is_empty()
+                        || traces_through(rules, state, cache, u, &x.tracing_through))
+            };
+            let count = units.iter().filter(|&&u| applies(u)).count() as u32;
+            let cost = match (count, x.per_unit) {
+                (0, _) => 0,
+                (n, true) => x.cost * n,
+                (_, false) => x.cost,
+            };
+            x.max.map_or(cost, |m| cost.min(m))
+        })
+        .sum();
+    base + extra
+}
+
+/// Whether a unit's supply traces through one of some spaces: without them it would trace
+/// less.
+pub(super) fn traces_through(
+    rules: &Rules,
+    state: &State,
+    cache: &mut SupplyCache,
+    unit: usize,
+    spaces: &[String],
+) -> bool {
+    let u = &state.units[unit];
+    let Some(at) = crate::rules::space_of(rules, u) else {
+        return false;
+    };
+    let with = cache.unit(rules, state, unit);
+    if with == Level::Out {
+        return false;
+    }
+    let mut view = supply::SideView::new(rules.content, state, rules.side(u));
+    for s in spaces {
+        if let Some(i) = rules.content.graph.index_of(s) {
+            view.close(i);
+        }
+    }
+    let without = supply::levels_seen(rules.content, state, &view, rules.nation(u));
+    without[at] < with
+}
+
+/// The cost to activate a space for a side now (what the prompt offers).
+pub fn space_activation_cost(rules: &Rules, state: &State, space: &str, side: &str) -> u32 {
+    let units = own_units(rules, state, space, side);
+    activation_cost(rules, state, &mut SupplyCache::default(), &units)
+}
+
+/// Spaces a side has units on, in map order.
+pub(super) fn occupied_spaces(rules: &Rules, state: &State, side: &str) -> Vec<String> {
+    let mut seen = std::collections::BTreeSet::new();
+    for u in &state.units {
+        if let Loc::Space(s) = &u.at {
+            if rules.side(u) == side {
+                seen.insert(s.clone());
+            }
+        }
+    }
+    seen.into_iter().collect()
+}
+
+pub(super) fn ops_prompt(
+    rules: &Rules,
+    state: &mut State,
+    side: &str,
+    points: u32,
+    stage: OpsStage,
+) -> Option<Prompt> {
+    let (mv, cb) = (&rules.play.move_marker, &rules.play.combat_marker);
+    match stage {
+        OpsStage::Activate => {
+            let mut options = Vec::new();
+            if points > 0 {
+                let mut cache = SupplyCache::default();
+                for space in occupied_spaces(rules, state, side) {
+                    if has_marker(state, &space, mv) || has_marker(state, &space, cb) {
+                        continue;
+                    }
+                    let units = own_units(rules, state, &space, side);
+                    if activation_cost(rules, state, &mut cache, &units) <= points {
+                        options.push(format!("activate {space} move"));
+                        options.push(format!("activate {space} combat"));
+                    }
+                }
+            }
+            if options.is_empty() {
+                set_stage(state, OpsStage::Move);
+                return None;
+            }
+            options.push("done".into());
+            Some(Prompt::one_of(
+                side,
+                "activate",
+                format!("Activate spaces for movement or combat ({points} points left)"),
+                options,
+            ))
+        }
+        OpsStage::Move => {
+            let mut options = move_options(rules, state, side);
+            options.extend(entrench_options(rules, state, side));
+            if options.is_empty() {
+                end_movement(rules, state, side);
+                set_stage(state, OpsStage::Attack);
+                return None;
+            }
+            options.push("done".into());
+            Some(Prompt::one_of(
+                side,
+                "move",
+                "Move units one space at a time, then done",
+                options,
+            ))
+        }
+        OpsStage::Attack => {
+            let options = combat::targets(rules, state, side);
+            if options.is_empty() {
+                state.flow.tasks.pop();
+                return None;
+            }
+            let mut options: Vec<String> =
+                options.into_iter().map(|t| format!("attack {t}")).collect();
+            options.push("done".into());
+            Some(Prompt::one_of(
+                side,
+                "attack",
+                "Choose a space to attack, or done",
+                options,
+            ))
+        }
+    }
+}
+
+pub(super) fn set_stage(state: &mut State, to: OpsStage) {
+    if let Some(Task::Ops { stage, .. }) = state.flow.tasks.last_mut() {
+        *stage = to;
+    }
+}
+
+pub(super) fn ops_act(
+    rules: &Rules,
+    state: &mut State,
+    side: &str,
+    points: u32,
+    stage: OpsStage,
+    words: &[&str],
+) -> Result<(), String> {
+    match (stage, words[0]) {
+        (OpsStage::Activate, "done") => set_stage(state, OpsStage::Move),
+        (OpsStage::Move, "done") => {
+            end_movement(rules, state, side);
+            set_stage(state, OpsStage::Attack);
+        }
+        (OpsStage::Move, "entrench") => {
+            let space = words.get(1).ok_or("which space?")?.to_string();
+            let unit = entrencher(rules, state, &space).ok_or("no unit there may entrench")?;
+            // The unit tries instead of moving.
+            let printed = rules.movement(&state.units[unit]);
+            let ma = movement::allowance(rules, state, unit, printed).max(1);
+            state.flow.marks.moved.insert(unit, ma * 2);
+            state.flow.marks.entrenching.insert(space);
+        }
+        (OpsStage::Attack, "done") => {
+            state.flow.tasks.pop();
+        }
+        (OpsStage::Activate, "activate") => {
+            let space = words.get(1).ok_or("which space?")?.to_string();
+            let units = own_units(rules, state, &space, side);
+            let cost = activation_cost(rules, state, &mut SupplyCache::default(), &units);
+            let marker = if words.get(2) == Some(&"combat") {
+                &rules.play.combat_marker
+            } else {
+                &rules.play.move_marker
+            };
+            state.markers.push(MarkerOnMap {
+                marker: marker.clone(),
+                space,
+                level: 1,
+                until: Some("end_of_round".into()),
+            });
+            if let Some(Task::Ops { points: p, .. }) = state.flow.tasks.last_mut() {
+                *p = points.saturating_sub(cost);
+            }
+        }
+        (OpsStage::Move, "move") => {
+            let unit = find_unit(rules, state, words.get(1).copied().unwrap_or(""))?;
+            let to = words.get(2).ok_or("where to?")?.to_string();
+            let cost = step_cost(rules, state, unit, &to);
+            *state.flow.marks.moved.entry(unit).or_insert(0) += cost;
+            leave_stand_fast(rules, state, unit, &to, false);
+            if has_marker(state, &to, &rules.play.combat_marker) {
+                // A mechanized unit that ends its move on a Combat marker fights instead.
+                let printed = rules.movement(&state.units[unit]);
+                let ma = movement::allowance(rules, state, unit, printed);
+                state.flow.marks.moved.insert(unit, ma * 2);
+            }
+            let from = match &state.units[unit].at {
+                Loc::Space(s) => s.clone(),
+                _ => String::new(),
+            };
+            enter(rules, state, unit, &to);
+            movement::after_step(rules, state, HookPoint::AfterMove, unit, (&from, &to));
+        }
+        (OpsStage::Attack, "attack") => {
+            let target = words.get(1).ok_or("which space?")?.to_string();
+            state
+                .flow
+                .tasks
+                .push(Task::Combat(Box::new(CombatTask::new(side, &target))));
+        }
+        _ => return Err(format!("`{}` does not fit this step", words.join(" "))),
+    }
+    Ok(())
+}
+
+/// The unit of a space that may try to entrench: of the nations and sizes that may, and not
+/// moved this action.
+pub(super) fn entrencher(rules: &Rules, state: &State, space: &str) -> Option<usize> {
+    let e = rules.play.entrench.as_ref()?;
+    state.units_at(space).map(|(i, _)| i).find(|&i| {
+        let u = &state.units[i];
+        e.nations.iter().any(|n| n == rules.nation(u))
+            && (e.sizes.is_empty() || e.sizes.iter().any(|s| s == rules.size(u)))
+            && !state.flow.marks.moved.contains_key(&i)
+    })
+}
+
+/// `entrench <space>` for each space activated for movement where a unit may try (the game's
+/// condition, with `space` bound, says where).
+pub(super) fn entrench_options(rules: &Rules, state: &State, side: &str) -> Vec<String> {
+    let Some(e) = rules.play.entrench.as_ref().filter(|e| e.side == side) else {
+        return Vec::new();
+    };
+    let condition = rules
+        .content
+        .sequence
+        .conditions
+        .get("/play/entrench/playable");
+    let mut out = Vec::new();
+    for m in state
+        .markers
+        .iter()
+        .filter(|m| m.marker == rules.play.move_marker)
+    {
+        if state.flow.marks.entrenching.contains(&m.space)
+            || entrencher(rules, state, &m.space).is_none()
+            || out
+                .iter()
+                .any(|o: &String| o.ends_with(&format!(" {}", m.space)))
+        {
+            continue;
+        }
+        let ctx = Context {
+            space: Some(m.space.clone()),
+            ..side_context(rules, &e.side)
+        };
+        if condition
+            .is_some_and(|c| eval::condition(c, rules.content, state, &ctx).unwrap_or(false))
+        {
+            out.push(format!("entrench {}", m.space));
+        }
+    }
+    out
+}
+
+/// Movement is over: every space where a unit tries to entrench runs the game's entrenchment
+/// script (a die roll, a trench).
+pub(super) fn end_movement(rules: &Rules, state: &mut State, side: &str) {
+    for space in std::mem::take(&mut state.flow.marks.entrenching) {
+        let at = "/play/entrench/effect";
+        run_rule_script(rules, state, at, side, (Some(&space), Vec::new()));
+    }
+}
+
+/// Runs a script of the rules kept at `at` (a JSON pointer into `game.ron`) for a side, with
+/// the space and the names its place gives it; a script that fails or asks is reported and
+/// changes nothing.
+pub(in crate::rules) fn run_rule_script(
+    rules: &Rules,
+    state: &mut State,
+    at: &str,
+    side: &str,
+    (space, names): (Option<&str>, Vec<(String, eval::Value)>),
+) {
+    let Some(stmts) = rules.content.sequence.effects.get(at) else {
+        return;
+    };
+    let ctx = Context {
+        space: space.map(str::to_string),
+        names,
+        ..side_context(rules, side)
+    };
+    match eval::run(stmts, rules.content, state, &ctx, &[]) {
+        Ok((Outcome::Done, _)) => {}
+        Ok((Outcome::Asks(_), _)) => state.flow.messages.push(format!(
+            "the script at {at} asked a question; it was not run"
+        )),
+        Err(e) => state
+            .flow
+            .messages
+            .push(format!("the script at {at} failed: {}", e.message)),
+    }
+}
+
+/// Finds a unit by its text form.
+pub(in crate::rules) fn find_unit(
+    rules: &Rules,
+    state: &State,
+    name: &str,
+) -> Result<usize, String> {
+    state
+        .units
+        .iter()
+        .position(|u| u.name(rules.content) == name)
+        .ok_or_else(|| format!("no unit `{name}`"))
+}
+
+/// Whether a connection may be crossed by a move, a retreat or an advance.
+pub(in crate::rules) fn movable(rules: &Rules, edge: usize) -> bool {
+    rules.content.graph.edges[edge]
+        .kinds
+        .iter()
+        .all(|k| rules.play.move_kinds.contains(k))
+}
+
+pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> Vec<String> {
+    let g = &rules.content.graph;
+    let (mv, cb) = (&rules.play.move_marker, &rules.play.combat_marker);
+    let mut cache = SupplyCache::default();
+    let mut options = Vec::new();
+    for (i, u) in state.units.iter().enumerate() {
+        let Loc::Space(at) = &u.at else { continue };
+        if rules.side(u) != side
+            || !has_marker(state, at, mv) && !state.flow.marks.moved.contains_key(&i)
+        {
+            continue;
+        }
+        let level = cache.unit(rules, state, i);
+        let mut ma = movement::allowance(rules, state, i, rules.movement(u));
+        if level == Level::Out {
+            ma = ma.min(2);
+        }
+        if let Some((cap, _)) = rules.movement_cap(state, u) {
+            ma = ma.min(cap);
+        }
+        // Movement points are counted in halves (a road costs half a point).
+        let used = state.flow.marks.moved.get(&i).copied().unwrap_or(0);
+        let ma = ma * 2;
+        if used >= ma {
+            continue;
+        }
+        let mech = rules.is_mech_now(state, u) && level != Level::Out;
+        let may = |n: usize, e: usize| {
+            let to = &g.spaces[n].id;
+            movable(rules, e)
+                && may_enter(rules, state, side, n)
+                && !enemy_in(rules, state, to, side)
+                && (mech || !has_marker(state, to, cb))
+                && may_stack(rules, state, i, to)
+        };
+        for n in movement::destinations(rules, state, i, ((used, ma), &[]), may) {
+            options.push(format!("move {} {}", u.name(rules.content), g.spaces[n].id));
+        }
+    }
+    options
+}
+
+/// The movement points, in halves, of a unit's move from where it is to a neighbouring space.
+pub(super) fn step_cost(rules: &Rules, state: &State, unit: usize, to: &str) -> u32 {
+    let g = &rules.content.graph;
+    let from = match &state.units[unit].at {
+        Loc::Space(s) => g.index_of(s),
+        _ => None,
+    };
+    let Some(to) = g.index_of(to) else { return 2 };
+    from.and_then(|a| g.edge_between(a, to))
+        .map_or(2, |e| movement::step_cost(rules, state, unit, (e, to), &[]))
+}

@@ -1,0 +1,190 @@
+//! Replacements: replacement point pools, costs, caps, rebuilding units.
+
+use super::*;
+
+pub(super) fn rp_cost(rules: &Rules, state: &State, unit: usize) -> u32 {
+    let size = rules.size(&state.units[unit]);
+    rules
+        .play
+        .rp_half_costs
+        .iter()
+        .find(|c| c.size == size)
+        .map_or(u32::MAX, |c| c.cost)
+}
+
+pub(super) fn pool_of<'c>(rules: &Rules<'c>, state: &State, unit: usize) -> Option<&'c str> {
+    let nation = rules.nation(&state.units[unit]);
+    rules
+        .play
+        .replacements
+        .iter()
+        .find(|p| p.nations.iter().any(|n| n == nation))
+        .map(|p| p.track.as_str())
+}
+
+pub(super) fn replace_prompt(
+    rules: &Rules,
+    state: &mut State,
+    side: &str,
+    halves: &BTreeMap<String, u32>,
+    placing: Option<usize>,
+) -> Option<Prompt> {
+    if let Some(u) = placing {
+        let levels = supply::levels(rules.content, state, rules.nation(&state.units[u]), side);
+        let options: Vec<String> = home_spaces(rules, state, u, &levels)
+            .into_iter()
+            .map(|s| format!("place {s}"))
+            .collect();
+        return Some(Prompt::one_of(
+            side,
+            "place",
+            format!(
+                "Where does the rebuilt {} enter?",
+                state.units[u].name(rules.content)
+            ),
+            options,
+        ));
+    }
+    let eliminated = rules.box_of(side, BoxRole::Eliminated);
+    let reserve = rules.box_of(side, BoxRole::Reserve);
+    let mut cache = SupplyCache::default();
+    let mut options = Vec::new();
+    for (i, u) in state.units.iter().enumerate() {
+        if rules.side(u) != side {
+            continue;
+        }
+        let dot = rules
+            .play
+            .non_replaceable
+            .as_ref()
+            .is_some_and(|f| rules.counter(u).is_some_and(|c| c.flags.contains(f)));
+        let Some(pool) = pool_of(rules, state, i) else {
+            continue;
+        };
+        if dot || halves.get(pool).copied().unwrap_or(0) < rp_cost(rules, state, i) {
+            continue;
+        }
+        if replacement_cap(rules, state, i).is_some_and(|(cap, limit)| {
+            state.flow.capped_steps.get(&cap).copied().unwrap_or(0) >= limit
+        }) {
+            continue;
+        }
+        let ok = match &u.at {
+            Loc::Space(_) => u.reduced && cache.unit(rules, state, i) == Level::Full,
+            Loc::Box(b) if Some(b.as_str()) == reserve => u.reduced,
+            Loc::Box(b) if Some(b.as_str()) == eliminated => {
+                if rules.is_large(u) {
+                    let levels = supply::levels(rules.content, state, rules.nation(u), side);
+                    !home_spaces(rules, state, i, &levels).is_empty()
+                } else {
+                    reserve.is_some()
+                }
+            }
+            _ => false,
+        };
+        if ok {
+            options.push(format!("rebuild {}", u.name(rules.content)));
+        }
+    }
+    if options.is_empty() {
+        finish_replacements(rules, state);
+        return None;
+    }
+    options.push("done".into());
+    Some(Prompt::one_of(
+        side,
+        "replace",
+        "Spend replacement points, then done",
+        options,
+    ))
+}
+
+/// The replacement cap a unit falls under, if any: its index, and the steps it allows this
+/// turn.
+pub(super) fn replacement_cap(rules: &Rules, state: &State, unit: usize) -> Option<(usize, u32)> {
+    let u = &state.units[unit];
+    rules
+        .play
+        .replacement_caps
+        .iter()
+        .enumerate()
+        .find(|(_, c)| {
+            c.nations.iter().any(|n| n == rules.nation(u))
+                && c.types.iter().any(|t| t == rules.unit_type(u))
+        })
+        .map(|(i, c)| {
+            let raised = c.after_card.as_ref().and_then(|(card, steps)| {
+                state
+                    .played
+                    .get(card)
+                    .is_some_and(|&t| t < state.turn)
+                    .then_some(*steps)
+            });
+            (i, raised.unwrap_or(c.steps))
+        })
+}
+
+pub(super) fn finish_replacements(rules: &Rules, state: &mut State) {
+    if let Some(Task::Replace { halves, .. }) = state.flow.tasks.pop() {
+        for track in halves.keys() {
+            let v = state.track(track);
+            add_track(rules, state, track, -v);
+        }
+    }
+}
+
+pub(super) fn replace_act(
+    rules: &Rules,
+    state: &mut State,
+    side: &str,
+    mut halves: BTreeMap<String, u32>,
+    placing: Option<usize>,
+    words: &[&str],
+) -> Result<(), String> {
+    let mut next_placing = None;
+    match (placing, words[0]) {
+        (None, "done") => {
+            finish_replacements(rules, state);
+            return Ok(());
+        }
+        (None, "rebuild") => {
+            let u = find_unit(rules, state, words.get(1).copied().unwrap_or(""))?;
+            let pool = pool_of(rules, state, u).ok_or("no pool rebuilds this unit")?;
+            let cost = rp_cost(rules, state, u);
+            if let Some(h) = halves.get_mut(pool) {
+                *h = h.saturating_sub(cost);
+            }
+            if let Some((cap, _)) = replacement_cap(rules, state, u) {
+                *state.flow.capped_steps.entry(cap).or_default() += 1;
+            }
+            let eliminated = rules.box_of(side, BoxRole::Eliminated);
+            let unit = &mut state.units[u];
+            match &unit.at {
+                Loc::Box(b) if Some(b.as_str()) == eliminated => {
+                    unit.reduced = rules.counter(unit).is_some_and(|c| c.back.is_some());
+                    if rules.is_large(&state.units[u]) {
+                        next_placing = Some(u);
+                    } else if let Some(r) = rules.box_of(side, BoxRole::Reserve) {
+                        state.units[u].at = Loc::Box(r.to_string());
+                    }
+                }
+                _ => unit.reduced = false,
+            }
+        }
+        (Some(u), "place") => {
+            let to = words.get(1).ok_or("where?")?.to_string();
+            enter(rules, state, u, &to);
+        }
+        _ => return Err(format!("`{}` does not fit this step", words.join(" "))),
+    }
+    if let Some(Task::Replace {
+        halves: h,
+        placing: p,
+        ..
+    }) = state.flow.tasks.last_mut()
+    {
+        *h = halves;
+        *p = next_placing;
+    }
+    Ok(())
+}

@@ -1,0 +1,310 @@
+//! Strategic redeployment: costs, destinations (by land, by sea, from the reserve box to a home
+//! space), markers that move by SR.
+
+use super::*;
+
+pub(super) fn sr_cost(rules: &Rules, state: &State, unit: usize) -> u32 {
+    let size = rules.size(&state.units[unit]);
+    rules
+        .play
+        .sr_costs
+        .iter()
+        .find(|c| c.size == size)
+        .map_or(u32::MAX, |c| c.cost)
+}
+
+pub(super) fn sr_prompt(
+    rules: &Rules,
+    state: &State,
+    side: &str,
+    points: u32,
+    unit: Option<usize>,
+) -> Option<Prompt> {
+    match unit {
+        None => {
+            let reserve = rules.box_of(side, BoxRole::Reserve);
+            let mut cache = SupplyCache::default();
+            let mut options = Vec::new();
+            for (i, u) in state.units.iter().enumerate() {
+                if rules.side(u) != side
+                    || state.flow.marks.redeployed.contains(&i)
+                    || sr_cost(rules, state, i) > points
+                {
+                    continue;
+                }
+                let ok = match &u.at {
+                    Loc::Space(_) => cache.unit(rules, state, i) != Level::Out,
+                    Loc::Box(b) => Some(b.as_str()) == reserve,
+                    _ => false,
+                };
+                if ok {
+                    options.push(format!("redeploy {}", u.name(rules.content)));
+                }
+            }
+            for r in rules.play.sr_markers.iter().filter(|r| r.side == side) {
+                // Offered while it is on the map; where it may go is asked next (and may be
+                // nowhere: then `back`).
+                let on_map = state.markers.iter().any(|m| m.marker == r.marker);
+                if on_map && r.cost <= points {
+                    options.push(format!("move_marker {}", r.marker));
+                }
+            }
+            options.push("done".into());
+            Some(Prompt::one_of(
+                side,
+                "redeploy",
+                format!("Choose a unit to redeploy ({points} SR points left), or done"),
+                options,
+            ))
+        }
+        Some(u) => Some(destination_prompt(
+            side,
+            sr_destinations(rules, state, u),
+            &state.units[u].name(rules.content),
+        )),
+    }
+}
+
+/// Where a marker that moves by SR may go: the spaces its rule's condition allows.
+pub(super) fn sr_marker_destinations(
+    rules: &Rules,
+    state: &State,
+    side: &str,
+    marker: &str,
+) -> Vec<String> {
+    let Some(i) = rules
+        .play
+        .sr_markers
+        .iter()
+        .position(|r| r.marker == marker)
+    else {
+        return Vec::new();
+    };
+    let Some(condition) = rules
+        .content
+        .sequence
+        .conditions
+        .get(&format!("/play/sr_markers/{i}/to"))
+    else {
+        return Vec::new();
+    };
+    rules
+        .content
+        .graph
+        .spaces
+        .iter()
+        .filter(|s| {
+            let ctx = Context {
+                space: Some(s.id.clone()),
+                ..side_context(rules, side)
+            };
+            eval::condition(condition, rules.content, state, &ctx).unwrap_or(false)
+        })
+        .map(|s| s.id.clone())
+        .collect()
+}
+
+pub(super) fn sr_marker_prompt(
+    rules: &Rules,
+    state: &State,
+    side: &str,
+    marker: &str,
+) -> Option<Prompt> {
+    let destinations = sr_marker_destinations(rules, state, side, marker);
+    Some(destination_prompt(
+        side,
+        destinations,
+        &format!("the {marker} marker"),
+    ))
+}
+
+/// Where a redeployed unit or marker goes: `to <place>` for each destination, or `back`.
+pub(super) fn destination_prompt(side: &str, destinations: Vec<String>, what: &str) -> Prompt {
+    let mut options: Vec<String> = destinations
+        .into_iter()
+        .map(|d| format!("to {d}"))
+        .collect();
+    options.push("back".into());
+    Prompt::one_of(
+        side,
+        "redeploy_to",
+        format!("Where does {what} go?"),
+        options,
+    )
+}
+
+/// Spaces (and the reserve box) a unit may redeploy to.
+pub(super) fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<String> {
+    let g = &rules.content.graph;
+    let u = &state.units[unit];
+    let side = rules.side(u);
+    let nation = rules.nation(u);
+    let levels = supply::levels(rules.content, state, nation, side);
+    let large = rules.is_large(u);
+    let mut out = Vec::new();
+    let reserve = rules.box_of(side, BoxRole::Reserve);
+    match &u.at {
+        Loc::Space(at) => {
+            let Some(start) = g.index_of(at) else {
+                return out;
+            };
+            let friendly = |i: usize| {
+                state.control.get(&g.spaces[i].id).map(String::as_str) == Some(side)
+                    && !enemy_in(rules, state, &g.spaces[i].id, side)
+            };
+            let blocked = |i: usize| {
+                rules.play.hindering_markers.iter().any(|h| {
+                    h.blocks_sr && h.side == side && has_marker(state, &g.spaces[i].id, &h.marker)
+                })
+            };
+            if blocked(start) {
+                return out;
+            }
+            let mut seen = vec![false; g.spaces.len()];
+            seen[start] = true;
+            let mut stack = vec![start];
+            while let Some(i) = stack.pop() {
+                for &(n, e) in g.neighbours(i) {
+                    if seen[n] || !friendly(n) || !may_enter(rules, state, side, n) || blocked(n) {
+                        continue;
+                    }
+                    let kinds = &g.edges[e].kinds;
+                    if !kinds.iter().all(|k| rules.play.sr_kinds.contains(k)) {
+                        continue;
+                    }
+                    let sea = kinds.iter().any(|k| rules.play.sea_kinds.contains(k));
+                    if sea && large {
+                        continue;
+                    }
+                    seen[n] = true;
+                    if !sea {
+                        stack.push(n);
+                    }
+                }
+            }
+            for (i, s) in g.spaces.iter().enumerate() {
+                if i != start
+                    && seen[i]
+                    && levels[i] != Level::Out
+                    && may_stack(rules, state, unit, &s.id)
+                {
+                    out.push(s.id.clone());
+                }
+            }
+            if !large && levels[start] == Level::Full {
+                if let Some(r) = reserve {
+                    out.push(r.to_string());
+                }
+            }
+        }
+        Loc::Box(_) => out = home_spaces(rules, state, unit, &levels),
+        _ => {}
+    }
+    out
+}
+
+/// Where a unit enters from a box (a rebuilt or redeployed unit): a space of its nation's home
+/// country with a capital, an urban centre or a supply source of its nation, that its side
+/// controls, in Full Supply, with room.
+pub(super) fn home_spaces(
+    rules: &Rules,
+    state: &State,
+    unit: usize,
+    levels: &[Level],
+) -> Vec<String> {
+    let u = &state.units[unit];
+    let side = rules.side(u);
+    let nation = rules.nation(u);
+    let homes: Vec<&String> = rules
+        .game
+        .nations
+        .iter()
+        .find(|n| n.id == nation)
+        .map(|n| n.home.iter().collect())
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for (i, s) in rules.content.graph.spaces.iter().enumerate() {
+        let home = homes
+            .iter()
+            .any(|h| crate::state::space_in_region(rules.content, &s.id, h));
+        let place = s.features.iter().any(|f| f == "capital" || f == "urban")
+            || s.supply
+                .iter()
+                .any(|x| x.nations.iter().any(|n| n == nation));
+        if home
+            && place
+            && levels[i] == Level::Full
+            && state.control.get(&s.id).map(String::as_str) == Some(side)
+            && may_stack(rules, state, unit, &s.id)
+        {
+            out.push(s.id.clone());
+        }
+    }
+    out
+}
+
+pub(super) fn sr_act(
+    rules: &Rules,
+    state: &mut State,
+    side: &str,
+    points: u32,
+    (unit, marker): (Option<usize>, Option<String>),
+    words: &[&str],
+) -> Result<(), String> {
+    let set = |state: &mut State, p: u32, u: Option<usize>| {
+        if let Some(Task::Sr { points, unit, .. }) = state.flow.tasks.last_mut() {
+            *points = p;
+            *unit = u;
+        }
+    };
+    let set_marker = |state: &mut State, m: Option<String>| {
+        if let Some(Task::Sr { marker, .. }) = state.flow.tasks.last_mut() {
+            *marker = m;
+        }
+    };
+    if let Some(m) = marker {
+        match words[0] {
+            "back" => set_marker(state, None),
+            "to" => {
+                let to = words.get(1).ok_or("where to?")?.to_string();
+                let rule = rules.play.sr_markers.iter().find(|r| r.marker == m);
+                let cost = rule.map_or(0, |r| r.cost);
+                if let Some(on) = state.markers.iter_mut().find(|x| x.marker == m) {
+                    on.space = to;
+                }
+                set_marker(state, None);
+                set(state, points.saturating_sub(cost), None);
+            }
+            _ => return Err(format!("`{}` does not fit this step", words.join(" "))),
+        }
+        return Ok(());
+    }
+    match (unit, words[0]) {
+        (None, "done") => {
+            state.flow.tasks.pop();
+        }
+        (None, "move_marker") => {
+            let m = words.get(1).ok_or("which marker?")?.to_string();
+            set_marker(state, Some(m));
+        }
+        (None, "redeploy") => {
+            let u = find_unit(rules, state, words.get(1).copied().unwrap_or(""))?;
+            set(state, points, Some(u));
+        }
+        (Some(_), "back") => set(state, points, None),
+        (Some(u), "to") => {
+            let to = words.get(1).ok_or("where to?")?.to_string();
+            let cost = sr_cost(rules, state, u);
+            if rules.content.graph.space(&to).is_some() {
+                enter(rules, state, u, &to);
+            } else {
+                state.units[u].at = Loc::Box(to);
+            }
+            state.flow.marks.redeployed.insert(u);
+            set(state, points.saturating_sub(cost), None);
+            let _ = side;
+        }
+        _ => return Err(format!("`{}` does not fit this step", words.join(" "))),
+    }
+    Ok(())
+}
