@@ -14,6 +14,7 @@
 
 pub mod combat;
 pub mod impulses;
+mod opening;
 mod procedures;
 pub mod supply;
 

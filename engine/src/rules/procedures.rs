@@ -59,10 +59,9 @@ fn next_step(rules: &Rules, state: &mut State) {
     state.flow.step += 1;
     match &phase.steps[at.1] {
         Step::ActionRounds(spec) => {
-            let rounds = match spec.first_turn_rounds {
-                Some(n) if state.turn == rules.scenario.first_turn => n,
-                _ => spec.rounds,
-            };
+            let rounds = super::opening::restrictions(rules, state, spec)
+                .and_then(|(rounds, _)| rounds)
+                .unwrap_or(spec.rounds);
             state.round = 1;
             state.flow.tasks.push(Task::Rounds {
                 at,
@@ -268,12 +267,9 @@ pub(super) fn act(
 
 fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt {
     let spec = rounds_at(state).and_then(|at| rounds_spec(rules, at));
-    let first_turn = state.turn == rules.scenario.first_turn;
-    let allowed = spec.and_then(|s| {
-        s.first_turn_actions
-            .iter()
-            .find(|a| first_turn && a.side == side)
-    });
+    let allowed = spec
+        .and_then(|s| super::opening::restrictions(rules, state, s))
+        .and_then(|(_, actions)| actions.iter().find(|a| a.side == side));
     let may = |k: ActionKind| allowed.is_none_or(|a| a.actions.contains(&k));
     let card_ok =
         |c: &str| allowed.is_none_or(|a| a.cards.is_empty() || a.cards.iter().any(|x| x == c));
