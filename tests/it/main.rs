@@ -15,6 +15,7 @@ mod hardening_script;
 mod play;
 mod reload;
 mod robustness;
+mod scenario_start;
 mod script_builtins;
 mod sim;
 
