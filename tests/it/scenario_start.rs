@@ -275,3 +275,73 @@ fn a_rule_setting_that_names_no_place_or_does_not_fit_is_an_error_at_the_setting
     assert_one_error_at(&errors, "E0210", line_of(from, to, "rules:"));
     assert!(errors[0].contains("no_such_flag"), "{errors:?}");
 }
+
+/// The copy's content with the summer 1942 scenario given an `opening`, or the campaign's
+/// (when `campaign` is set) given one.
+fn with_opening(opening: &str, campaign: bool) -> Content {
+    let add = |text: &str| {
+        text.replacen(
+            "    last_turn: 18,\n",
+            &format!("    last_turn: 18,\n    opening: {opening},\n"),
+            1,
+        )
+    };
+    let dir = tempfile::tempdir().unwrap();
+    crate::copy_tree(&crate::b2b(), dir.path());
+    let scenarios = dir.path().join("scenarios");
+    std::fs::write(scenarios.join("summer_42.ron"), add(&summer_42())).unwrap();
+    if campaign {
+        let path = scenarios.join("campaign.ron");
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, add(&text)).unwrap();
+    }
+    let loaded = load_dir(dir.path());
+    let errors: Vec<String> = loaded
+        .errors()
+        .map(|d| loaded.sources.render_line(d))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    loaded.content
+}
+
+/// The first action prompt of a scenario, and the most rounds its first turn reaches.
+fn first_turn(content: &Content, scenario: &str) -> (Vec<String>, u32) {
+    let rules = Rules::new(content, scenario).unwrap();
+    let mut state = rules::start(&rules, 5, &[], &[]).unwrap();
+    let first = state.turn;
+    let mut agent = RandomAgent::new(5);
+    play_until(&rules, &mut state, &mut agent, |s| {
+        s.flow.prompt.as_ref().is_some_and(|p| p.kind == "action")
+    });
+    let options = state.flow.prompt.clone().unwrap().options;
+    let mut last_round = 0;
+    play_until(&rules, &mut state, &mut agent, |s| {
+        if s.turn == first && s.flow.prompt.as_ref().is_some_and(|p| p.kind == "action") {
+            last_round = last_round.max(s.round);
+        }
+        s.turn > first
+    });
+    (options, last_round)
+}
+
+#[test]
+fn a_scenario_opening_of_its_own_restricts_its_first_turn_whatever_turn_it_is() {
+    let content = with_opening(
+        "Restricted((rounds: Some(2), actions: [(side: \"axis\", actions: [Event])]))",
+        false,
+    );
+    let (options, rounds) = first_turn(&content, "summer_42");
+    assert!(
+        options.iter().all(|o| o.starts_with("event ")),
+        "{options:?}"
+    );
+    assert_eq!(rounds, 2);
+}
+
+#[test]
+fn an_unrestricted_opening_lifts_the_games_turn_1_restrictions() {
+    let content = with_opening("Unrestricted", true);
+    let (options, rounds) = first_turn(&content, "campaign");
+    assert!(options.iter().any(|o| o.starts_with("ops ")), "{options:?}");
+    assert_eq!(rounds, 6);
+}
