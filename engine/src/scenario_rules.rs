@@ -5,10 +5,13 @@
 //! value is of the type that place holds); then the game with the settings applied is loaded
 //! and checked like any folder (its scripts parsed again, its references resolved), and kept
 //! in [`Content::scenario_rules`], which [`crate::rules::Rules::new`] plays that scenario on.
-//! The trade-off: such a scenario costs a second load, and only such a scenario does.
+//! The trade-off: such a scenario costs a second load of the folder, and only such a scenario
+//! does (a folder of n of them loads n + 1 times).
 //!
 //! Invariant: a scenario has an entry in `scenario_rules` only when the content and the game
-//! with its rules both check; the entry's own scenarios are that one scenario, without rules.
+//! with its rules both check. In the entry no scenario has rules (so it has no entries of its
+//! own): the other scenarios stay, for the flags their optional rules declare, and their own
+//! problems with this scenario's rules are not reported.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
