@@ -345,3 +345,16 @@ fn an_unrestricted_opening_lifts_the_games_turn_1_restrictions() {
     assert!(options.iter().any(|o| o.starts_with("ops ")), "{options:?}");
     assert_eq!(rounds, 6);
 }
+
+#[test]
+fn a_hand_card_of_another_deck_or_a_card_played_after_the_start_is_an_error_at_its_place() {
+    let from = r#"cards: ["fall_blau", "krim"]"#;
+    let to = r#"cards: ["fall_blau", "stavka"]"#;
+    let errors = errors_with(from, to);
+    assert_one_error_at(&errors, "E0209", line_of(from, to, "stavka"));
+    assert!(errors[0].contains("of deck `allied`"), "{errors:?}");
+
+    let (from, to) = (r#"turn: Some(3)"#, r#"turn: Some(6)"#);
+    let errors = errors_with(from, to);
+    assert_one_error_at(&errors, "E0207", line_of(from, to, "turn: Some(6)"));
+}
