@@ -29,11 +29,13 @@ use crate::schema::{self, FileKind};
 const MAX_REPORTED: usize = 5;
 
 /// Checks every scenario's rule settings and builds the content each such scenario is played
-/// on. Does nothing when the content already has errors (nothing would be played on it).
+/// on. When the content already has errors the settings are checked but nothing is built
+/// (nothing would be played on it).
 pub(crate) fn build(root: &str, files: &Files, loaded: &mut Loaded) {
-    if loaded.has_errors() || files.scenarios.iter().all(|f| f.data.rules.is_empty()) {
+    if files.scenarios.iter().all(|f| f.data.rules.is_empty()) {
         return;
     }
+    let clean = !loaded.has_errors();
     let Some(game) = &files.game else { return };
     let Ok(base) = serde_json::to_value(&game.data) else {
         return;
@@ -46,7 +48,7 @@ pub(crate) fn build(root: &str, files: &Files, loaded: &mut Loaded) {
         .collect();
     for f in files.scenarios.iter().filter(|f| !f.data.rules.is_empty()) {
         let mut problems = Vec::new();
-        let overlaid = overlay(f, &base, &mut problems);
+        let overlaid = overlay(f, &base, &mut problems).filter(|_| clean);
         let built = overlaid.and_then(|game| {
             let (content, errors) = play_content(root, &texts, loaded, &files.scenarios, f, &game);
             for d in errors.iter().take(MAX_REPORTED) {

@@ -358,3 +358,17 @@ fn a_hand_card_of_another_deck_or_a_card_played_after_the_start_is_an_error_at_i
     let errors = errors_with(from, to);
     assert_one_error_at(&errors, "E0207", line_of(from, to, "turn: Some(6)"));
 }
+
+#[test]
+fn a_rule_setting_is_checked_even_when_the_content_has_other_errors() {
+    let text = summer_42()
+        .replacen(
+            r#"discarded: ["panzergruppe_guderian"]"#,
+            r#"discarded: ["guderian"]"#,
+            1,
+        )
+        .replacen("/play/max_retreat", "/play/max_retreats", 1);
+    let loaded = load_with(&text);
+    let codes: Vec<&str> = loaded.errors().map(|d| d.code).collect();
+    assert_eq!(codes, ["E0201", "E0210"]);
+}
