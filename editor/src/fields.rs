@@ -329,7 +329,15 @@ fn node(
     if let Some(vs) = variants(root, s) {
         return variant_node(ui, cx, &vs, value, path);
     }
-    match (type_of(s), &mut *value) {
+    // A value of any type (a scenario's rule setting): a scalar is edited as what it holds.
+    let ty = match (type_of(s), &*value) {
+        ("", Value::Number(n)) if n.is_i64() || n.is_u64() => "integer",
+        ("", Value::Number(_)) => "number",
+        ("", Value::String(_)) => "string",
+        ("", Value::Bool(_)) => "boolean",
+        (t, _) => t,
+    };
+    match (ty, &mut *value) {
         ("object", v @ Value::Object(_)) => object_node(ui, cx, s, v, path),
         ("array", Value::Array(items)) => array_node(ui, cx, s, items, path),
         ("string", Value::String(text)) => {

@@ -161,7 +161,7 @@ pub fn show(app: &mut EditorApp, ui: &mut Ui) {
         crate::fields::every_field::<ScenarioFile>(
             app,
             ui,
-            "Every field (control, markers, tracks, decks, hands, special rules)",
+            "Every field (control, markers, tracks, decks, hands, cards at the start, opening, rules, special rules)",
             &file,
             sandtable_engine::schema::FileKind::Scenario,
             &[],

@@ -22,6 +22,8 @@ use crate::script::syntax::{self, ScriptError};
 use crate::script::types::{Kind, Type};
 use crate::script::CardScripts;
 
+mod start;
+
 /// A script of `game.ron`: its place (a JSON pointer), its source, and the names the place
 /// gives it.
 type ScriptPlace<'s> = (String, &'s String, &'s [(&'s str, Type)]);
@@ -50,6 +52,8 @@ struct Ids {
     turns: BTreeSet<u32>,
     counters: BTreeSet<String>,
     cards: BTreeSet<String>,
+    /// Each card's deck.
+    card_decks: BTreeMap<String, String>,
     /// How many numbers a counter prints, once game.ron is known.
     stat_count: Option<usize>,
 }
@@ -1771,6 +1775,10 @@ impl Checker<'_> {
             let mut numbers = BTreeSet::new();
             for (i, card) in f.data.cards.iter().enumerate() {
                 let p = format!("/cards/{i}");
+                self.ids
+                    .card_decks
+                    .entry(card.id.clone())
+                    .or_insert_with(|| deck.clone());
                 if !seen_ids.insert(card.id.clone()) {
                     self.error(
                         f.at(&format!("{p}/id")),
@@ -1992,6 +2000,7 @@ impl Checker<'_> {
                 &ids.cards,
             );
         }
+        self.scenario_start(f, &ids);
         self.declare(f, "optional rule", ids_of_options(&s.options));
         self.declare(
             f,

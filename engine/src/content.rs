@@ -67,6 +67,9 @@ pub struct Content {
     pub sequence: crate::script::SequenceScripts,
     /// A fingerprint of the files it was loaded from (see [`crate::load`]).
     pub hash: String,
+    /// For each scenario that sets rules of `game.ron` for itself, the content it is played
+    /// on: the game with those rules, checked (see `scenario_rules.rs`).
+    pub scenario_rules: std::collections::BTreeMap<String, std::sync::Arc<Content>>,
     /// Counter id to its index in `counters` (never iterated).
     pub(crate) counter_index: IdMap<usize>,
     /// The supply index, built on first use (content is not changed after loading).

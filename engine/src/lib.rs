@@ -20,6 +20,7 @@ pub mod model;
 pub mod playtest;
 pub mod ron_syntax;
 pub mod rules;
+mod scenario_rules;
 pub mod schema;
 pub mod script;
 pub mod session;

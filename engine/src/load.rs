@@ -291,6 +291,7 @@ pub fn load(source: &dyn ContentSource) -> Loaded {
         &mut loaded.content,
         &mut loaded.diagnostics,
     );
+    crate::scenario_rules::build(&root, &files, &mut loaded);
     diag::sort(&mut loaded.diagnostics);
     loaded.content.hash = content_hash(&loaded);
     loaded

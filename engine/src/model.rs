@@ -19,6 +19,8 @@ use serde::{Deserialize, Serialize};
 
 mod hooks;
 pub use hooks::*;
+mod start;
+pub use start::{Opening, OpeningRules, PlayedCard, RuleSetting};
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
     *value == T::default()
@@ -814,10 +816,12 @@ pub struct ActionRounds {
     /// Who acts in each round, in order.
     pub sides: Vec<String>,
     pub rounds: u32,
-    /// The scenario's first turn has this many rounds instead.
+    /// The game's first turn (the first of `turns`) has this many rounds instead, when the
+    /// scenario starts there and gives no `opening` of its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_turn_rounds: Option<u32>,
-    /// What each side may do on the scenario's first turn, when it may not do everything.
+    /// What each side may do on the game's first turn, when it may not do everything (when
+    /// the scenario starts there and gives no `opening` of its own).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub first_turn_actions: Vec<AllowedActions>,
     /// Rounds (counted from 1) in which a side may not play a card for its OPS, in a season.
@@ -1653,6 +1657,24 @@ pub struct ScenarioFile {
     pub decks: Vec<DeckSetup>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hands: Vec<HandSetup>,
+    /// Cards played as events before the start: recorded as played (`played(card)` holds),
+    /// then out of the game if the card is removed on play, else on its deck's discard pile.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub played: Vec<PlayedCard>,
+    /// Cards on their deck's discard pile at the start, not recorded as played (played for
+    /// their values, or discarded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub discarded: Vec<String>,
+    /// Cards out of the game at the start, not recorded as played (list a card removed after
+    /// its event under `played`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub removed: Vec<String>,
+    /// The restrictions of the scenario's first turn.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub opening: Opening,
+    /// Values of `game.ron` this scenario sets for itself, applied in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<RuleSetting>,
     /// Optional rules the players may switch on.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<OptionalRule>,
@@ -1732,10 +1754,14 @@ pub struct DeckSetup {
 pub struct HandSetup {
     pub side: String,
     pub deck: String,
+    /// These cards are in the hand, taken out of the deck before anything is drawn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cards: Vec<String>,
     /// The player picks one of these for his hand; the others go into the draw pile.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub choose_one_of: Vec<String>,
     /// Then draws this many.
+    #[serde(default, skip_serializing_if = "is_default")]
     pub draw: u32,
     #[serde(default, skip_serializing_if = "is_default")]
     pub notes: String,

@@ -186,7 +186,19 @@ pub fn play_game(rules: &Rules, plan: &Plan, index: u32) -> GameRecord {
         rec.how = Some(r.how.clone());
         rec.turn = r.turn;
     }
-    rec.events = state.played.keys().cloned().collect();
+    // The cards played in the game, not those the scenario records as played before it.
+    let before: std::collections::BTreeSet<&str> = rules
+        .scenario
+        .played
+        .iter()
+        .map(|p| p.card.as_str())
+        .collect();
+    rec.events = state
+        .played
+        .keys()
+        .filter(|c| !before.contains(c.as_str()))
+        .cloned()
+        .collect();
     rec.record = std::mem::take(&mut state.record);
     rec
 }

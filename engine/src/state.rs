@@ -302,6 +302,7 @@ impl State {
                 aside.into_iter().map(|c| c.id.clone()).collect(),
             );
         }
+        state.place_start_cards(content, scenario, game);
         for h in &scenario.hands {
             let hand = state.hands.entry(h.side.clone()).or_default();
             if let Some(first) = h.choose_one_of.first() {
@@ -321,6 +322,59 @@ impl State {
             state.draw_piles.insert(h.deck.clone(), pile);
         }
         Ok(state)
+    }
+
+    /// Takes the cards a scenario places out of the draw piles and the cards set aside, then
+    /// puts them in the hands, on the discard piles or out of the game, and records those
+    /// played as events (on the turn given, else the turn before the scenario's first).
+    fn place_start_cards(
+        &mut self,
+        content: &Content,
+        scenario: &ScenarioFile,
+        game: &crate::model::GameFile,
+    ) {
+        let placed: BTreeSet<&String> = scenario
+            .hands
+            .iter()
+            .flat_map(|h| &h.cards)
+            .chain(scenario.played.iter().map(|p| &p.card))
+            .chain(&scenario.discarded)
+            .chain(&scenario.removed)
+            .collect();
+        if placed.is_empty() {
+            return;
+        }
+        for pile in self
+            .draw_piles
+            .values_mut()
+            .chain(self.set_aside.values_mut())
+        {
+            pile.retain(|c| !placed.contains(c));
+        }
+        for h in &scenario.hands {
+            let hand = self.hands.entry(h.side.clone()).or_default();
+            hand.extend(h.cards.iter().cloned());
+        }
+        let before = scenario.first_turn.saturating_sub(1);
+        let discarded = scenario.played.iter().map(|p| (&p.card, true));
+        let discarded = discarded.chain(scenario.discarded.iter().map(|c| (c, false)));
+        for (card, as_event) in discarded {
+            let found = content.cards().find(|(_, c)| c.id == *card);
+            if as_event {
+                let turn = scenario
+                    .played
+                    .iter()
+                    .find(|p| p.card == *card)
+                    .and_then(|p| p.turn);
+                self.played.insert(card.clone(), turn.unwrap_or(before));
+                if found.is_some_and(|(_, c)| c.remove) {
+                    continue;
+                }
+            }
+            if let Some((deck, _)) = found {
+                self.put_discarded(game, deck, card.clone());
+            }
+        }
     }
 
     /// Puts the pieces of a setup line on the map or in a box. A line placed "anywhere in a

@@ -180,14 +180,15 @@ fn child_mut<'a>(v: &'a mut Value, step: &str) -> Option<&'a mut Value> {
     }
 }
 
-fn set_in_text(kind: FileKind, text: &str, pointer: &str, value: Value) -> Result<String, String> {
-    let node = ron_syntax::parse(text).map_err(|e| e.message)?;
-    let (mut json, _) = ron_syntax::to_json(&node).map_err(|e| e.message)?;
+/// Sets the value at a place of a file's JSON: every step but the last must exist; the last
+/// may be a field left out (holding its default). Whether the value fits is for the file's
+/// type to say when the JSON is read into it.
+pub fn set_in_json(json: &mut Value, pointer: &str, value: Value) -> Result<(), String> {
     let steps = steps(pointer);
     let Some((last, path)) = steps.split_last() else {
         return Err("the pointer names no field".into());
     };
-    let mut at = &mut json;
+    let mut at = json;
     for step in path {
         at = child_mut(at, step).ok_or_else(|| format!("nothing at `{step}`"))?;
     }
@@ -200,6 +201,13 @@ fn set_in_text(kind: FileKind, text: &str, pointer: &str, value: Value) -> Resul
             *child_mut(other, last).ok_or_else(|| format!("nothing at `{last}`"))? = value;
         }
     }
+    Ok(())
+}
+
+fn set_in_text(kind: FileKind, text: &str, pointer: &str, value: Value) -> Result<String, String> {
+    let node = ron_syntax::parse(text).map_err(|e| e.message)?;
+    let (mut json, _) = ron_syntax::to_json(&node).map_err(|e| e.message)?;
+    set_in_json(&mut json, pointer, value)?;
     match kind {
         FileKind::Game => rewrite::<GameFile>(json),
         FileKind::Map => rewrite::<MapFile>(json),

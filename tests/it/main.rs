@@ -16,6 +16,7 @@ mod play;
 mod reload;
 mod robustness;
 mod rule_changes;
+mod scenario_start;
 mod script_builtins;
 mod sim;
 

@@ -19,6 +19,7 @@ pub mod hooks;
 pub mod impulses;
 pub mod losses;
 pub mod movement;
+mod opening;
 mod procedures;
 pub mod retreat;
 mod stacking;
@@ -272,6 +273,12 @@ impl<'c> Rules<'c> {
                 ))
             }
         };
+        // A scenario that sets rules of game.ron for itself is played on the game with them.
+        if let Some(own) = content.scenario_rules.get(scenario) {
+            if !own.scenario_rules.contains_key(scenario) {
+                return Rules::new(own, scenario);
+            }
+        }
         let scenario = content.scenario(scenario).ok_or_else(|| {
             let known: Vec<&str> = content.scenarios.iter().map(|s| s.id.as_str()).collect();
             RulesError(format!(

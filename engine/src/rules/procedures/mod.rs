@@ -80,10 +80,9 @@ fn next_step(rules: &Rules, state: &mut State) {
     state.flow.step += 1;
     match &phase.steps[at.1] {
         Step::ActionRounds(spec) => {
-            let rounds = match spec.first_turn_rounds {
-                Some(n) if state.turn == rules.scenario.first_turn => n,
-                _ => spec.rounds,
-            };
+            let rounds = super::opening::restrictions(rules, state, spec)
+                .and_then(|(rounds, _)| rounds)
+                .unwrap_or(spec.rounds);
             state.round = 1;
             state.flow.tasks.push(Task::Rounds {
                 at,

@@ -6,12 +6,9 @@ use super::*;
 
 pub(super) fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt {
     let spec = rounds_at(state).and_then(|at| rounds_spec(rules, at));
-    let first_turn = state.turn == rules.scenario.first_turn;
-    let allowed = spec.and_then(|s| {
-        s.first_turn_actions
-            .iter()
-            .find(|a| first_turn && a.side == side)
-    });
+    let allowed = spec
+        .and_then(|s| crate::rules::opening::restrictions(rules, state, s))
+        .and_then(|(_, actions)| actions.iter().find(|a| a.side == side));
     let may = |k: ActionKind| allowed.is_none_or(|a| a.actions.contains(&k));
     let card_ok =
         |c: &str| allowed.is_none_or(|a| a.cards.is_empty() || a.cards.iter().any(|x| x == c));
