@@ -5,8 +5,9 @@
 
 use super::hooks::{self, flag, int, space, unit, units};
 use super::Rules;
-use crate::model::HookPoint;
+use crate::model::{Cell, HookPoint, Table};
 use crate::state::{Loc, State};
+use crate::tables::{ColumnInput, LookupError, RowInput};
 
 /// The units and the space of a combat, as the hooks see them.
 #[derive(Debug, Clone, Copy)]
@@ -146,4 +147,37 @@ pub fn after_combat(rules: &Rules, state: &mut State, fight: &Fight, steps_befor
     ];
     let side = fight.attacker.to_string();
     hooks::after(rules, state, HookPoint::AfterCombat, &side, names);
+}
+
+/// A roll on a combat table (fire, odds, any table): the column its input gives, shifted; the
+/// die rolled and modified; the result, recorded for the statistics.
+pub struct TableRoll<'t> {
+    pub cell: Result<&'t Cell, LookupError>,
+    pub roll: i32,
+    /// The column read, after the shift.
+    pub column: usize,
+    pub label: String,
+}
+
+/// Rolls on a combat table with a column shift and a die-roll modifier.
+pub fn roll_on<'t>(
+    rules: &Rules,
+    state: &mut State,
+    table: &'t Table,
+    input: ColumnInput,
+    (shift, drm): (i32, i32),
+) -> TableRoll<'t> {
+    let faces = rules.game.dice.faces;
+    let roll = state.roll(faces) as i32;
+    let cell = table.lookup(input, shift, RowInput::Roll { roll, drm }, faces);
+    let column = table.shift(table.column(input).unwrap_or(0), shift);
+    if let Ok(c) = cell {
+        state.record.roll(&table.id, column, c.to_string());
+    }
+    TableRoll {
+        cell,
+        roll,
+        column,
+        label: table.column_label(column),
+    }
 }

@@ -702,26 +702,13 @@ fn fire(rules: &Rules, state: &mut State, c: &CombatTask, side: &str) -> u32 {
     let fight = fight_of(c);
     shift = battle::roll_modifier(rules, state, HookPoint::Shift, (&fight, attacking), shift);
     drm = battle::roll_modifier(rules, state, HookPoint::Drm, (&fight, attacking), drm);
-    let roll = state.roll(rules.game.dice.faces) as i32;
-    let column = table.column(ColumnInput::Strength(strength)).unwrap_or(0);
-    let result = table.lookup(
-        ColumnInput::Strength(strength),
-        shift,
-        RowInput::Roll { roll, drm },
-        rules.game.dice.faces,
-    );
-    if let Ok(cell) = result {
-        state
-            .record
-            .roll(&table.id, table.shift(column, shift), cell.to_string());
-    }
-    match result {
+    let input = ColumnInput::Strength(strength);
+    let r = battle::roll_on(rules, state, table, input, (shift, drm));
+    match r.cell {
         Ok(Cell::Scalar(Scalar::Int(n))) => {
             state.flow.messages.push(format!(
-                "{side} fires at {} on {} column {} (shift {shift:+}), rolls {roll} (drm {drm:+}): loss {n}",
-                c.target,
-                table.id,
-                table.column_label(table.shift(column, shift)),
+                "{side} fires at {} on {} column {} (shift {shift:+}), rolls {} (drm {drm:+}): loss {n}",
+                c.target, table.id, r.label, r.roll,
             ));
             (*n).max(0) as u32
         }

@@ -567,22 +567,18 @@ pub(super) fn resolve(rules: &Rules, state: &mut State, t: &ImpulseTask, b: &mut
     };
     let drm = battle::roll_modifier(rules, state, HookPoint::Drm, (&fight, true), drm);
     let shift = battle::roll_modifier(rules, state, HookPoint::Shift, (&fight, true), 0);
-    let faces = rules.game.dice.faces;
-    let roll = state.roll(faces) as i32;
     let column = ColumnInput::Odds {
         attacker: attack.clamp(0, u32::MAX as i64) as u32,
         defender: defence.clamp(1, u32::MAX as i64) as u32,
     };
-    let cell = table.lookup(column, shift, RowInput::Roll { roll, drm }, faces);
-    let col = table.shift(table.column(column).unwrap_or(0), shift);
-    let label = table.column_label(col);
+    let rolled = battle::roll_on(rules, state, table, column, (shift, drm));
+    let (cell, roll, label) = (rolled.cell, rolled.roll, rolled.label);
     let get = |c: &Cell, k: &str| match c {
         Cell::Record(r) => r.get(k).cloned(),
         Cell::Scalar(x) => Some(x.clone()),
     };
     let (a, d, r, p) = match &cell {
         Ok(c) => {
-            state.record.roll(&table.id, col, c.to_string());
             let int = |k: &str| match get(c, k) {
                 Some(Scalar::Int(n)) => n.max(0) as u32,
                 _ => 0,
