@@ -1,0 +1,503 @@
+//! The play rules of `game.ron`: the names and numbers the general procedures read.
+
+use super::*;
+
+/// The parameters of the general procedures of play.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayRules {
+    /// The stat that is a unit's combat strength.
+    pub strength: String,
+    /// The stat that is a unit's loss factor (the loss a step absorbs).
+    pub loss_factor: String,
+    /// The stat that is a unit's movement allowance.
+    pub movement: String,
+    /// The card value that gives a card's operations and SR points.
+    pub ops_value: String,
+    /// The operations value of an action taken without a card.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_ops: Option<u32>,
+    /// Connection kinds a unit may move, retreat and advance across.
+    pub move_kinds: Vec<String>,
+    /// Connection kinds strategic redeployment may cross; `sea_kinds` among them only small
+    /// units may cross, and they stop there.
+    pub sr_kinds: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sea_kinds: Vec<String>,
+    /// The markers that activate a space for movement and for combat.
+    pub move_marker: String,
+    pub combat_marker: String,
+    /// Unit types that are mechanized (move then attack, advance further).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mechanized: Vec<String>,
+    /// The fire tables: a side fires on the first whose size is among its units (a table
+    /// with no size fits any force).
+    pub fire_tables: Vec<FireTable>,
+    /// The terrain effects table: a row per terrain, trench level (`<marker>_<level>`) or
+    /// feature, with the fields attacker_shift, defender_shift, no_retreat, mech_stop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terrain_table: Option<String>,
+    /// Markers that fortify a space (trenches); their row is `<marker>_<level>` or `<marker>`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trench_markers: Vec<String>,
+    /// Column shift of a side's fire when any of its units in the combat is out of supply.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub oos_shift: i32,
+    /// Retreat length: one space when the loss numbers differ by one, else this many.
+    pub max_retreat: u32,
+    /// How far mechanized units may advance after a combat (non-mechanized: into the
+    /// defender's space only).
+    pub mech_advance: u32,
+    /// Unit types that advance at most one space.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub short_advance: Vec<String>,
+    /// SR points it costs to redeploy a unit of each size.
+    pub sr_costs: Vec<SizeCost>,
+    /// Replacement point pools: the track that holds them, the card value that fills them,
+    /// the nations they rebuild.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replacements: Vec<ReplacementPool>,
+    /// Half replacement points a step costs, by unit size.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rp_half_costs: Vec<SizeCost>,
+    /// Which small unit replaces a large unit that is eliminated from its reduced step.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub step_down: Vec<StepDown>,
+    /// The size of unit that steps down to a smaller one when eliminated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub large_size: Option<String>,
+    /// The counter flag of units that may not be rebuilt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub non_replaceable: Option<String>,
+    /// The feature of a fort: it fortifies its space (the terrain table's row of that name)
+    /// and keeps control of it through attrition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fort: Option<String>,
+    /// Spaces a side may not enter or attack.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub no_entry: Vec<NoEntry>,
+    /// Spaces a side may not attack until a flag is set.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attack_bans: Vec<AttackBan>,
+    /// Hand size: a side's hand-limit track and the table of its minimum and maximum by turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hands: Vec<HandRule>,
+    /// Stand Fast orders: units may leave a space holding this marker only at a price in
+    /// victory points, unless they retreat, advance, or first enter an enemy-controlled space.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stand_fast: Option<StandFast>,
+    /// Mandated offensives: while its flag is set a side owes an attack, or the capture of a
+    /// space, by units of the nations named; the flag clears as soon as one is made.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub offensives: Vec<Offensive>,
+    /// Markers that hinder one side where they stand (partisans): supply traced through the
+    /// space is only Limited; strategic redeployment may not enter, leave or cross it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hindering_markers: Vec<HinderingMarker>,
+    /// Extra activation costs of particular units (PanzerArmee Afrika outside Libya).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub activation_extra: Vec<ActivationExtra>,
+    /// On the listed turns, units of these nations that retreat the full length may not end
+    /// their retreat next to the space they defended (B2B 4.4).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retreat_away: Vec<RetreatAway>,
+    /// Entrenchment: in a space activated for movement, a unit of some nations and sizes may
+    /// try to entrench instead of moving; the try is made when movement ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entrench: Option<Entrench>,
+    /// While a flag is set, units of some nations in a region are at best in Limited Supply
+    /// (Winter 42, 15.2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub limited_while: Vec<Demechanized>,
+    /// Units of some nations always in Full Supply: in their home regions, or anywhere.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub always_supplied: Vec<AlwaysSupplied>,
+    /// Defenders of some nations that keep only their trenches' benefits: while a flag is set,
+    /// in a region, or in a space with a marker (Winter 42, 15.2; partisans, 16.3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrain_lost: Vec<TerrainLost>,
+    /// Markers that move by strategic redeployment (Stalin, 5.5): the side, the SR points it
+    /// costs, and a condition on the destination (named `space`), read before the marker moves.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sr_markers: Vec<SrMarker>,
+    /// Neutral spaces of some regions that either side may enter (and so take) once a flag is
+    /// set (Vichy France once it is in the war, 17.3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub open_neutrals: Vec<OpenNeutral>,
+    /// The marker that records a fort destroyed: a fort whose space changes hands gets one,
+    /// and no longer fortifies its space nor holds it through attrition (10.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fort_destroyed: Option<String>,
+    /// Markers that are supply sources for some nations where they stand (beach heads): Full
+    /// Supply within `full_within` spaces of the marker, Limited beyond (13.1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marker_sources: Vec<MarkerSource>,
+    /// Markers captured with their space: when a side takes control of a space holding one,
+    /// the marker comes off and the victory track moves by `vp` (Stalin, 5.5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub captured_markers: Vec<CapturedMarker>,
+    /// How many cards a side may play for replacement points in a turn, on some turns.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rp_card_limits: Vec<RpCardLimit>,
+    /// How many steps of some units may be rebuilt in a turn (German Panzers, 14.52).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replacement_caps: Vec<ReplacementCap>,
+    /// While a flag is set, in some rounds, units of some nations and types in a region move and
+    /// advance at most so far (Time of Mud, optional 15.5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub movement_caps: Vec<MovementCap>,
+    /// While a flag is set, units of some nations in a region are not mechanized (Winter 42).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub demechanized: Vec<Demechanized>,
+    /// Large units eliminated out of supply wait on the turn track for this many turns before
+    /// they reach the eliminated box, and take a small unit of theirs from the reserve with
+    /// them (or leave the game when there is none) (13.44).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oos_delay: Option<OosDelay>,
+    /// Where units may operate: a unit a rule names may move, retreat, advance and be
+    /// redeployed only into the rule's regions (national restrictions).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub operate_in: Vec<OperateIn>,
+    pub victory: Victory,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Entrench {
+    pub side: String,
+    pub nations: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<String>,
+    /// A condition in the effect language on the space (named `space`): may a unit there try?
+    pub playable: String,
+    /// What a try does, in the effect language (`space` is the space).
+    pub effect: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MarkerSource {
+    pub marker: String,
+    pub nations: Vec<String>,
+    pub full_within: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CapturedMarker {
+    pub marker: String,
+    /// The side whose taking the space captures it.
+    pub by: String,
+    /// The change of the victory track.
+    pub vp: i32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RpCardLimit {
+    pub side: String,
+    /// From turn `from` to turn `to`, both included.
+    pub from: u32,
+    pub to: u32,
+    pub max: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplacementCap {
+    pub nations: Vec<String>,
+    pub types: Vec<String>,
+    /// Steps a turn ...
+    pub steps: u32,
+    /// ... or this many from the turn after a card's event was played.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after_card: Option<(String, u32)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OpenNeutral {
+    pub regions: Vec<String>,
+    pub flag: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MovementCap {
+    pub flag: String,
+    pub nations: Vec<String>,
+    pub types: Vec<String>,
+    pub region: String,
+    /// The action rounds it holds in (all, if empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<u32>,
+    pub movement: u32,
+    pub advance: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SrMarker {
+    pub marker: String,
+    pub side: String,
+    pub cost: u32,
+    /// Where it may go: a condition in the effect language with the destination `space`.
+    pub to: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainLost {
+    pub nations: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flag: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marker: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AlwaysSupplied {
+    pub nations: Vec<String>,
+    /// Anywhere, not only in their home regions.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub anywhere: bool,
+}
+
+/// A rule in force while a flag is set, for units of some nations in a region.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Demechanized {
+    pub flag: String,
+    pub nations: Vec<String>,
+    pub region: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OosDelay {
+    pub turns: u32,
+    /// Nations whose large units go to the eliminated box at once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub except_nations: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HinderingMarker {
+    pub marker: String,
+    /// The side it hinders.
+    pub side: String,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub limits_supply: bool,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub blocks_sr: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActivationExtra {
+    /// A space holding a unit of one of these counters, or of these nations and sizes, costs
+    /// more to activate ...
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counters: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nations: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<String>,
+    /// ... when it lies outside this region (anywhere, if none) ...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outside: Option<String>,
+    /// ... or inside this one ...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
+    /// ... and, if this is set, only when that unit is not in Full Supply ...
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub unless_full_supply: bool,
+    /// ... and, if these are given, only when its supply traces through one of these spaces
+    /// (it would trace less without them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tracing_through: Vec<String>,
+    /// The cost: once for the space, or once for each such unit ...
+    pub cost: u32,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub per_unit: bool,
+    /// ... up to this much for the space.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RetreatAway {
+    pub nations: Vec<String>,
+    pub turns: Vec<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StandFast {
+    pub marker: String,
+    /// Victory points the owning side pays to leave such a space by a move.
+    pub exit_vp: u32,
+    /// After this card's event, units of these nations pay each, and the marker stays (the
+    /// Bomb Plot, 8.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_unit_after: Option<(String, Vec<String>)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Offensive {
+    /// Set (by the orders script) while the offensive is owed.
+    pub flag: String,
+    pub side: String,
+    /// Units of these nations meet it.
+    pub nations: Vec<String>,
+    /// If given, only attacks by units of these sizes count (captures by any unit do).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attack_sizes: Vec<String>,
+    /// If given, the attack or the capture must be outside this region.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outside: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OperateIn {
+    /// The units the rule binds: of these nations, or these counters.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nations: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counters: Vec<String>,
+    /// Only units of these sizes (all sizes if empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<String>,
+    /// Counters the rule does not bind (a unit with a rule of its own).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub except_counters: Vec<String>,
+    /// The regions they may be in (anywhere, if empty) ...
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub regions: Vec<String>,
+    /// ... and the regions they may not be in.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_regions: Vec<String>,
+    /// The rule is lifted while this flag is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unless_flag: Option<String>,
+    /// The rule's number, for messages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FireTable {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<String>,
+    pub table: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SizeCost {
+    pub size: String,
+    pub cost: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplacementPool {
+    pub track: String,
+    /// The card value that adds to the pool (defaults to the track's id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    pub nations: Vec<String>,
+    /// The pool fills only while this flag is set (U.S. RPs while the U.S. is at war).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flag: Option<String>,
+    /// A condition in the effect language: while it does not hold, each card fills the pool
+    /// by one point less (Moscow, 14.55).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub less_one_unless: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StepDown {
+    /// Large units of these nations (and, if given, unit types) ...
+    pub nations: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<String>,
+    /// ... are replaced by a small unit of one of these nations and types.
+    pub by_nations: Vec<String>,
+    pub by_types: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoEntry {
+    pub side: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrains: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spaces: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AttackBan {
+    pub side: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spaces: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub regions: Vec<String>,
+    /// The ban is lifted when this flag is set.
+    pub until_flag: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HandRule {
+    pub side: String,
+    /// The track that holds the side's hand size.
+    pub track: String,
+    /// A table by turn with the columns `min` and `max`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<String>,
+}
+
+/// How the game is won.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Victory {
+    /// The victory point track, and the side whose gains raise it.
+    pub track: String,
+    pub raised_by: String,
+    /// Automatic victories checked at the end of a turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub automatic: Vec<AutomaticVictory>,
+    /// Who wins when the last turn ends without an automatic victory.
+    pub at_end: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AutomaticVictory {
+    pub side: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_least: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_most: Option<i32>,
+    /// Won when this condition (in the effect language) holds at the end of one of the side's
+    /// actions (the Allies holding every Axis supply source in Germany, 5.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
+    /// No such victory once this flag is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unless_flag: Option<String>,
+}
