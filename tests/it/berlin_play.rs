@@ -144,6 +144,17 @@ fn rule_8_example_of_combat_lebus_played_3_to_1_drm_0_a_5_gives_d2r_both_germans
         combat.contains("74 against 22 (3:1), rolls 5 (drm +0): attacker 0, defender 2, retreat"),
         "{combat}"
     );
+    // The rules that acted are cited by their hooks: +1 +1 -1 -1 is the printed DRM of 0.
+    for rule in [
+        "river_attack_halved",
+        "difficult_terrain_doubled",
+        "complete_army",
+        "two_zones",
+        "armour_in_difficult_terrain",
+        "defence_line",
+    ] {
+        assert!(combat.contains(rule), "{rule}: {combat}");
+    }
     // Two losses for two units: one each (8.2.2); the German player picks the order.
     act(&r, &mut s, "lose ge_606");
     for g in ["ge_606", "ge_5jaeger"] {

@@ -3,6 +3,8 @@
 //! combat. The families of combat (fire by both sides, odds with step losses, city combat)
 //! differ in data; each asks here at the same points.
 
+use std::collections::BTreeSet;
+
 use super::hooks::{self, flag, int, space, unit, units};
 use super::Rules;
 use crate::model::{Cell, HookPoint, Table};
@@ -45,21 +47,24 @@ pub fn may_attack(rules: &Rules, state: &State, u: usize, from: &str, target: &s
     })
 }
 
+/// The hooks that acted in a combat, by their place in `game.ron` (cited in its message).
+pub type Acted = BTreeSet<usize>;
+
 /// A unit's combat strength, from its printed strength, changed by the `Strength` hooks.
 pub fn strength(
     rules: &Rules,
     state: &State,
-    u: usize,
+    (u, acted): (usize, &mut Acted),
     (target, attacking): (&str, bool),
     printed: i64,
 ) -> i64 {
     let side = rules.side(&state.units[u]);
-    hooks::modify(
+    let (v, by) = hooks::modify_noted(
         rules.content,
         state,
         HookPoint::Strength,
         side,
-        printed,
+        (printed, 1),
         || {
             vec![
                 unit("u", u),
@@ -67,7 +72,9 @@ pub fn strength(
                 flag("attacking", attacking),
             ]
         },
-    )
+    );
+    acted.extend(by);
+    v
 }
 
 /// A side's die-roll modifier or column shift (`at` is `Drm` or `Shift`) in a fight, changed
@@ -75,7 +82,7 @@ pub fn strength(
 pub fn roll_modifier(
     rules: &Rules,
     state: &State,
-    at: HookPoint,
+    (at, acted): (HookPoint, &mut Acted),
     (fight, attacking): (&Fight, bool),
     value: i32,
 ) -> i32 {
@@ -84,28 +91,35 @@ pub fn roll_modifier(
     } else {
         fight.defender(rules)
     };
-    let v = hooks::modify(rules.content, state, at, side, value as i64, || {
+    let (v, by) = hooks::modify_noted(rules.content, state, at, side, (value as i64, 1), || {
         fight.names(attacking)
     });
+    acted.extend(by);
     v.clamp(-1000, 1000) as i32
 }
 
 /// The loss a fight inflicts on one side (`attacking`: on the attacker), changed by the
 /// `Loss` hooks; `me` is the side that takes it.
-pub fn loss(rules: &Rules, state: &State, (fight, attacking): (&Fight, bool), value: u32) -> u32 {
+pub fn loss(
+    rules: &Rules,
+    state: &State,
+    (fight, attacking, acted): (&Fight, bool, &mut Acted),
+    value: u32,
+) -> u32 {
     let side = if attacking {
         fight.attacker
     } else {
         fight.defender(rules)
     };
-    let v = hooks::modify(
+    let (v, by) = hooks::modify_noted(
         rules.content,
         state,
         HookPoint::Loss,
         side,
-        value as i64,
+        (value as i64, 1),
         || fight.names(attacking),
     );
+    acted.extend(by);
     v.clamp(0, 1000) as u32
 }
 

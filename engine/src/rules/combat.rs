@@ -17,7 +17,7 @@ use super::procedures::{
     movable, offensive_made, SupplyCache,
 };
 use super::supply::Level;
-use super::{battle, movement, retreat, Prompt, Rules, Task};
+use super::{battle, hooks, movement, retreat, Prompt, Rules, Task};
 use crate::model::{Cell, HookPoint, Scalar};
 use crate::script::eval::{self, Combat, Context, Outcome};
 use crate::state::{space_in_region, Loc, Modifier, ModifierEffect, State};

@@ -123,11 +123,24 @@ pub fn modify_scaled(
     (value, scale): (i64, i64),
     names: impl FnOnce() -> Names,
 ) -> i64 {
+    modify_noted(content, state, at, me, (value, scale), names).0
+}
+
+/// [`modify_scaled`], and the hooks (by their place in `game.ron`) that acted.
+pub fn modify_noted(
+    content: &Content,
+    state: &State,
+    at: HookPoint,
+    me: &str,
+    (value, scale): (i64, i64),
+    names: impl FnOnce() -> Names,
+) -> (i64, Vec<usize>) {
+    let mut acted = Vec::new();
     if !any_at(content, at) {
-        return value;
+        return (value, acted);
     }
     let Some(game) = content.game.as_ref() else {
-        return value;
+        return (value, acted);
     };
     let scale = scale.max(1);
     let whole = |v: i64| (v + scale - 1).div_euclid(scale);
@@ -141,6 +154,7 @@ pub fn modify_scaled(
         if !applies(content, state, h, &ctx) {
             continue;
         }
+        acted.push(h.index);
         let number = || {
             h.value
                 .as_ref()
@@ -157,7 +171,27 @@ pub fn modify_scaled(
             _ => value,
         };
     }
-    value
+    (value, acted)
+}
+
+/// The hooks that acted, for a person: ` (hooks: id (rule), …)`, or nothing.
+pub fn cited(content: &Content, acted: &std::collections::BTreeSet<usize>) -> String {
+    let Some(game) = content.game.as_ref() else {
+        return String::new();
+    };
+    let named: Vec<String> = acted
+        .iter()
+        .filter_map(|&i| game.hooks.get(i))
+        .map(|h| match h.rule.as_str() {
+            "" => h.id.clone(),
+            rule => format!("{} ({rule})", h.id),
+        })
+        .collect();
+    if named.is_empty() {
+        String::new()
+    } else {
+        format!(" (hooks: {})", named.join(", "))
+    }
 }
 
 /// Queues the after-effects that apply at a point, to run before play goes on (each may ask

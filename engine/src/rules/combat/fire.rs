@@ -207,11 +207,18 @@ pub(super) fn fire(rules: &Rules, state: &mut State, c: &CombatTask, side: &str)
             .collect()
     };
     let units = alive(state, &units);
+    let mut acted = battle::Acted::new();
     let strength: i32 = units
         .iter()
         .map(|&u| {
             let printed = rules.strength(&state.units[u]) as i64;
-            battle::strength(rules, state, u, (&c.target, attacking), printed)
+            battle::strength(
+                rules,
+                state,
+                (u, &mut acted),
+                (&c.target, attacking),
+                printed,
+            )
         })
         .sum::<i64>()
         .clamp(0, 100_000) as i32;
@@ -250,15 +257,16 @@ pub(super) fn fire(rules: &Rules, state: &mut State, c: &CombatTask, side: &str)
         shift = shift.saturating_add(rules.play.oos_shift);
     }
     let fight = fight_of(c);
-    shift = battle::roll_modifier(rules, state, HookPoint::Shift, (&fight, attacking), shift);
-    drm = battle::roll_modifier(rules, state, HookPoint::Drm, (&fight, attacking), drm);
+    let side_of = (&fight, attacking);
+    shift = battle::roll_modifier(rules, state, (HookPoint::Shift, &mut acted), side_of, shift);
+    drm = battle::roll_modifier(rules, state, (HookPoint::Drm, &mut acted), side_of, drm);
     let input = ColumnInput::Strength(strength);
     let r = battle::roll_on(rules, state, table, input, (shift, drm));
     match r.cell {
         Ok(Cell::Scalar(Scalar::Int(n))) => {
             state.flow.messages.push(format!(
-                "{side} fires at {} on {} column {} (shift {shift:+}), rolls {} (drm {drm:+}): loss {n}",
-                c.target, table.id, r.label, r.roll,
+                "{side} fires at {} on {} column {} (shift {shift:+}), rolls {} (drm {drm:+}): loss {n}{}",
+                c.target, table.id, r.label, r.roll, hooks::cited(rules.content, &acted),
             ));
             (*n).max(0) as u32
         }
@@ -271,8 +279,17 @@ pub(super) fn resolve(rules: &Rules, state: &mut State, c: &mut CombatTask) {
     c.on_defender = fire(rules, state, c, &c.side.clone());
     c.on_attacker = fire(rules, state, c, &defender);
     let fight = fight_of(c);
-    let on_defender = battle::loss(rules, state, (&fight, false), c.on_defender);
-    let on_attacker = battle::loss(rules, state, (&fight, true), c.on_attacker);
+    let mut acted = battle::Acted::new();
+    let on_defender = battle::loss(rules, state, (&fight, false, &mut acted), c.on_defender);
+    let on_attacker = battle::loss(rules, state, (&fight, true, &mut acted), c.on_attacker);
+    if (on_defender, on_attacker) != (c.on_defender, c.on_attacker) {
+        state.flow.messages.push(format!(
+            "loss numbers {} on the defender, {} on the attacker{}",
+            on_defender,
+            on_attacker,
+            hooks::cited(rules.content, &acted)
+        ));
+    }
     (c.on_defender, c.on_attacker) = (on_defender, on_attacker);
     // Units that retreated into the space this action add nothing and are eliminated by any
     // loss (11.45).

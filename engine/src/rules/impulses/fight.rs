@@ -503,9 +503,16 @@ pub(super) fn resolve(rules: &Rules, state: &mut State, t: &ImpulseTask, b: &mut
         battle::steps_on_map(rules, state, &b.attackers),
         battle::steps_on_map(rules, state, &b.defenders),
     );
-    let strength = |u: usize, attacking: bool| {
+    let mut acted = battle::Acted::new();
+    let mut strength = |u: usize, attacking: bool| {
         let printed = i64::from(stat(rules, state, u, &s.strength).max(0));
-        battle::strength(rules, state, u, (&b.space, attacking), printed)
+        battle::strength(
+            rules,
+            state,
+            (u, &mut acted),
+            (&b.space, attacking),
+            printed,
+        )
     };
     let attack: i64 = b
         .attackers
@@ -565,8 +572,20 @@ pub(super) fn resolve(rules: &Rules, state: &mut State, t: &ImpulseTask, b: &mut
         defenders: &b.defenders,
         space: &b.space,
     };
-    let drm = battle::roll_modifier(rules, state, HookPoint::Drm, (&fight, true), drm);
-    let shift = battle::roll_modifier(rules, state, HookPoint::Shift, (&fight, true), 0);
+    let drm = battle::roll_modifier(
+        rules,
+        state,
+        (HookPoint::Drm, &mut acted),
+        (&fight, true),
+        drm,
+    );
+    let shift = battle::roll_modifier(
+        rules,
+        state,
+        (HookPoint::Shift, &mut acted),
+        (&fight, true),
+        0,
+    );
     let column = ColumnInput::Odds {
         attacker: attack.clamp(0, u32::MAX as i64) as u32,
         defender: defence.clamp(1, u32::MAX as i64) as u32,
@@ -594,20 +613,21 @@ pub(super) fn resolve(rules: &Rules, state: &mut State, t: &ImpulseTask, b: &mut
             (0, 0, false, 0)
         }
     };
-    state.flow.messages.push(format!(
-        "{side} attacks {}: {attack} against {defence} ({label}), rolls {roll} (drm {drm:+}): attacker {a}, defender {d}{}{}",
-        b.space,
-        if r { ", retreat" } else { "" },
-        if p > 0 { format!(", progress {p}") } else { String::new() },
-    ));
     let fight = battle::Fight {
         attacker: &side,
         attackers: &b.attackers,
         defenders: &b.defenders,
         space: &b.space,
     };
-    let a = battle::loss(rules, state, (&fight, true), a);
-    let d = battle::loss(rules, state, (&fight, false), d);
+    let a = battle::loss(rules, state, (&fight, true, &mut acted), a);
+    let d = battle::loss(rules, state, (&fight, false, &mut acted), d);
+    state.flow.messages.push(format!(
+        "{side} attacks {}: {attack} against {defence} ({label}), rolls {roll} (drm {drm:+}): attacker {a}, defender {d}{}{}{}",
+        b.space,
+        if r { ", retreat" } else { "" },
+        if p > 0 { format!(", progress {p}") } else { String::new() },
+        hooks::cited(rules.content, &acted),
+    ));
     b.attacker_losses = a;
     b.defender_losses = d;
     b.retreat = r;

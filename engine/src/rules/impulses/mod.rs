@@ -23,7 +23,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::procedures::{find_unit, run_rule_script, side_context, stacking_allows};
-use super::{battle, losses, movement, retreat, Prompt, Rules, Task};
+use super::{battle, hooks, losses, movement, retreat, Prompt, Rules, Task};
 use crate::model::{
     AttackOrder, Cell, CityCombat, CombatDrm, CombatRole, HookPoint, Impulses, Scalar, Step,
     ZoneSupply,
