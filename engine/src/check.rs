@@ -2091,7 +2091,7 @@ impl Checker<'_> {
             }
             let nations: BTreeSet<&str> =
                 pieces.iter().map(|(_, c, _)| c.nation.as_str()).collect();
-            let lies_in = |r: &String| crate::state::space_lies_in(game, here, r);
+            let lies_in = |r: &String| crate::model::space_lies_in(game, here, r);
             for apart in rules.apart.iter().filter(|a| !a.except.iter().any(lies_in)) {
                 let these: Vec<&str> = nations
                     .iter()

@@ -9,6 +9,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+pub mod supply_index;
+
 use crate::diag::FileId;
 use crate::model::{Card, CardsFile, Counter, GameFile, MapFile, Pos, ScenarioFile, Space, Table};
 use crate::schema::FileKind;
@@ -73,7 +75,7 @@ pub struct Content {
     /// Counter id to its index in `counters` (never iterated).
     pub(crate) counter_index: IdMap<usize>,
     /// The supply index, built on first use (content is not changed after loading).
-    supply: std::sync::OnceLock<crate::rules::supply::SupplyIndex>,
+    supply: std::sync::OnceLock<supply_index::SupplyIndex>,
     /// For each region of the game, whether each space (by graph index) lies in it; built on
     /// first use.
     regions: std::sync::OnceLock<IdMap<Vec<bool>>>,
@@ -94,14 +96,6 @@ impl Content {
             .and_then(|&i| self.counters.get(i))
             .filter(|c| c.id == id)
             .or_else(|| self.counters.iter().find(|c| c.id == id))
-    }
-
-    /// The counter of a unit (by the unit's hint when it still holds).
-    pub fn counter_of(&self, unit: &crate::state::Unit) -> Option<&Counter> {
-        match self.counters.get(unit.hint) {
-            Some(c) if c.id == unit.counter => Some(c),
-            _ => self.counter(&unit.counter),
-        }
     }
 
     /// What moving across an edge of the graph costs, in half movement points (see
@@ -155,9 +149,9 @@ impl Content {
     }
 
     /// What the content says about supply, indexed.
-    pub fn supply_index(&self) -> &crate::rules::supply::SupplyIndex {
+    pub fn supply_index(&self) -> &supply_index::SupplyIndex {
         self.supply
-            .get_or_init(|| crate::rules::supply::SupplyIndex::new(self))
+            .get_or_init(|| supply_index::SupplyIndex::new(self))
     }
 
     /// For each region of the game, which spaces lie in it.
@@ -168,7 +162,7 @@ impl Content {
                 .iter()
                 .map(|r| {
                     let members = (0..self.graph.spaces.len())
-                        .map(|i| crate::state::space_index_in_region(self, i, &r.id))
+                        .map(|i| space_index_in_region(self, i, &r.id))
                         .collect();
                     (r.id.clone(), members)
                 })
@@ -284,4 +278,23 @@ impl MapGraph {
     pub fn pos(&self, space: usize) -> Pos {
         self.spaces[space].pos.unwrap_or_default()
     }
+}
+
+/// Whether a space lies in a region (its country, its further regions, or regions those lie in).
+pub fn space_in_region(content: &Content, space: &str, region: &str) -> bool {
+    let Some(i) = content.graph.index_of(space) else {
+        return false;
+    };
+    match content.region_index().get(region) {
+        Some(members) => members[i],
+        None => space_index_in_region(content, i, region),
+    }
+}
+
+/// Whether the space at a graph index lies in a region, found by walking the region tree.
+pub(crate) fn space_index_in_region(content: &Content, space: usize, region: &str) -> bool {
+    content
+        .game
+        .as_ref()
+        .is_some_and(|g| crate::model::space_lies_in(g, &content.graph.spaces[space], region))
 }

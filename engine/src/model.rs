@@ -458,7 +458,7 @@ pub struct StackLimit {
 impl StackLimit {
     /// Whether the limit holds in a space.
     pub fn applies(&self, game: &GameFile, space: &Space) -> bool {
-        let lies_in = |r: &String| crate::state::space_lies_in(game, space, r);
+        let lies_in = |r: &String| space_lies_in(game, space, r);
         (self.within.is_empty() || self.within.iter().any(lies_in))
             && !self.except.iter().any(lies_in)
     }
@@ -487,4 +487,30 @@ pub fn deck_of<'g>(game: &'g GameFile, side: &str) -> Option<&'g Deck> {
         .iter()
         .find(|d| d.side.as_deref() == Some(side))
         .or_else(|| game.decks.iter().find(|d| d.side.is_none()))
+}
+
+/// Whether `region` is `start` or a region `start` lies within, through the regions' `within`.
+fn region_within(regions: &[Region], start: Option<&str>, region: &str) -> bool {
+    let mut stack: Vec<&str> = start.into_iter().collect();
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(r) = stack.pop() {
+        if r == region {
+            return true;
+        }
+        if seen.insert(r) {
+            if let Some(def) = regions.iter().find(|x| x.id == r) {
+                stack.extend(def.within.iter().map(String::as_str));
+            }
+        }
+    }
+    false
+}
+
+/// Whether a space lies in a region of the game: its country, its further regions, or regions
+/// those lie in.
+pub fn space_lies_in(game: &GameFile, s: &Space, region: &str) -> bool {
+    region_within(&game.regions, s.country.as_deref(), region)
+        || s.regions
+            .iter()
+            .any(|r| region_within(&game.regions, Some(r), region))
 }

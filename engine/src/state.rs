@@ -11,7 +11,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+pub use crate::content::space_in_region;
 use crate::content::Content;
+pub use crate::model::space_lies_in;
 use crate::model::{Location, Placement, ScenarioFile};
 
 /// Where a unit is.
@@ -561,51 +563,6 @@ impl State {
     }
 }
 
-/// Whether `region` is `start` or a region `start` lies within, through the regions' `within`.
-fn region_within(regions: &[crate::model::Region], start: Option<&str>, region: &str) -> bool {
-    let mut stack: Vec<&str> = start.into_iter().collect();
-    let mut seen = BTreeSet::new();
-    while let Some(r) = stack.pop() {
-        if r == region {
-            return true;
-        }
-        if seen.insert(r) {
-            if let Some(def) = regions.iter().find(|x| x.id == r) {
-                stack.extend(def.within.iter().map(String::as_str));
-            }
-        }
-    }
-    false
-}
-
-/// Whether a space lies in a region of the game: its country, its further regions, or regions
-/// those lie in.
-pub fn space_lies_in(game: &crate::model::GameFile, s: &crate::model::Space, region: &str) -> bool {
-    region_within(&game.regions, s.country.as_deref(), region)
-        || s.regions
-            .iter()
-            .any(|r| region_within(&game.regions, Some(r), region))
-}
-
-/// Whether a space lies in a region (its country, its further regions, or regions those lie in).
-pub fn space_in_region(content: &Content, space: &str, region: &str) -> bool {
-    let Some(i) = content.graph.index_of(space) else {
-        return false;
-    };
-    match content.region_index().get(region) {
-        Some(members) => members[i],
-        None => space_index_in_region(content, i, region),
-    }
-}
-
-/// Whether the space at a graph index lies in a region, found by walking the region tree.
-pub(crate) fn space_index_in_region(content: &Content, space: usize, region: &str) -> bool {
-    content
-        .game
-        .as_ref()
-        .is_some_and(|g| space_lies_in(g, &content.graph.spaces[space], region))
-}
-
 /// Sets the level of a marker on a space: placed if missing, taken off at 0 (levels below 0
 /// count as 0).
 pub fn set_marker_level(state: &mut State, marker: &str, space: &str, level: i64) {
@@ -648,6 +605,16 @@ impl State {
                 .entry(deck.to_string())
                 .or_default()
                 .push(card);
+        }
+    }
+}
+
+impl Content {
+    /// The counter of a unit (by the unit's hint when it still holds).
+    pub fn counter_of(&self, unit: &Unit) -> Option<&crate::model::Counter> {
+        match self.counters.get(unit.hint) {
+            Some(c) if c.id == unit.counter => Some(c),
+            _ => self.counter(&unit.counter),
         }
     }
 }

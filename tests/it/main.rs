@@ -12,6 +12,7 @@ mod docs;
 mod golden;
 mod graph_model;
 mod hardening_script;
+mod layers;
 mod play;
 mod reload;
 mod robustness;

@@ -7,6 +7,7 @@
 //! never crossed. One breadth-first search from the sources gives the level of every space at
 //! once, so a rule that asks about many pieces pays for one search per nation.
 
+pub use crate::content::supply_index::{edge_trace, nation_side, SupplyIndex};
 use crate::content::Content;
 use crate::model::{HookPoint, SupplyLevel, TraceSupply};
 use crate::state::State;
@@ -17,76 +18,6 @@ pub enum Level {
     Out,
     Limited,
     Full,
-}
-
-/// The side whose pieces a nation's are (empty for a neutral nation).
-pub fn nation_side<'c>(content: &'c Content, nation: &str) -> &'c str {
-    content
-        .game
-        .as_ref()
-        .and_then(|g| g.nations.iter().find(|n| n.id == nation))
-        .and_then(|n| n.side.as_deref())
-        .unwrap_or("")
-}
-
-/// The supply trace across an edge: the most restrictive of its kinds'.
-pub fn edge_trace(content: &Content, edge: usize) -> TraceSupply {
-    let kinds = content
-        .game
-        .as_ref()
-        .map(|g| g.connection_kinds.as_slice())
-        .unwrap_or_default();
-    content.graph.edges[edge]
-        .kinds
-        .iter()
-        .filter_map(|k| kinds.iter().find(|x| x.id == *k).map(|x| x.supply))
-        .max_by_key(|s| match s {
-            TraceSupply::Full => 0,
-            TraceSupply::Limited => 1,
-            TraceSupply::Blocked => 2,
-        })
-        .unwrap_or_default()
-}
-
-/// A supply source of a nation: its space, its level, the flag it needs and the flag that
-/// shuts it.
-#[derive(Debug, Clone)]
-struct Source {
-    space: usize,
-    level: SupplyLevel,
-    flag: Option<String>,
-    unless_flag: Option<String>,
-}
-
-/// What the content says about supply, indexed once: the trace across every edge, and each
-/// nation's sources (space, level, the flag that opens it).
-#[derive(Debug, Clone, Default)]
-pub struct SupplyIndex {
-    edges: Vec<TraceSupply>,
-    sources: std::collections::BTreeMap<String, Vec<Source>>,
-}
-
-impl SupplyIndex {
-    pub fn new(content: &Content) -> SupplyIndex {
-        let g = &content.graph;
-        let mut sources: std::collections::BTreeMap<String, Vec<_>> = Default::default();
-        for (i, s) in g.spaces.iter().enumerate() {
-            for src in &s.supply {
-                for nation in &src.nations {
-                    sources.entry(nation.clone()).or_default().push(Source {
-                        space: i,
-                        level: src.level,
-                        flag: src.flag.clone(),
-                        unless_flag: src.unless_flag.clone(),
-                    });
-                }
-            }
-        }
-        SupplyIndex {
-            edges: (0..g.edges.len()).map(|e| edge_trace(content, e)).collect(),
-            sources,
-        }
-    }
 }
 
 /// The map as one side sees it for tracing supply: which spaces hold enemy pieces, which it
