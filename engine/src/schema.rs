@@ -138,31 +138,163 @@ pub fn validate(kind: FileKind, instance: &serde_json::Value) -> Vec<Violation> 
     };
     let mut out = Vec::new();
     for error in validator.iter_errors(instance) {
-        let pointer = error.instance_path().as_str().to_string();
-        let (unexpected_field, missing_field, message) = match error.kind() {
-            jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } => {
-                for field in unexpected {
-                    out.push(Violation {
-                        pointer: pointer.clone(),
-                        unexpected_field: Some(field.clone()),
-                        missing_field: None,
-                        message: format!("unknown field `{field}`"),
-                    });
-                }
-                continue;
-            }
-            jsonschema::error::ValidationErrorKind::Required { property } => {
-                let name = property.as_str().unwrap_or_default().to_string();
-                (None, Some(name.clone()), format!("missing field `{name}`"))
-            }
-            _ => (None, None, error.to_string()),
-        };
-        out.push(Violation {
-            pointer,
-            unexpected_field,
-            missing_field,
-            message,
-        });
+        violations(&error, &mut out);
     }
     out
+}
+
+/// The violations an error stands for. An error of `oneOf` or `anyOf` (an enum's variant, an
+/// option) is replaced by the errors of the branch the value was meant for: the one whose
+/// errors lie deepest inside it, so a wrong field deep in a step names that field; when no
+/// branch gets inside the value, the forms the value may take are listed.
+fn violations(error: &jsonschema::ValidationError, out: &mut Vec<Violation>) {
+    use jsonschema::error::ValidationErrorKind as K;
+    let pointer = error.instance_path().as_str().to_string();
+    let violation = |message: String| Violation {
+        pointer: pointer.clone(),
+        unexpected_field: None,
+        missing_field: None,
+        message: format!("{}{message}", field_of(&pointer)),
+    };
+    match error.kind() {
+        K::AdditionalProperties { unexpected } => {
+            for field in unexpected {
+                out.push(Violation {
+                    pointer: pointer.clone(),
+                    unexpected_field: Some(field.clone()),
+                    missing_field: None,
+                    message: format!("{}unknown field `{field}`", field_of(&pointer)),
+                });
+            }
+        }
+        K::Required { property } => {
+            let name = property.as_str().unwrap_or_default().to_string();
+            out.push(Violation {
+                missing_field: Some(name.clone()),
+                ..violation(format!("missing field `{name}`"))
+            });
+        }
+        K::OneOfNotValid { context } | K::AnyOf { context } => {
+            let depth = |errors: &Vec<jsonschema::ValidationError>| {
+                errors
+                    .iter()
+                    .map(|e| e.instance_path().as_str().matches('/').count())
+                    .max()
+                    .unwrap_or(0)
+            };
+            let here = pointer.matches('/').count();
+            let best = context
+                .iter()
+                .filter(|errors| !errors.is_empty())
+                .max_by_key(|errors| (depth(errors), std::cmp::Reverse(errors.len())));
+            match best {
+                Some(errors) if depth(errors) > here => {
+                    for e in errors {
+                        violations(e, out);
+                    }
+                }
+                _ => out.push(violation(format!(
+                    "{} is not one of the forms this value may take{}",
+                    describe(error.instance()),
+                    forms(context)
+                ))),
+            }
+        }
+        K::Type { kind } => {
+            let wanted = match kind {
+                jsonschema::error::TypeKind::Single(t) => t.to_string(),
+                jsonschema::error::TypeKind::Multiple(ts) => {
+                    let names: Vec<String> = ts.iter().map(|t| t.to_string()).collect();
+                    names.join(" or ")
+                }
+            };
+            out.push(violation(format!(
+                "expected {wanted}, found {}",
+                describe(error.instance())
+            )));
+        }
+        K::Enum { options } => {
+            let names: Vec<String> = options
+                .as_array()
+                .map(|o| o.iter().map(describe).collect())
+                .unwrap_or_default();
+            out.push(violation(format!(
+                "{} is not one of: {}",
+                describe(error.instance()),
+                names.join(", ")
+            )));
+        }
+        _ => {
+            let mut message = error.to_string();
+            if message.chars().count() > 120 {
+                message = message.chars().take(120).collect::<String>() + "…";
+            }
+            out.push(violation(message));
+        }
+    }
+}
+
+/// The field a pointer names, for a person: `` `sequence › 3 › steps › 0 › rounds`: ``, or
+/// nothing at the top of the file.
+fn field_of(pointer: &str) -> String {
+    if pointer.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|p| p.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    format!("`{}`: ", parts.join(" › "))
+}
+
+/// A JSON value in a few words: a short scalar as written, a list or a block by its kind.
+fn describe(v: &serde_json::Value) -> String {
+    use serde_json::Value as V;
+    match v {
+        V::Object(m) if m.len() == 1 => {
+            let (k, _) = m.iter().next().expect("one entry");
+            format!("`{k}(…)`")
+        }
+        V::Object(_) => "a block of fields".into(),
+        V::Array(items) => format!("a list of {}", items.len()),
+        V::String(t) if t.chars().count() <= 40 => format!("\"{t}\""),
+        V::String(_) => "a long text".into(),
+        other => other.to_string(),
+    }
+}
+
+/// The forms a value of `oneOf`/`anyOf` may take, from what each branch wanted: the variants'
+/// names (` (one of: A, B(…), C)`), or nothing when they cannot be told.
+fn forms(context: &[Vec<jsonschema::ValidationError>]) -> String {
+    use jsonschema::error::ValidationErrorKind as K;
+    let mut names: Vec<String> = Vec::new();
+    for errors in context {
+        for e in errors {
+            match e.kind() {
+                K::Required { property } => {
+                    if let Some(p) = property.as_str() {
+                        names.push(format!("{p}(…)"));
+                    }
+                }
+                K::Enum { options } => {
+                    if let Some(o) = options.as_array() {
+                        names.extend(o.iter().filter_map(|x| x.as_str().map(str::to_string)));
+                    }
+                }
+                K::Constant { expected_value } => {
+                    if let Some(x) = expected_value.as_str() {
+                        names.push(x.to_string());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    names.dedup();
+    if names.is_empty() {
+        String::new()
+    } else {
+        format!(" (one of: {})", names.join(", "))
+    }
 }

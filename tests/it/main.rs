@@ -18,6 +18,7 @@ mod reload;
 mod robustness;
 mod rule_changes;
 mod scenario_start;
+mod schema_errors;
 mod script_builtins;
 mod sim;
 
