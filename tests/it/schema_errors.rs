@@ -59,3 +59,50 @@ fn a_wrong_variant_deep_inside_lists_the_forms_the_value_may_take() {
         "ActionRounds(…), Script(…)",
     );
 }
+
+/// Every file of a bundled game broken in turn, by its syntax and by its schema: the one error
+/// shown is the cause, in that file; nothing that refers into it cascades.
+#[test]
+fn a_file_that_fails_to_load_is_the_only_error_shown() {
+    for game in ["barbarossa-to-berlin", "berlin-1945"] {
+        let root = crate::root().join("content").join(game);
+        let mut files = Vec::new();
+        for sub in ["", "cards", "scenarios"] {
+            for entry in std::fs::read_dir(root.join(sub)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|e| e == "ron") {
+                    files.push(path.strip_prefix(&root).unwrap().to_path_buf());
+                }
+            }
+        }
+        assert!(files.len() >= 6, "{files:?}");
+        for file in &files {
+            for (how, break_it) in [
+                (
+                    "syntax",
+                    (|t: &str| format!("{t}(oops: ")) as fn(&str) -> String,
+                ),
+                ("schema", |t: &str| t.replacen("\n(", "\n(zzz: 1, ", 1)),
+            ] {
+                let dir = tempfile::tempdir().unwrap();
+                crate::copy_tree(&root, dir.path());
+                let path = dir.path().join(file);
+                let text = std::fs::read_to_string(&path).unwrap();
+                let broken = break_it(&format!("\n{text}"));
+                assert_ne!(broken, format!("\n{text}"), "{file:?} {how}");
+                std::fs::write(&path, broken).unwrap();
+                let loaded = sandtable_engine::load::load_dir(dir.path());
+                let errors: Vec<String> = loaded
+                    .errors()
+                    .map(|d| loaded.sources.render_line(d))
+                    .collect();
+                let name = file.to_string_lossy().to_string();
+                assert_eq!(errors.len(), 1, "{game}/{name} ({how}): {errors:#?}");
+                assert!(
+                    errors[0].contains(&name),
+                    "{game}/{name} ({how}): {errors:#?}"
+                );
+            }
+        }
+    }
+}
