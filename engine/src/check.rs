@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod game;
 mod hooks;
+mod lint;
 mod map;
 mod scenario;
 mod scripts;
@@ -257,6 +258,7 @@ pub(crate) fn check(
             });
         }
     }
+    c.silent_mistakes(files, content);
 }
 
 /// Most problems reported in one script.

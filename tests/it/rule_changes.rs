@@ -556,3 +556,109 @@ fn a_hook_that_can_never_apply_is_warned_of() {
     );
     assert!(warnings[1].contains("`switched_off`"), "{}", warnings[1]);
 }
+
+/// The warnings of a copy of Barbarossa to Berlin with text replacements made (no hooks).
+fn warnings_with(edits: &[(&str, &str, &str)], code: &str) -> Vec<String> {
+    let loaded = load_variant("barbarossa-to-berlin", "", edits);
+    assert!(!loaded.has_errors(), "{:?}", loaded.errors().next());
+    loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == code)
+        .map(|d| loaded.sources.render_line(d))
+        .collect()
+}
+
+const BOG: (&str, &str, &str) = (
+    "game.ron",
+    r##"(id: "clear", name: "Clear", color: Some("#e8e2c8")),"##,
+    r##"(id: "clear", name: "Clear", color: Some("#e8e2c8")), (id: "bog", name: "Bog"),"##,
+);
+const HOLLAND_BOG: (&str, &str, &str) = (
+    "map.ron",
+    "            name: \"Holland\",\n            terrain: Some(\"swamp\"),",
+    "            name: \"Holland\",\n            terrain: Some(\"bog\"),",
+);
+
+#[test]
+fn validate_warns_of_a_terrain_that_nothing_gives_an_effect() {
+    let w = warnings_with(&[BOG, HOLLAND_BOG], "W0021");
+    assert_eq!(w.len(), 1, "{w:#?}");
+    assert!(
+        w[0].contains("terrain `bog`") && w[0].contains("`holland`"),
+        "{}",
+        w[0]
+    );
+    // A movement cost, or a hook that names it, is an effect.
+    let costed = (
+        "game.ron",
+        r##"(id: "clear", name: "Clear", color: Some("#e8e2c8")),"##,
+        r##"(id: "clear", name: "Clear", color: Some("#e8e2c8")), (id: "bog", name: "Bog", move_cost: 1.0),"##,
+    );
+    assert!(warnings_with(&[costed, HOLLAND_BOG], "W0021").is_empty());
+    // Unused, it is only declared: no warning either.
+    assert!(warnings_with(&[BOG], "W0021").is_empty());
+}
+
+#[test]
+fn validate_warns_of_a_connection_kind_no_move_can_cross_for_no_reason() {
+    let ford = (
+        "game.ron",
+        r##"(id: "regular", name: "Regular", color: Some("#202020")),"##,
+        r##"(id: "regular", name: "Regular", color: Some("#202020")), (id: "ford", name: "Ford"),"##,
+    );
+    let edge = (
+        "map.ron",
+        r#"(a: "reims", b: "paris", provenance: Reconstructed("geography")),"#,
+        r#"(a: "reims", b: "paris", kinds: ["ford"], provenance: Reconstructed("geography")),"#,
+    );
+    let w = warnings_with(&[ford, edge], "W0022");
+    assert_eq!(w.len(), 1, "{w:#?}");
+    assert!(w[0].contains("connection kind `ford`"), "{}", w[0]);
+    let movable = (
+        "game.ron",
+        r#"move_kinds: ["regular", "river"],"#,
+        r#"move_kinds: ["regular", "river", "ford"],"#,
+    );
+    assert!(warnings_with(&[ford, edge, movable], "W0022").is_empty());
+}
+
+#[test]
+fn validate_warns_of_a_capture_rule_or_an_offensive_that_can_never_fire() {
+    let relic = (
+        "game.ron",
+        r#"(id: "fort_destroyed", name: "Fort destroyed"),"#,
+        r#"(id: "fort_destroyed", name: "Fort destroyed"), (id: "relic", name: "Relic"),"#,
+    );
+    let capture = (
+        "game.ron",
+        r#"captured_markers: [(marker: "stalin","#,
+        r#"captured_markers: [(marker: "relic","#,
+    );
+    let w = warnings_with(&[relic, capture], "W0023");
+    assert_eq!(w.len(), 1, "{w:#?}");
+    assert!(
+        w[0].contains("capture rule can never fire") && w[0].contains("`relic`"),
+        "{}",
+        w[0]
+    );
+    let never = (
+        "game.ron",
+        r#"        (id: "us_at_war", name: "U.S. at war"),"#,
+        r#"        (id: "us_at_war", name: "U.S. at war"), (id: "never_set", name: "Never"),"#,
+    );
+    let offensive = (
+        "game.ron",
+        r#"(flag: "okw_offensive", side: "axis""#,
+        r#"(flag: "never_set", side: "axis""#,
+    );
+    let w = warnings_with(&[never, offensive], "W0023");
+    assert_eq!(w.len(), 1, "{w:#?}");
+    assert!(
+        w[0].contains("offensive can never be owed") && w[0].contains("`never_set`"),
+        "{}",
+        w[0]
+    );
+    // The bundled game has none of these.
+    assert!(warnings_with(&[], "W0023").is_empty());
+}
