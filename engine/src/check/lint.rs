@@ -37,9 +37,11 @@ fn names(text: &str, id: &str) -> bool {
 }
 
 impl Checker<'_> {
-    /// Runs when every file loaded; reports what no rule can reach.
+    /// Runs when every file loaded and checked; reports what no rule can reach.
     pub(super) fn silent_mistakes(&mut self, files: &Files, content: &Content) {
-        let (Some(game), false) = (&files.game, !self.broken.is_empty()) else {
+        // Only in content without errors: a warning should not bury the cause of an error.
+        let clean = self.broken.is_empty() && !self.diags.iter().any(|d| d.is_error());
+        let (Some(game), true) = (&files.game, clean) else {
             return;
         };
         let g = &game.data;
