@@ -6,8 +6,6 @@
 //! [`Sources`] that own the text. Rendering is the caller's business (the CLI prints, the
 //! editor lists); the engine never prints.
 
-use std::fmt::Write as _;
-
 /// Index of a file in [`Sources`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FileId(pub u32);
@@ -214,31 +212,61 @@ impl Sources {
         )
     }
 
-    /// The one-line form followed by the source line with a caret under the place, and hints.
+    /// The one-line form followed by the source line with the place underlined, and hints,
+    /// drawn by annotate-snippets (as rustc draws its diagnostics) in plain text; a long line is
+    /// cut to an [`EXCERPT`] around the place.
     pub fn render(&self, diag: &Diagnostic) -> String {
+        use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
         let mut out = self.render_line(diag);
-        if let Place::Span(span) = &diag.place {
-            let file = self.get(span.file);
-            let (line, col) = file.line_col(span.start as usize);
-            let (end_line, end_col) = file.line_col(span.end as usize);
-            let width = if end_line == line && end_col > col {
-                end_col - col
-            } else {
-                1
-            };
-            let (text, col, width) = excerpt(file.line_text(line), col - 1, width);
-            let gutter = line.to_string().len();
-            let _ = write!(
-                out,
-                "\n{:gutter$} |\n{line} | {text}\n{:gutter$} | {}{}",
-                "",
-                "",
-                " ".repeat(col),
-                "^".repeat(width.min(80))
-            );
-        }
-        for hint in &diag.hints {
-            let _ = write!(out, "\n  = hint: {}", clip(hint, MAX_MESSAGE));
+        let hints: Vec<std::borrow::Cow<'_, str>> =
+            diag.hints.iter().map(|h| clip(h, MAX_MESSAGE)).collect();
+        let level = match diag.severity {
+            Severity::Error => Level::ERROR,
+            Severity::Warning => Level::WARNING,
+        };
+        let hint =
+            |h: &std::borrow::Cow<'_, str>| Level::HELP.with_name("hint").message(h.to_string());
+        let group = match &diag.place {
+            Place::Span(span) => {
+                let file = self.get(span.file);
+                let (line, col) = file.line_col(span.start as usize);
+                let (end_line, end_col) = file.line_col(span.end as usize);
+                let width = if end_line == line && end_col > col {
+                    end_col - col
+                } else {
+                    1
+                };
+                let (text, col, width) = excerpt(file.line_text(line), col - 1, width);
+                let byte = |chars: usize| {
+                    text.char_indices()
+                        .nth(chars)
+                        .map_or(text.len(), |(b, _)| b)
+                };
+                let (start, end) = (byte(col), byte(col + width.min(80)));
+                let snippet = Snippet::source(text.clone())
+                    .line_start(line)
+                    .fold(false)
+                    .annotation(AnnotationKind::Primary.span(start..end.max(start)));
+                let mut group = Group::with_level(level).element(snippet);
+                for h in &hints {
+                    group = group.element(hint(h));
+                }
+                group
+            }
+            Place::Path(_) if !hints.is_empty() => {
+                let mut group = Group::with_level(level);
+                for h in &hints {
+                    group = group.element(hint(h));
+                }
+                group
+            }
+            Place::Path(_) => return out,
+        };
+        let drawn = Renderer::plain().render(&[group]);
+        let drawn = drawn.trim_end_matches('\n');
+        if !drawn.is_empty() {
+            out.push('\n');
+            out.push_str(drawn);
         }
         out
     }
