@@ -7,6 +7,8 @@
 //! never crossed. One breadth-first search from the sources gives the level of every space at
 //! once, so a rule that asks about many pieces pays for one search per nation.
 
+pub(super) mod zones;
+
 pub use crate::content::supply_index::{edge_trace, nation_side, SupplyIndex};
 use crate::content::Content;
 use crate::model::{HookPoint, SupplyLevel, TraceSupply};

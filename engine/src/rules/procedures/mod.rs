@@ -116,7 +116,7 @@ fn next_step(rules: &Rules, state: &mut State) {
         Step::CheckVictory => check_victory(rules, state),
         Step::EndTurn => end_turn(rules, state),
         Step::Impulses(_) => super::impulses::start(rules, state, at),
-        Step::TraceSupply(spec) => super::impulses::trace_supply(rules, state, spec),
+        Step::TraceSupply(spec) => super::supply::zones::trace_supply(rules, state, spec),
     }
 }
 
