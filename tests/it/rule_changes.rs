@@ -376,28 +376,43 @@ fn steps(rules: &Rules, state: &State, us: &[usize]) -> u32 {
 fn rule_change_an_attack_on_a_fortress_costs_the_attacker_at_least_one_step_is_one_hook() {
     let changed = variant("barbarossa-to-berlin", FORTRESS_TOLL, &[]);
     // Die rolls (the attacker's, then the defender's) with which the unchanged game's defender
-    // inflicts no loss.
-    let dice = (1..=6)
-        .flat_map(|a| (1..=6).map(move |d| format!("{a} {d}")))
-        .find(|dice| fortress_assault(b2b(), dice).0 == 0)
-        .expect("some roll costs the attacker nothing");
-    let lost: Vec<(u32, bool)> = [b2b(), changed]
-        .into_iter()
-        .map(|content| fortress_assault(content, &dice))
-        .collect();
-    // The hook asks the attacker only when it has a choice (here one unit attacks alone).
-    let lost: Vec<u32> = lost.into_iter().map(|(l, _)| l).collect();
-    assert_eq!(lost, vec![0, 1], "steps lost with dice {dice}");
+    // inflicts no loss; one attacker, then two (the attacking player chooses which loses it).
+    for attackers in [1, 2] {
+        let dice = (1..=6)
+            .flat_map(|a| (1..=6).map(move |d| format!("{a} {d}")))
+            .find(|dice| fortress_assault(b2b(), dice, attackers).0 == 0)
+            .expect("some roll costs the attacker nothing");
+        let lost: Vec<(u32, bool)> = [b2b(), changed]
+            .into_iter()
+            .map(|content| fortress_assault(content, &dice, attackers))
+            .collect();
+        // With one unit there is nothing to choose; with two the hook asks through a prompt.
+        let asked = attackers > 1;
+        assert_eq!(
+            lost,
+            vec![(0, false), (1, asked)],
+            "{attackers} attackers: steps lost, hook asked, with dice {dice}"
+        );
+    }
 }
 
-/// A German infantry unit attacks Sevastopol (a fort) alone, with these die rolls; the steps it
-/// lost, and whether the fortress hook asked which attacker loses a step.
-fn fortress_assault(content: &'static Content, dice: &str) -> (u32, bool) {
+/// German infantry units attack Sevastopol (a fort), with these die rolls; the steps they lost,
+/// and whether the fortress hook asked which attacker loses a step.
+fn fortress_assault(content: &'static Content, dice: &str, attackers: usize) -> (u32, bool) {
     {
         let g = &content.graph;
         let fort = g.index_of("sevastopol").unwrap();
         let from = g.spaces[g.neighbours(fort)[0].0].id.clone();
-        let ge = first_on_map(content, &empty_state(content), "ge", "infantry");
+        let start = empty_state(content);
+        let ges: Vec<usize> = (0..start.units.len())
+            .filter(|&i| {
+                let c = content.counter_of(&start.units[i]).unwrap();
+                c.nation == "ge"
+                    && c.unit_type == "infantry"
+                    && matches!(start.units[i].at, Loc::Space(_))
+            })
+            .take(attackers)
+            .collect();
         let (rules, mut state) =
             prepared(
                 content,
@@ -422,14 +437,18 @@ fn fortress_assault(content: &'static Content, dice: &str) -> (u32, bool) {
                         state.control.insert(sp.id.clone(), "axis".into());
                     }
                     state.control.insert("sevastopol".into(), "allied".into());
-                    state.units[ge].at = Loc::Space(from.clone());
+                    for &ge in &ges {
+                        state.units[ge].at = Loc::Space(from.clone());
+                    }
                 },
             );
-        let name = state.units[ge].name(content);
-        let before = steps(&rules, &state, &[ge]);
+        let before = steps(&rules, &state, &ges);
         act(&rules, &mut state, &format!("dice {dice}"));
         act(&rules, &mut state, "attack sevastopol");
-        act(&rules, &mut state, &format!("with {name}"));
+        for &ge in &ges {
+            let name = state.units[ge].name(content);
+            act(&rules, &mut state, &format!("with {name}"));
+        }
         act(&rules, &mut state, "fight");
         let mut asked = false;
         while let Some(p) = state.flow.prompt.clone() {
@@ -453,7 +472,7 @@ fn fortress_assault(content: &'static Content, dice: &str) -> (u32, bool) {
             };
             act(&rules, &mut state, &action);
         }
-        (before - steps(&rules, &state, &[ge]), asked)
+        (before - steps(&rules, &state, &ges), asked)
     }
 }
 
