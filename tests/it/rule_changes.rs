@@ -681,3 +681,64 @@ fn validate_warns_of_a_capture_rule_or_an_offensive_that_can_never_fire() {
     // The bundled game has none of these.
     assert!(warnings_with(&[], "W0023").is_empty());
 }
+
+const ATTACKER_TOLL: &str = r#"
+        (
+            id: "attacker_toll",
+            rule: "variant: every attack costs the attacker a step",
+            at: AfterCombat,
+            when: "exists(attackers)",
+            then: Run("reduce(choose_one(attackers, question: \"Toll: which attacker loses a step?\"))"),
+        ),
+"#;
+
+/// Plays Berlin 1945 from its start, attacking with the first unit it may, until the first
+/// combat has ended; returns the attackers, their steps on the map then, and whether the
+/// toll was asked.
+fn first_berlin_combat(content: &'static Content) -> (Vec<usize>, u32, bool) {
+    let rules = Rules::new(content, "standard").unwrap();
+    let mut state = rules::start(&rules, 3, &[], &[]).unwrap();
+    let (mut attackers, mut asked) = (Vec::new(), false);
+    for _ in 0..400 {
+        let p = state.flow.prompt.clone().expect("the game goes on");
+        if let Some(Task::Combat(c)) = state.flow.tasks.last() {
+            // An impulse's combat is the same task as an action round's, in its odds form.
+            assert_eq!(c.how, rules::combat::How::odds(c.how.at.unwrap(), false));
+            attackers = c.attackers.clone();
+        } else if !attackers.is_empty()
+            && !matches!(state.flow.tasks.last(), Some(Task::Hook { .. }))
+        {
+            return (attackers.clone(), steps(&rules, &state, &attackers), asked);
+        }
+        let action = match p.kind.as_str() {
+            "decision" if p.question.starts_with("Toll") => {
+                asked = true;
+                format!("choose {}", p.options[0])
+            }
+            "decision" => "choose".to_string(),
+            "event" | "combat_card" => "no card".to_string(),
+            "activate" => p
+                .options
+                .iter()
+                .find(|o| o.ends_with(" combat") && state.flow.activated.is_empty())
+                .cloned()
+                .unwrap_or_else(|| p.options.last().unwrap().clone()),
+            "move" => "done".to_string(),
+            "attack" => p.options[0].clone(),
+            "attackers" => format!("choose {}", p.options.join(" ")),
+            _ => p.options[0].clone(),
+        };
+        act(&rules, &mut state, &action);
+    }
+    panic!("no combat ended in 400 actions");
+}
+
+#[test]
+fn the_same_after_combat_hook_acts_in_berlin_1945s_combat_by_odds() {
+    let (base_attackers, base_steps, base_asked) =
+        first_berlin_combat(variant("berlin-1945", "", &[]));
+    let (attackers, steps, asked) = first_berlin_combat(variant("berlin-1945", ATTACKER_TOLL, &[]));
+    assert!(!base_asked && asked);
+    assert_eq!(attackers, base_attackers);
+    assert_eq!(steps + 1, base_steps);
+}

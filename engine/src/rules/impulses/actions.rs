@@ -108,48 +108,19 @@ pub(in crate::rules) fn act(
             put(state, t);
             Ok(())
         }
-        (Stage::Combat, ["done"]) if t.battle.is_none() => {
+        (Stage::Combat, ["done"]) => {
             t.stage = Stage::Reserve;
             prepare_moves(rules, state, &mut t, Mode::Reserve);
             put(state, t);
             Ok(())
         }
-        (Stage::Combat, ["attack", space]) if t.battle.is_none() => {
+        (Stage::Combat, [kind @ ("attack" | "city"), space]) => {
             t.attacked.push(space.to_string());
-            t.battle = Some(Box::new(new_battle(space, false)));
-            put(state, t);
+            put(state, t.clone());
+            start_combat(rules, state, &t, space, *kind == "city");
             Ok(())
         }
-        (Stage::Combat, ["city", space]) if t.battle.is_none() => {
-            t.attacked.push(space.to_string());
-            t.battle = Some(Box::new(new_battle(space, true)));
-            put(state, t);
-            Ok(())
-        }
-        (Stage::Combat, _) => battle_act(rules, state, t, prompt, words),
         _ => Err("not an action of the operations".into()),
-    }
-}
-
-pub(super) fn new_battle(space: &str, city: bool) -> Battle {
-    Battle {
-        space: space.to_string(),
-        city,
-        attackers: Vec::new(),
-        defenders: Vec::new(),
-        chosen: false,
-        extra: None,
-        resolved: false,
-        attacker_losses: 0,
-        defender_losses: 0,
-        taken: BTreeMap::new(),
-        turn: 0,
-        retreat: false,
-        advanced: 0,
-        from: Vec::new(),
-        offered: Vec::new(),
-        card: None,
-        steps_before: (0, 0),
     }
 }
 

@@ -22,24 +22,23 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::combat::{CombatTask, How};
 use super::procedures::{find_unit, run_rule_script, side_context, stacking_allows};
-use super::{battle, hooks, losses, movement, retreat, Prompt, Rules, Task};
-use crate::model::{
-    AttackOrder, Cell, CityCombat, CombatDrm, CombatRole, HookPoint, Impulses, Scalar, Step,
-};
-use crate::script::eval::{self, Combat, Context, Outcome, Value};
+use super::{battle, movement, retreat, Prompt, Rules, Task};
+use crate::model::{AttackOrder, Cell, CityCombat, HookPoint, Impulses, Scalar, Step};
+use crate::script::eval::{self, Context, Value};
 use crate::state::{marker_level, set_marker_level, Loc, State};
 use crate::tables::{ColumnInput, RowInput};
 
 mod actions;
-mod fight;
 mod prompts;
+pub(in crate::rules) mod zone;
 
 pub(super) use actions::act;
 use actions::*;
-use fight::*;
 pub(super) use prompts::step;
 use prompts::*;
+use zone::*;
 
 /// The mode a unit is activated in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -97,7 +96,6 @@ pub struct ImpulseTask {
     /// Under an order to attack: the units bound to attack, and how many of them must.
     pub ordered: Vec<usize>,
     pub order_need: usize,
-    pub battle: Option<Box<Battle>>,
     /// City spaces the besiegers contested or held when the impulse began, with their side.
     pub held: Vec<(String, String)>,
     /// Units that made their end-of-turn move.
@@ -107,37 +105,7 @@ pub struct ImpulseTask {
     pub window: Vec<String>,
 }
 
-/// One combat being resolved.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Battle {
-    pub space: String,
-    pub city: bool,
-    pub attackers: Vec<usize>,
-    pub defenders: Vec<usize>,
-    /// Whether the attackers have been chosen.
-    pub chosen: bool,
-    /// A besieger's extra support point for +1, once asked.
-    pub extra: Option<bool>,
-    pub resolved: bool,
-    /// Step losses still to take.
-    pub attacker_losses: u32,
-    pub defender_losses: u32,
-    /// Losses taken in this combat, by unit; and how many were taken in turn by the sides.
-    pub taken: BTreeMap<usize, u32>,
-    pub turn: usize,
-    pub retreat: bool,
-    pub advanced: u32,
-    /// The spaces the attackers attacked from.
-    pub from: Vec<String>,
-    /// Sides that were offered their combat cards; the card being played, with its player
-    /// and the answers given so far.
-    pub offered: Vec<String>,
-    pub card: Option<(String, String, Vec<Vec<String>>)>,
-    /// The steps of the attackers and of the defenders when the combat was resolved.
-    pub steps_before: (u32, u32),
-}
-
-fn spec<'c>(rules: &Rules<'c>, at: (usize, usize)) -> Option<&'c Impulses> {
+pub(in crate::rules) fn spec<'c>(rules: &Rules<'c>, at: (usize, usize)) -> Option<&'c Impulses> {
     match rules.game.sequence.get(at.0)?.steps.get(at.1)? {
         Step::Impulses(s) => Some(s),
         _ => None,
@@ -169,7 +137,6 @@ pub(super) fn start(rules: &Rules, state: &mut State, at: (usize, usize)) {
         apart: Vec::new(),
         ordered: Vec::new(),
         order_need: 0,
-        battle: None,
         held: Vec::new(),
         end_moved: BTreeSet::new(),
         window: Vec::new(),
@@ -291,7 +258,6 @@ fn begin_impulse(rules: &Rules, state: &mut State, t: &mut ImpulseTask) {
         Some(s) => apart_pieces(rules, state, &s.cohesion),
         None => Vec::new(),
     };
-    t.battle = None;
     t.held.clear();
     t.window.clear();
     if let Some(city) = spec(rules, t.at).and_then(|s| s.city.as_ref()) {
@@ -317,7 +283,7 @@ fn in_region(rules: &Rules, space: &str, region: &str) -> bool {
     crate::state::space_in_region(rules.content, space, region)
 }
 
-fn on_map(state: &State, unit: usize) -> Option<&str> {
+pub(in crate::rules) fn on_map(state: &State, unit: usize) -> Option<&str> {
     match &state.units[unit].at {
         Loc::Space(s) => Some(s.as_str()),
         _ => None,
@@ -331,18 +297,18 @@ fn placed<'s>(rules: &Rules, state: &'s State, unit: usize) -> Option<(&'s str, 
 }
 
 /// Whether two units fight each other: their nations are of different groups.
-fn hostile(rules: &Rules, state: &State, a: usize, b: usize) -> bool {
+pub(in crate::rules) fn hostile(rules: &Rules, state: &State, a: usize, b: usize) -> bool {
     let (x, y) = (&state.units[a], &state.units[b]);
     rules.group(rules.nation(x)) != rules.group(rules.nation(y))
 }
 
-fn hostile_in(rules: &Rules, state: &State, space: &str, unit: usize) -> bool {
+pub(in crate::rules) fn hostile_in(rules: &Rules, state: &State, space: &str, unit: usize) -> bool {
     state
         .units_at(space)
         .any(|(i, _)| hostile(rules, state, unit, i))
 }
 
-fn stat(rules: &Rules, state: &State, unit: usize, id: &str) -> i32 {
+pub(in crate::rules) fn stat(rules: &Rules, state: &State, unit: usize, id: &str) -> i32 {
     let Some(i) = rules.game.stats.iter().position(|s| s.id == id) else {
         return 0;
     };
@@ -368,7 +334,12 @@ fn prop(rules: &Rules, space: &str, property: &str) -> i64 {
     }
 }
 
-fn is_besieger(rules: &Rules, state: &State, city: &CityCombat, unit: usize) -> bool {
+pub(in crate::rules) fn is_besieger(
+    rules: &Rules,
+    state: &State,
+    city: &CityCombat,
+    unit: usize,
+) -> bool {
     city.besiegers
         .iter()
         .any(|n| n == rules.nation(&state.units[unit]))

@@ -72,9 +72,6 @@ pub(in crate::rules) fn step(
             ))
         }
         Stage::Combat => {
-            if let Some(b) = t.battle.clone() {
-                return battle_step(rules, state, t, *b);
-            }
             let options = attack_options(rules, state, &t);
             if options.is_empty() {
                 t.stage = Stage::Reserve;
@@ -591,18 +588,23 @@ pub(super) fn may_siege(rules: &Rules, state: &State, city: &CityCombat, unit: u
     }
 }
 
-pub(super) fn support_track<'c>(city: &'c CityCombat, side: &str) -> Option<&'c str> {
+pub(in crate::rules) fn support_track<'c>(city: &'c CityCombat, side: &str) -> Option<&'c str> {
     city.support
         .iter()
         .find(|x| x.side == side)
         .map(|x| x.track.as_str())
 }
 
-pub(super) fn support(state: &State, city: &CityCombat, side: &str) -> i64 {
+pub(in crate::rules) fn support(state: &State, city: &CityCombat, side: &str) -> i64 {
     support_track(city, side).map_or(0, |t| state.track(t))
 }
 
-pub(super) fn garrison(rules: &Rules, state: &State, city: &CityCombat, space: &str) -> i64 {
+pub(in crate::rules) fn garrison(
+    rules: &Rules,
+    state: &State,
+    city: &CityCombat,
+    space: &str,
+) -> i64 {
     match &city.garrison_override {
         Some((flag, value)) if state.flags.contains(flag) => i64::from(*value),
         _ => prop(rules, space, &city.garrison),

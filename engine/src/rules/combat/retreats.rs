@@ -1,0 +1,181 @@
+//! Retreats after combat: a unit at a time, each space through [`retreat::options`] (the
+//! game's ranking, then the `MayRetreat` hooks; `AfterRetreat` after each space). A retreat by
+//! the winning margin may be several spaces long, and defenders that may hold choose to lose a
+//! step instead; a one-space retreat with nowhere to go costs another step.
+
+use super::*;
+use crate::rules::impulses::zone;
+
+pub(super) fn step(rules: &Rules, state: &mut State, c: CombatTask) -> Option<Prompt> {
+    match c.how.retreat {
+        Retreat::Margin => margin_step(rules, state, c),
+        Retreat::OneSpace => one_space_step(rules, state, c),
+        Retreat::None => {
+            let mut c = c;
+            c.stage = Stage::Advance;
+            put(state, c);
+            None
+        }
+    }
+}
+
+fn margin_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option<Prompt> {
+    let defender = rules.other_side(&c.side).to_string();
+    if c.stage == Stage::NoRetreat {
+        let mut options: Vec<String> = alive(state, &c.defenders)
+            .into_iter()
+            .map(|u| format!("hold {}", state.units[u].name(rules.content)))
+            .collect();
+        options.push("retreat".into());
+        return Some(Prompt::one_of(
+            &defender,
+            "no_retreat",
+            format!(
+                "Retreat {} spaces from {}, or hold by losing a step",
+                c.retreat, c.target
+            ),
+            options,
+        ));
+    }
+    let Some(&u) = c.retreating.first() else {
+        advance::start(rules, state, &mut c);
+        put(state, c);
+        return None;
+    };
+    let options = retreat_options(rules, state, &c, u);
+    if options.is_empty() {
+        // No way back: the unit is eliminated (11.43).
+        eliminate(rules, state, u);
+        c.retreating.remove(0);
+        c.retreat_left = c.retreat;
+        put(state, c);
+        return None;
+    }
+    let name = state.units[u].name(rules.content);
+    let options = options
+        .into_iter()
+        .map(|s| format!("retreat {name} {s}"))
+        .collect();
+    Some(Prompt::one_of(
+        &defender,
+        "retreat",
+        format!("Retreat {name} ({} spaces left)", c.retreat_left),
+        options,
+    ))
+}
+
+/// Where a unit may retreat by the winning margin: not into the attacked space, an enemy's or
+/// a barred one; on the last space, within stacking; into a friendly space first.
+pub fn retreat_options(rules: &Rules, state: &State, c: &CombatTask, unit: usize) -> Vec<String> {
+    let g = &rules.content.graph;
+    let u = &state.units[unit];
+    let side = rules.side(u);
+    let last = c.retreat_left <= 1;
+    // A full-length retreat that may not end next to the defended space (B2B 4.4).
+    let away = last
+        && c.retreat > 1
+        && rules.play.retreat_away.iter().any(|r| {
+            r.turns.contains(&state.turn) && r.nations.iter().any(|n| n == rules.nation(u))
+        });
+    let target = g.index_of(&c.target);
+    retreat::options(rules, state, unit, |n, e| {
+        let to = &g.spaces[n].id;
+        if *to == c.target
+            || !movable(rules, e)
+            || !may_enter(rules, state, side, n)
+            || enemy_in(rules, state, to, side)
+            || !may_operate(rules, state, unit, to)
+            || (last && !may_stack(rules, state, unit, to))
+            || (away && target.is_some_and(|t| g.neighbours(t).iter().any(|&(x, _)| x == n)))
+        {
+            return None;
+        }
+        // Into a friendly space if there is one.
+        Some(u8::from(
+            state.control.get(to).map(String::as_str) != Some(side),
+        ))
+    })
+}
+
+/// The defenders still in the attacked space retreat one space each, or, with nowhere to go,
+/// all lose another step and stay (8.3.4).
+fn one_space_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option<Prompt> {
+    let staying: Vec<usize> = c
+        .defenders
+        .iter()
+        .copied()
+        .filter(|&u| zone::on_map(state, u) == Some(c.target.as_str()))
+        .collect();
+    let Some(&u) = staying.first() else {
+        c.stage = Stage::Advance;
+        put(state, c);
+        return None;
+    };
+    let options = zone::retreat_options(rules, state, c.how.at, u);
+    if options.is_empty() {
+        for &d in &staying {
+            lose_step(rules, state, d);
+        }
+        c.stage = Stage::Advance;
+        put(state, c);
+        return None;
+    }
+    let owner = rules.side(&state.units[u]).to_string();
+    let name = state.units[u].name(rules.content);
+    Some(Prompt::one_of(
+        &owner,
+        "retreat",
+        format!("Where does {name} retreat?"),
+        options
+            .iter()
+            .map(|x| format!("retreat {name} {x}"))
+            .collect(),
+    ))
+}
+
+pub(super) fn act(
+    rules: &Rules,
+    state: &mut State,
+    mut c: CombatTask,
+    words: &[&str],
+) -> Result<(), String> {
+    let arg = words.get(1).copied().unwrap_or("");
+    match (&c.stage, c.how.retreat, words[0]) {
+        (Stage::NoRetreat, _, "hold") => {
+            let u = find_unit(rules, state, arg)?;
+            lose_step(rules, state, u);
+            finish(rules, state, &c);
+            return Ok(());
+        }
+        (Stage::NoRetreat, _, "retreat") => {
+            c.retreating = alive(state, &c.defenders);
+            c.retreat_left = c.retreat;
+            c.stage = Stage::Retreat;
+        }
+        (Stage::Retreat, Retreat::Margin, "retreat") => {
+            let u = find_unit(rules, state, arg)?;
+            let to = words.get(2).ok_or("where to?")?.to_string();
+            leave_stand_fast(rules, state, u, &to, true);
+            let from = match &state.units[u].at {
+                Loc::Space(s) => s.clone(),
+                _ => String::new(),
+            };
+            enter(rules, state, u, &to);
+            movement::after_step(rules, state, HookPoint::AfterRetreat, u, (&from, &to));
+            state.flow.marks.retreated.insert(u);
+            c.retreat_left = c.retreat_left.saturating_sub(1);
+            if c.retreat_left == 0 {
+                c.retreating.retain(|&x| x != u);
+                c.retreat_left = c.retreat;
+            }
+        }
+        (Stage::Retreat, Retreat::OneSpace, "retreat") => {
+            let u = find_unit(rules, state, arg)?;
+            let to = words.get(2).ok_or("where to?")?;
+            zone::retreat_into(rules, state, c.how.at, u, to);
+        }
+        _ => return misfit(words),
+    }
+    put(state, c);
+    Ok(())
+}
