@@ -1,5 +1,6 @@
 //! Sandtable's integration tests: one binary, a module per area.
 
+mod activation_hooks;
 mod b2b_content;
 mod berlin;
 mod berlin_play;

@@ -68,7 +68,7 @@ fn operations(
 }
 
 /// [`operations`], with the position changed by `prepare` before play resumes.
-fn prepared(
+pub(crate) fn prepared(
     content: &'static Content,
     (side, stage): (&str, OpsStage),
     marked: &[(&str, &str)],
@@ -98,7 +98,7 @@ fn prepared(
     (rules, state)
 }
 
-fn act(rules: &Rules, state: &mut State, action: &str) {
+pub(crate) fn act(rules: &Rules, state: &mut State, action: &str) {
     rules::apply(rules, state, action).unwrap_or_else(|e| {
         panic!(
             "`{action}` refused: {} (prompt: {:?})",

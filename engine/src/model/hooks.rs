@@ -37,6 +37,9 @@ pub struct Hook {
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
 )]
 pub enum HookPoint {
+    /// May `units` (a space's units, or one unit) in `space` be activated, `for_combat` or for
+    /// movement? (`May` or `Forbid`)
+    MayActivate,
     /// May unit `u` move from space `from` into space `to`? (`May` or `Forbid`)
     MayMove,
     /// May unit `u`, in space `from`, attack `defending_space`? (`May` or `Forbid`)
@@ -45,6 +48,9 @@ pub enum HookPoint {
     MayRetreat,
     /// May unit `u` advance from `from` into `to`? (`May` or `Forbid`)
     MayAdvance,
+    /// What activating `units` in `space` costs (`value`: the operations points of a space, or
+    /// one of an impulse's activations per unit); `for_combat` as at `MayActivate`.
+    ActivationCost,
     /// The movement allowance `value` of unit `u` when it starts to move.
     Movement,
     /// The movement points `value` unit `u` pays to move from `from` into `to` (whole points,
@@ -107,11 +113,13 @@ pub enum PointKind {
 }
 
 impl HookPoint {
-    pub const ALL: [HookPoint; 15] = [
+    pub const ALL: [HookPoint; 17] = [
+        HookPoint::MayActivate,
         HookPoint::MayMove,
         HookPoint::MayAttack,
         HookPoint::MayRetreat,
         HookPoint::MayAdvance,
+        HookPoint::ActivationCost,
         HookPoint::Movement,
         HookPoint::MoveCost,
         HookPoint::Strength,
@@ -128,8 +136,8 @@ impl HookPoint {
     pub fn kind(self) -> PointKind {
         use HookPoint::*;
         match self {
-            MayMove | MayAttack | MayRetreat | MayAdvance => PointKind::Condition,
-            Movement | MoveCost | Strength | Drm | Shift | Loss | SupplyReach => {
+            MayActivate | MayMove | MayAttack | MayRetreat | MayAdvance => PointKind::Condition,
+            ActivationCost | Movement | MoveCost | Strength | Drm | Shift | Loss | SupplyReach => {
                 PointKind::Modifier
             }
             AfterMove | AfterCombat | AfterRetreat | AfterCapture => PointKind::After,
@@ -149,6 +157,17 @@ impl HookPoint {
             ("value", "int"),
         ];
         match self {
+            MayActivate => &[
+                ("units", "units"),
+                ("space", "space"),
+                ("for_combat", "bool"),
+            ],
+            ActivationCost => &[
+                ("units", "units"),
+                ("space", "space"),
+                ("for_combat", "bool"),
+                ("value", "int"),
+            ],
             MayMove | MayRetreat | MayAdvance | AfterMove | AfterRetreat => STEP,
             MayAttack => &[
                 ("u", "unit"),

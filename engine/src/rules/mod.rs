@@ -12,6 +12,7 @@
 //! returns an error and leaves the state untouched. The state after any sequence of actions
 //! is a function of the content, the scenario, the seed and those actions.
 
+pub mod activation;
 pub mod battle;
 pub mod combat;
 mod control;

@@ -39,6 +39,7 @@ pub(in crate::rules) fn act(
                 "combat" => Mode::Combat,
                 _ => Mode::Reserve,
             };
+            t.spent += activation(rules, state, &t, u, mode).unwrap_or(1);
             t.units.push((u, mode));
             put(state, t);
             Ok(())
@@ -250,6 +251,7 @@ pub(super) fn end_impulse(rules: &Rules, state: &mut State, mut t: ImpulseTask) 
         state.flow.impulse = 0;
         t.impulse = 0;
         t.units.clear();
+        t.spent = 0;
         if s.end_move.is_some() {
             t.stage = Stage::EndMove;
             put(state, t);

@@ -49,6 +49,11 @@ pub enum Mode {
 }
 
 impl Mode {
+    /// Whether it activates a unit to attack (the `for_combat` of the activation hooks).
+    pub fn for_combat(self) -> bool {
+        self == Mode::Combat
+    }
+
     fn word(self) -> &'static str {
         match self {
             Mode::Move => "move",
@@ -81,6 +86,9 @@ pub struct ImpulseTask {
     pub stage: Stage,
     /// The units activated in this impulse, with their modes.
     pub units: Vec<(usize, Mode)>,
+    /// What their activations cost of the impulse's allowance (one each, unless the game's
+    /// `ActivationCost` hooks say otherwise).
+    pub spent: u32,
     /// Movement used and allowed, in half points, by unit.
     pub used: BTreeMap<usize, u32>,
     pub allowed: BTreeMap<usize, u32>,
@@ -128,6 +136,7 @@ pub(super) fn start(rules: &Rules, state: &mut State, at: (usize, usize)) {
         passes: Vec::new(),
         stage: Stage::Activate,
         units: Vec::new(),
+        spent: 0,
         used: BTreeMap::new(),
         allowed: BTreeMap::new(),
         restricted: BTreeMap::new(),
@@ -246,6 +255,7 @@ fn begin_impulse(rules: &Rules, state: &mut State, t: &mut ImpulseTask) {
     state.flow.impulse = t.impulse as u32 + 1;
     t.stage = Stage::Activate;
     t.units.clear();
+    t.spent = 0;
     t.used.clear();
     t.allowed.clear();
     t.restricted.clear();

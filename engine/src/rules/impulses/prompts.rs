@@ -146,7 +146,8 @@ pub(super) fn activate_prompt(
 ) -> Prompt {
     let imp = &s.impulses[t.impulse];
     let mut options = Vec::new();
-    if t.units.len() < max_units(state, s) {
+    let allowance = max_units(state, s) as u32;
+    if t.spent < allowance {
         for (i, u) in state.units.iter().enumerate() {
             if on_map(state, i).is_none()
                 || rules.side(u) != imp.side
@@ -157,19 +158,25 @@ pub(super) fn activate_prompt(
                 continue;
             }
             let name = u.name(rules.content);
-            options.push(format!("activate {name} move"));
-            if t.apart.contains(&i) {
-                // Apart from its army: it may only move back to it (7.3.1).
-                continue;
-            }
-            options.push(format!("activate {name} combat"));
-            if !state.flow.oos.contains(&i) {
-                options.push(format!("activate {name} reserve"));
+            for mode in [Mode::Move, Mode::Combat, Mode::Reserve] {
+                // Apart from its army, a unit may only move back to it (7.3.1); a unit out of
+                // supply may not go into reserve.
+                let barred = match mode {
+                    Mode::Move => false,
+                    Mode::Combat => t.apart.contains(&i),
+                    Mode::Reserve => t.apart.contains(&i) || state.flow.oos.contains(&i),
+                };
+                if !barred
+                    && activation(rules, state, t, i, mode)
+                        .is_some_and(|cost| t.spent + cost <= allowance)
+                {
+                    options.push(format!("activate {name} {}", mode.word()));
+                }
             }
         }
     }
     let order = order_status(rules, state, s, t);
-    let full = t.units.len() >= max_units(state, s);
+    let full = t.spent >= allowance;
     if t.units.is_empty() {
         options.extend(playable_chits(rules, state, &imp.side).map(|c| format!("event {c}")));
     }
@@ -193,6 +200,27 @@ pub(super) fn activate_prompt(
         ),
         options,
     )
+}
+
+/// What activating a unit in a mode costs of the impulse's allowance (one, changed by the
+/// game's `ActivationCost` hooks), if the game's `MayActivate` hooks allow it.
+pub(super) fn activation(
+    rules: &Rules,
+    state: &State,
+    t: &ImpulseTask,
+    unit: usize,
+    mode: Mode,
+) -> Option<u32> {
+    let s = spec(rules, t.at)?;
+    let side = s.impulses.get(t.impulse)?.side.as_str();
+    let space = on_map(state, unit)?;
+    crate::rules::activation::Activation {
+        side,
+        space,
+        units: &[unit],
+        for_combat: mode.for_combat(),
+    }
+    .offered(rules, state, 1)
 }
 
 /// Where an order to attack stands at activation.

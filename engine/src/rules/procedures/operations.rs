@@ -2,6 +2,7 @@
 //! move, attack), entrenchment, the scripts of the play rules, moving.
 
 use super::*;
+use crate::rules::activation::Activation;
 
 /// Supply levels by nation, computed once per question.
 #[derive(Default)]
@@ -156,10 +157,18 @@ pub(super) fn traces_through(
     without[at] < with
 }
 
-/// The cost to activate a space for a side now (what the prompt offers).
+/// The cost to activate a space for a side now for movement (what the prompt offers), with
+/// the game's `ActivationCost` hooks.
 pub fn space_activation_cost(rules: &Rules, state: &State, space: &str, side: &str) -> u32 {
     let units = own_units(rules, state, space, side);
-    activation_cost(rules, state, &mut SupplyCache::default(), &units)
+    let base = activation_cost(rules, state, &mut SupplyCache::default(), &units);
+    Activation {
+        side,
+        space,
+        units: &units,
+        for_combat: false,
+    }
+    .cost(rules, state, base)
 }
 
 /// Spaces a side has units on, in map order.
@@ -193,9 +202,20 @@ pub(super) fn ops_prompt(
                         continue;
                     }
                     let units = own_units(rules, state, &space, side);
-                    if activation_cost(rules, state, &mut cache, &units) <= points {
-                        options.push(format!("activate {space} move"));
-                        options.push(format!("activate {space} combat"));
+                    let base = activation_cost(rules, state, &mut cache, &units);
+                    for (mode, for_combat) in [("move", false), ("combat", true)] {
+                        let activation = Activation {
+                            side,
+                            space: &space,
+                            units: &units,
+                            for_combat,
+                        };
+                        if activation
+                            .offered(rules, state, base)
+                            .is_some_and(|cost| cost <= points)
+                        {
+                            options.push(format!("activate {space} {mode}"));
+                        }
                     }
                 }
             }
@@ -281,8 +301,16 @@ pub(super) fn ops_act(
         (OpsStage::Activate, "activate") => {
             let space = words.get(1).ok_or("which space?")?.to_string();
             let units = own_units(rules, state, &space, side);
-            let cost = activation_cost(rules, state, &mut SupplyCache::default(), &units);
-            let marker = if words.get(2) == Some(&"combat") {
+            let base = activation_cost(rules, state, &mut SupplyCache::default(), &units);
+            let for_combat = words.get(2) == Some(&"combat");
+            let cost = Activation {
+                side,
+                space: &space,
+                units: &units,
+                for_combat,
+            }
+            .cost(rules, state, base);
+            let marker = if for_combat {
                 &rules.play.combat_marker
             } else {
                 &rules.play.move_marker

@@ -1,0 +1,58 @@
+//! Activation: which units a side may set to work, and what that costs. The two hook points of
+//! this chapter, `MayActivate` and `ActivationCost`, are asked the same way whatever gives the
+//! players their turns: an action round activates a space's units for movement or combat and
+//! pays operations points; an impulse activates units one by one against its allowance.
+
+use super::hooks;
+use super::Rules;
+use crate::model::HookPoint;
+use crate::state::State;
+
+/// What is being activated: a side's units on a space, for combat or for movement.
+pub struct Activation<'a> {
+    pub side: &'a str,
+    pub space: &'a str,
+    pub units: &'a [usize],
+    pub for_combat: bool,
+}
+
+impl Activation<'_> {
+    fn names(&self) -> hooks::Names {
+        vec![
+            hooks::units("units", self.units),
+            hooks::space("space", self.space),
+            hooks::flag("for_combat", self.for_combat),
+        ]
+    }
+
+    /// Whether the game's `MayActivate` hooks allow it.
+    pub fn allowed(&self, rules: &Rules, state: &State) -> bool {
+        hooks::may(
+            rules.content,
+            state,
+            HookPoint::MayActivate,
+            self.side,
+            || self.names(),
+        )
+    }
+
+    /// Its cost: `base` (what the procedure charges by its own rules) changed by the game's
+    /// `ActivationCost` hooks, never below zero.
+    pub fn cost(&self, rules: &Rules, state: &State, base: u32) -> u32 {
+        let cost = hooks::modify(
+            rules.content,
+            state,
+            HookPoint::ActivationCost,
+            self.side,
+            i64::from(base),
+            || self.names(),
+        );
+        u32::try_from(cost.max(0)).unwrap_or(u32::MAX)
+    }
+
+    /// Its cost if it is allowed, else `None`.
+    pub fn offered(&self, rules: &Rules, state: &State, base: u32) -> Option<u32> {
+        self.allowed(rules, state)
+            .then(|| self.cost(rules, state, base))
+    }
+}
