@@ -1677,27 +1677,34 @@ fn optional_rule_15_4_sunny_italy_makes_naples_a_limited_source_in_fall_and_wint
 
 #[test]
 fn optional_rule_15_5_time_of_mud_caps_panzers_in_the_ussr_in_rounds_2_and_3_of_fall_41() {
+    use sandtable_engine::rules::{battle::advance_reach, movement::allowance};
     let (rules, mut state) = campaign();
     state.flags.insert("time_of_mud".into());
     state.turn = 3;
     run_sequence_script(&mut state, "axis", "time_of_mud");
     let pz = unit(&state, "ge_1st_pz_army");
     state.units[pz].at = Loc::Space("kiev".into());
-    for (round, cap) in [(1, None), (2, Some((3, 1))), (3, Some((3, 1))), (4, None)] {
+    let printed = rules.movement(&state.units[pz]);
+    assert!(printed > 3);
+    // The game's Time of Mud hooks: movement at most 3, an advance at most one space.
+    let caps = |state: &State| {
+        (
+            allowance(&rules, state, pz, printed),
+            advance_reach(&rules, state, pz, "kursk", 2),
+        )
+    };
+    for (round, cap) in [
+        (1, (printed as u32, 2)),
+        (2, (3, 1)),
+        (3, (3, 1)),
+        (4, (printed as u32, 2)),
+    ] {
         state.round = round;
-        assert_eq!(
-            rules.movement_cap(&state, &state.units[pz]),
-            cap,
-            "round {round}"
-        );
+        assert_eq!(caps(&state), cap, "round {round}");
     }
     state.round = 2;
     state.units[pz].at = Loc::Space("warsaw".into());
-    assert_eq!(
-        rules.movement_cap(&state, &state.units[pz]),
-        None,
-        "outside the USSR"
-    );
+    assert_eq!(caps(&state), (printed as u32, 2), "outside the USSR");
 }
 
 #[test]

@@ -67,6 +67,9 @@ pub enum HookPoint {
     /// The loss `value` a combat inflicts on one side (`attacking`: on the attacker; a loss
     /// number or steps, as the game's combat table gives), with the names of `Drm`.
     Loss,
+    /// How many spaces `value` unit `u` may advance after the combat at `defending_space` (one
+    /// into the emptied space; a pursuit's length; none at zero).
+    Advance,
     /// How many connections supply of `nation` (commanded by `me`) may be traced along; its
     /// `value` is the number of spaces on the map when nothing limits it.
     SupplyReach,
@@ -113,7 +116,7 @@ pub enum PointKind {
 }
 
 impl HookPoint {
-    pub const ALL: [HookPoint; 17] = [
+    pub const ALL: [HookPoint; 18] = [
         HookPoint::MayActivate,
         HookPoint::MayMove,
         HookPoint::MayAttack,
@@ -126,6 +129,7 @@ impl HookPoint {
         HookPoint::Drm,
         HookPoint::Shift,
         HookPoint::Loss,
+        HookPoint::Advance,
         HookPoint::SupplyReach,
         HookPoint::AfterMove,
         HookPoint::AfterCombat,
@@ -137,9 +141,8 @@ impl HookPoint {
         use HookPoint::*;
         match self {
             MayActivate | MayMove | MayAttack | MayRetreat | MayAdvance => PointKind::Condition,
-            ActivationCost | Movement | MoveCost | Strength | Drm | Shift | Loss | SupplyReach => {
-                PointKind::Modifier
-            }
+            ActivationCost | Movement | MoveCost | Strength | Drm | Shift | Loss | Advance
+            | SupplyReach => PointKind::Modifier,
             AfterMove | AfterCombat | AfterRetreat | AfterCapture => PointKind::After,
         }
     }
@@ -188,6 +191,11 @@ impl HookPoint {
                 ("value", "int"),
             ],
             Drm | Shift | Loss => COMBAT,
+            Advance => &[
+                ("u", "unit"),
+                ("defending_space", "space"),
+                ("value", "int"),
+            ],
             SupplyReach => &[("nation", "nation"), ("value", "int")],
             AfterCombat => &[
                 ("attackers", "units"),

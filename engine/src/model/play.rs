@@ -142,10 +142,6 @@ pub struct PlayRules {
     /// How many steps of some units may be rebuilt in a turn (German Panzers, 14.52).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replacement_caps: Vec<ReplacementCap>,
-    /// While a flag is set, in some rounds, units of some nations and types in a region move and
-    /// advance at most so far (Time of Mud, optional 15.5).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub movement_caps: Vec<MovementCap>,
     /// While a flag is set, units of some nations in a region are not mechanized (Winter 42).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub demechanized: Vec<Demechanized>,
@@ -219,20 +215,6 @@ pub struct ReplacementCap {
 pub struct OpenNeutral {
     pub regions: Vec<String>,
     pub flag: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct MovementCap {
-    pub flag: String,
-    pub nations: Vec<String>,
-    pub types: Vec<String>,
-    pub region: String,
-    /// The action rounds it holds in (all, if empty).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub rounds: Vec<u32>,
-    pub movement: u32,
-    pub advance: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

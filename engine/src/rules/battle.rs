@@ -47,6 +47,21 @@ pub fn may_attack(rules: &Rules, state: &State, u: usize, from: &str, target: &s
     })
 }
 
+/// How many spaces unit `u` may advance after the combat at `target`: `base` (the game's
+/// own rule) changed by the `Advance` hooks, never below zero.
+pub fn advance_reach(rules: &Rules, state: &State, u: usize, target: &str, base: u32) -> u32 {
+    let side = rules.side(&state.units[u]);
+    let v = hooks::modify(
+        rules.content,
+        state,
+        HookPoint::Advance,
+        side,
+        i64::from(base),
+        || vec![unit("u", u), space("defending_space", target)],
+    );
+    u32::try_from(v.max(0)).unwrap_or(u32::MAX)
+}
+
 /// The hooks that acted in a combat, by their place in `game.ron` (cited in its message).
 pub type Acted = BTreeSet<usize>;
 

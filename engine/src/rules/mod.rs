@@ -367,22 +367,6 @@ impl<'c> Rules<'c> {
             })
     }
 
-    /// The movement cap and advance cap in force for a unit, if any (Time of Mud).
-    pub fn movement_cap(&self, state: &State, unit: &Unit) -> Option<(u32, u32)> {
-        self.play
-            .movement_caps
-            .iter()
-            .find(|c| {
-                state.flags.contains(&c.flag)
-                    && (c.rounds.is_empty() || c.rounds.contains(&state.round))
-                    && c.nations.iter().any(|n| n == self.nation(unit))
-                    && c.types.iter().any(|t| t == self.unit_type(unit))
-                    && matches!(&unit.at, Loc::Space(s)
-                        if crate::state::space_in_region(self.content, s, &c.region))
-            })
-            .map(|c| (c.movement, c.advance))
-    }
-
     pub fn is_large(&self, unit: &Unit) -> bool {
         self.play.large_size.as_deref() == Some(self.size(unit))
     }

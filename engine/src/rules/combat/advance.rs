@@ -34,10 +34,8 @@ pub(super) fn start(rules: &Rules, state: &State, c: &mut CombatTask) {
         } else {
             1
         };
-        let far = rules
-            .movement_cap(state, unit)
-            .map_or(far, |(_, cap)| far.min(cap));
-        c.advance.insert(u, far);
+        c.advance
+            .insert(u, battle::advance_reach(rules, state, u, &c.target, far));
     }
 }
 
@@ -112,10 +110,20 @@ fn emptied_options(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String> 
     if !emptied {
         return Vec::new();
     }
+    // Attackers by the reach set at the start of the advance; reserves asked now.
+    let reach = |u: usize| {
+        c.advance
+            .get(&u)
+            .copied()
+            .unwrap_or_else(|| battle::advance_reach(rules, state, u, &c.target, 1))
+    };
     let may_enter = |u: usize| {
-        zone::on_map(state, u).is_some_and(|at| {
-            at != c.target && movement::may(rules, state, HookPoint::MayAdvance, u, (at, &c.target))
-        }) && zone::stacking_allows(rules, state, u, &c.target)
+        reach(u) > 0
+            && zone::on_map(state, u).is_some_and(|at| {
+                at != c.target
+                    && movement::may(rules, state, HookPoint::MayAdvance, u, (at, &c.target))
+            })
+            && zone::stacking_allows(rules, state, u, &c.target)
     };
     let mut options: Vec<String> = c
         .attackers

@@ -483,9 +483,6 @@ pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> Vec<Stri
         if level == Level::Out {
             ma = ma.min(2);
         }
-        if let Some((cap, _)) = rules.movement_cap(state, u) {
-            ma = ma.min(cap);
-        }
         // Movement points are counted in halves (a road costs half a point).
         let used = state.flow.marks.moved.get(&i).copied().unwrap_or(0);
         let ma = ma * 2;
