@@ -32,6 +32,7 @@ fn main() {
             options: vec![],
             seed,
             dice: vec![],
+            position: None,
         };
         let mut s = match Session::new(&content, setup) {
             Ok(s) => s,

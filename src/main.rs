@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod commands;
+mod examples;
 mod out;
 mod play;
 mod sim;
@@ -121,6 +122,20 @@ enum Command {
     /// FILE:POINTER=VALUE, repeatable). A place is a file and a JSON pointer into it whose steps
     /// into lists may name an element by id: cards/axis.ron:/cards/taifun/values/ops.
     Sim(sim::SimArgs),
+    /// Run a game's rulebook examples (`examples/*.ron`) through the prompts.
+    ///
+    /// Each example starts from its position, plays its actions and checks its expected
+    /// outcomes; each is reported as passed or where it diverged (the step, what was expected,
+    /// what play gave). Exits 1 if any failed or the content has errors.
+    Examples {
+        dir: PathBuf,
+        /// Only the example with this id, or those of this rule.
+        #[arg(long)]
+        only: Option<String>,
+        /// Print the outcomes as a JSON array on stdout instead.
+        #[arg(long)]
+        json: bool,
+    },
     /// Regenerate the JSON Schemas of the content file kinds from the Rust types.
     ///
     /// With --check, write nothing: exit 1 if a committed schema differs from the generated one.
@@ -137,6 +152,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Validate { dir, json } => validate(&dir, json),
+        Command::Examples { dir, only, json } => examples::run(&dir, json, only.as_deref()),
         Command::Fmt { dir, check } => fmt(&dir, check),
         Command::Schema { check, dir } => schema_cmd(&dir, check),
         Command::Sim(args) => sim::run(args),
@@ -157,6 +173,7 @@ fn main() -> ExitCode {
                 options,
                 seed,
                 dice,
+                position: None,
             },
             actions.as_deref(),
             PlayOutput {

@@ -23,6 +23,7 @@ pub fn campaign(seed: u64) -> Setup {
         options: Vec::new(),
         seed,
         dice: Vec::new(),
+        position: None,
     }
 }
 

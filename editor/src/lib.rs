@@ -177,6 +177,7 @@ impl EditorApp {
                 options: Vec::new(),
                 seed: 1,
                 dice: Vec::new(),
+                position: None,
             },
             playtest: None,
             report: String::new(),
@@ -664,7 +665,7 @@ impl EditorApp {
                 self.section = Section::Game;
                 self.fields.reveal = Some(fields::path_of_pointer(&pointer));
             }
-            None => {}
+            Some(FileKind::Example) | None => {}
         }
         self.status = format!("Opened {file} at {pointer}");
     }

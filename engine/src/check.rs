@@ -8,6 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+mod examples;
 mod game;
 mod hooks;
 mod lint;
@@ -77,6 +78,8 @@ fn declared_in(what: &str) -> FileKind {
         "counter" => FileKind::Counters,
         "card" => FileKind::Cards,
         "space" => FileKind::Map,
+        "table" => FileKind::Tables,
+        "scenario" => FileKind::Scenario,
         _ => FileKind::Game,
     }
 }
@@ -186,6 +189,7 @@ pub(crate) fn check(
         FileKind::Tables => usize::from(files.tables.is_some()),
         FileKind::Cards => files.cards.len(),
         FileKind::Scenario => files.scenarios.len(),
+        FileKind::Example => files.examples.len(),
     };
     let broken = FileKind::ALL
         .into_iter()
@@ -236,6 +240,7 @@ pub(crate) fn check(
         );
     }
     content.scenarios = files.scenarios.iter().map(|f| f.data.clone()).collect();
+    content.examples = c.examples(&files.examples, content);
     if files.game.is_some() {
         let before = c.diags.len();
         c.scripts(files, sources, content);

@@ -51,6 +51,16 @@ impl Hasher for Fnv {
 /// A map from ids, for lookups only.
 pub type IdMap<V> = HashMap<String, V, BuildHasherDefault<Fnv>>;
 
+/// A worked example as loaded: its data, and the places of its id and of each step, so a run
+/// that diverges is reported where the step is written.
+#[derive(Debug, Clone)]
+pub struct ExampleEntry {
+    pub data: crate::model::ExampleFile,
+    pub file: crate::diag::FileId,
+    pub at: crate::diag::Span,
+    pub steps: Vec<crate::diag::Span>,
+}
+
 /// A game's content after loading and checking.
 #[derive(Debug, Clone, Default)]
 pub struct Content {
@@ -60,6 +70,8 @@ pub struct Content {
     pub tables: Vec<Table>,
     pub decks: Vec<CardsFile>,
     pub scenarios: Vec<ScenarioFile>,
+    /// The rulebook's worked examples (`examples/*.ron`), with where each step is written.
+    pub examples: Vec<ExampleEntry>,
     pub graph: MapGraph,
     pub files: Vec<ContentFile>,
     /// The cards' scripts, parsed (those that checked, and those that did not, as far as they

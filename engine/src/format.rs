@@ -54,6 +54,7 @@ pub fn format_text(kind: FileKind, file: FileId, text: &str) -> Result<String, V
         FileKind::Tables => reformat::<TablesFile>(kind, file, text, &mut diags),
         FileKind::Cards => reformat::<CardsFile>(kind, file, text, &mut diags),
         FileKind::Scenario => reformat::<ScenarioFile>(kind, file, text, &mut diags),
+        FileKind::Example => reformat::<crate::model::ExampleFile>(kind, file, text, &mut diags),
     };
     out.ok_or(diags)
 }

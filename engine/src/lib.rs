@@ -13,6 +13,7 @@ pub mod check;
 pub mod content;
 pub mod content_diff;
 pub mod diag;
+pub mod examples;
 pub mod format;
 pub mod hex;
 pub mod load;

@@ -15,7 +15,9 @@ use serde::de::DeserializeOwned;
 use crate::check;
 use crate::content::{Content, ContentFile};
 use crate::diag::{self, Diagnostic, FileId, Sources, Span};
-use crate::model::{CardsFile, CountersFile, GameFile, MapFile, ScenarioFile, TablesFile};
+use crate::model::{
+    CardsFile, CountersFile, ExampleFile, GameFile, MapFile, ScenarioFile, TablesFile,
+};
 use crate::ron_syntax::{self, SpanMap};
 use crate::schema::{self, FileKind};
 
@@ -252,6 +254,7 @@ pub struct Files {
     pub tables: Option<Parsed<TablesFile>>,
     pub cards: Vec<Parsed<CardsFile>>,
     pub scenarios: Vec<Parsed<ScenarioFile>>,
+    pub examples: Vec<Parsed<ExampleFile>>,
     /// Kinds of file that are required but missing, or that exist but could not be read:
     /// checks of references into them are silenced, like those into a file that did not parse.
     pub unavailable: BTreeSet<FileKind>,
@@ -298,9 +301,15 @@ pub fn load(source: &dyn ContentSource) -> Loaded {
 }
 
 /// A stable fingerprint of the content's files (their paths and texts), FNV-1a 64 in hex: a
-/// saved game names the content it was played on by it.
+/// saved game names the content it was played on by it. The examples are not the game's rules,
+/// so they do not count.
 fn content_hash(loaded: &Loaded) -> String {
-    let mut files: Vec<_> = loaded.content.files.iter().collect();
+    let mut files: Vec<_> = loaded
+        .content
+        .files
+        .iter()
+        .filter(|f| f.kind != FileKind::Example)
+        .collect();
     files.sort_by(|a, b| a.relative.cmp(&b.relative));
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for f in files {
@@ -339,7 +348,7 @@ fn read_files(source: &dyn ContentSource, root: &str, loaded: &mut Loaded) -> Fi
                     .warn()
                     .with_hint(
                         "content files are game.ron, map.ron, counters.ron, tables.ron, \
-                         cards/*.ron and scenarios/*.ron",
+                         cards/*.ron, scenarios/*.ron and examples/*.ron",
                     ),
             );
             continue;
@@ -392,6 +401,7 @@ fn read_files(source: &dyn ContentSource, root: &str, loaded: &mut Loaded) -> Fi
             FileKind::Tables => files.tables = parse_file(kind, id, text, diags),
             FileKind::Cards => files.cards.extend(parse_file(kind, id, text, diags)),
             FileKind::Scenario => files.scenarios.extend(parse_file(kind, id, text, diags)),
+            FileKind::Example => files.examples.extend(parse_file(kind, id, text, diags)),
         }
     }
     for (kind, name, hint) in [

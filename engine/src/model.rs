@@ -18,12 +18,14 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 mod cards_tables;
+mod example;
 mod hooks;
 mod map;
 mod play;
 mod scenario;
 mod sequence;
 pub use cards_tables::*;
+pub use example::*;
 pub use hooks::*;
 pub use map::*;
 pub use play::*;

@@ -9,7 +9,9 @@ use std::sync::OnceLock;
 
 use schemars::JsonSchema;
 
-use crate::model::{CardsFile, CountersFile, GameFile, MapFile, ScenarioFile, TablesFile};
+use crate::model::{
+    CardsFile, CountersFile, ExampleFile, GameFile, MapFile, ScenarioFile, TablesFile,
+};
 
 /// The kinds of content file, each with its place in a game folder and its schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -20,16 +22,19 @@ pub enum FileKind {
     Tables,
     Cards,
     Scenario,
+    /// A rulebook's worked example (`examples/*.ron`): played, not part of the game's rules.
+    Example,
 }
 
 impl FileKind {
-    pub const ALL: [FileKind; 6] = [
+    pub const ALL: [FileKind; 7] = [
         FileKind::Game,
         FileKind::Map,
         FileKind::Counters,
         FileKind::Tables,
         FileKind::Cards,
         FileKind::Scenario,
+        FileKind::Example,
     ];
 
     /// The schema's name, which is also the file name in `schemas/` without `.schema.json`.
@@ -41,6 +46,7 @@ impl FileKind {
             FileKind::Tables => "tables",
             FileKind::Cards => "cards",
             FileKind::Scenario => "scenario",
+            FileKind::Example => "example",
         }
     }
 
@@ -59,6 +65,7 @@ impl FileKind {
                 match dir {
                     "cards" => Some(FileKind::Cards),
                     "scenarios" => Some(FileKind::Scenario),
+                    "examples" => Some(FileKind::Example),
                     _ => None,
                 }
             }
@@ -94,6 +101,7 @@ pub fn generate(kind: FileKind) -> serde_json::Value {
         FileKind::Tables => schema_of::<TablesFile>(kind),
         FileKind::Cards => schema_of::<CardsFile>(kind),
         FileKind::Scenario => schema_of::<ScenarioFile>(kind),
+        FileKind::Example => schema_of::<ExampleFile>(kind),
     }
 }
 

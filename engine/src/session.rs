@@ -21,7 +21,7 @@ pub use crate::playtest::{Divergence, DivergenceKind, Playtest, Reload};
 pub const CHECKPOINT_EVERY: usize = 32;
 
 /// What starts a session: everything but the actions.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Setup {
     pub scenario: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -30,6 +30,10 @@ pub struct Setup {
     /// Die results used before the seeded dice.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dice: Vec<i64>,
+    /// A position set up by hand to start from (a rulebook example's), instead of the
+    /// scenario's start as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<crate::model::Position>,
 }
 
 #[derive(Debug, Clone)]
@@ -163,11 +167,15 @@ impl Session {
 }
 
 fn start_state(rules: &Rules, setup: &Setup) -> Result<State, RulesError> {
-    rules::start(rules, setup.seed, &setup.options, &setup.dice)
+    rules::start_from(
+        rules,
+        (setup.seed, &setup.options, &setup.dice),
+        setup.position.as_ref(),
+    )
 }
 
 /// A saved game: the setup, the actions, and the content they were played on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SavedGame {
     pub game: String,
     /// The fingerprint of the content when the game was saved.

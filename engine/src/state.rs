@@ -148,10 +148,23 @@ pub struct Record {
     pub table_rolls: BTreeMap<(String, usize), BTreeMap<String, u32>>,
     /// Space → how often its controller changed (a neutral space taken counts).
     pub control_changes: BTreeMap<String, u32>,
+    /// Table → the column of its last roll (after shifts) and the result as printed: what a
+    /// rulebook example checks.
+    pub last_rolls: BTreeMap<String, (usize, String)>,
 }
 
 impl Record {
     pub fn roll(&mut self, table: &str, column: usize, result: String) {
+        match self.last_rolls.get_mut(table) {
+            Some(last) => {
+                last.0 = column;
+                last.1.clone_from(&result);
+            }
+            None => {
+                self.last_rolls
+                    .insert(table.to_string(), (column, result.clone()));
+            }
+        }
         *self
             .table_rolls
             .entry((table.to_string(), column))

@@ -215,6 +215,7 @@ fn set_in_text(kind: FileKind, text: &str, pointer: &str, value: Value) -> Resul
         FileKind::Tables => rewrite::<TablesFile>(json),
         FileKind::Cards => rewrite::<CardsFile>(json),
         FileKind::Scenario => rewrite::<ScenarioFile>(json),
+        FileKind::Example => rewrite::<crate::model::ExampleFile>(json),
     }
 }
 

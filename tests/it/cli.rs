@@ -274,6 +274,7 @@ fn random_campaign(seed: u64) -> (Vec<String>, sandtable_engine::rules::GameResu
         options: Vec::new(),
         seed,
         dice: Vec::new(),
+        position: None,
     };
     let mut s = Session::new(content, setup).unwrap();
     let mut agent = RandomAgent::new(seed);
@@ -377,6 +378,7 @@ fn play_uses_the_given_die_results_before_the_seeded_dice() {
         options: Vec::new(),
         seed: 14,
         dice: sixes.clone(),
+        position: None,
     };
     let mut s = Session::new(content, setup).unwrap();
     let mut agent = RandomAgent::new(14);

@@ -10,6 +10,7 @@ mod cards_axis;
 mod cli;
 mod cli_errors;
 mod docs;
+mod examples;
 mod golden;
 mod graph_model;
 mod hardening_script;

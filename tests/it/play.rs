@@ -17,6 +17,7 @@ fn setup(seed: u64) -> Setup {
         options: Vec::new(),
         seed,
         dice: Vec::new(),
+        position: None,
     }
 }
 

@@ -12,6 +12,7 @@ fn campaign() -> Setup {
         options: Vec::new(),
         seed: 1,
         dice: Vec::new(),
+        position: None,
     }
 }
 

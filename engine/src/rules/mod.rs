@@ -21,6 +21,7 @@ pub mod impulses;
 pub mod losses;
 pub mod movement;
 mod opening;
+pub mod position;
 mod procedures;
 pub mod retreat;
 mod stacking;
@@ -435,6 +436,16 @@ pub fn start(
     options: &[String],
     dice: &[i64],
 ) -> Result<State, RulesError> {
+    start_from(rules, (seed, options, dice), None)
+}
+
+/// [`start`], from a position set up by hand (a rulebook example's): the scenario's start
+/// changed, and play put where the position says.
+pub fn start_from(
+    rules: &Rules,
+    (seed, options, dice): (u64, &[String], &[i64]),
+    position: Option<&crate::model::Position>,
+) -> Result<State, RulesError> {
     check_dice(rules, dice)?;
     let mut state = State::new(rules.content, rules.scenario, seed).map_err(|e| RulesError(e.0))?;
     state.forced_dice = dice.to_vec();
@@ -449,6 +460,9 @@ pub fn start(
     }
     for o in rules.scenario.options.iter().filter(|o| o.default) {
         state.flags.insert(o.id.clone());
+    }
+    if let Some(p) = position {
+        position::apply(rules, &mut state, p)?;
     }
     procedures::advance(rules, &mut state);
     Ok(state)

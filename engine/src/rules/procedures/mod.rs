@@ -65,7 +65,7 @@ pub(super) fn advance(rules: &Rules, state: &mut State) {
 }
 
 /// Starts the next step of the sequence of play.
-fn next_step(rules: &Rules, state: &mut State) {
+pub(super) fn next_step(rules: &Rules, state: &mut State) {
     let seq = &rules.game.sequence;
     let Some(phase) = seq.get(state.flow.phase) else {
         end_turn(rules, state);

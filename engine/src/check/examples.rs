@@ -1,0 +1,246 @@
+//! The rulebook examples (`examples/*.ron`): every name they use resolves (scenario, optional
+//! rules, phase, sides, units, places, markers, tracks, flags, cards, tables and their
+//! columns), so a run fails only where play differs from the print.
+
+use super::*;
+use crate::content::ExampleEntry;
+use crate::model::{ExampleFile, ExampleStep};
+
+impl Checker<'_> {
+    pub(super) fn examples(
+        &mut self,
+        files: &[Parsed<ExampleFile>],
+        content: &Content,
+    ) -> Vec<ExampleEntry> {
+        let mut seen = BTreeSet::new();
+        let mut out = Vec::new();
+        for f in files {
+            if !seen.insert(f.data.id.clone()) {
+                self.error(
+                    f.at("/id"),
+                    "E0200",
+                    format!("duplicate example id `{}`", f.data.id),
+                );
+            }
+            self.example(f, content);
+            out.push(ExampleEntry {
+                data: f.data.clone(),
+                file: f.file,
+                at: f.at("/id"),
+                steps: (0..f.data.steps.len())
+                    .map(|i| f.at(&format!("/steps/{i}")))
+                    .collect(),
+            });
+        }
+        out
+    }
+
+    fn example(&mut self, f: &Parsed<ExampleFile>, content: &Content) {
+        let e = &f.data;
+        let ids = std::mem::take(&mut self.ids);
+        let scenarios: BTreeSet<String> = content.scenarios.iter().map(|s| s.id.clone()).collect();
+        self.reference(f, "/scenario", "scenario", &e.scenario, &scenarios);
+        if let Some(s) = content.scenario(&e.scenario) {
+            let options: BTreeSet<String> = s.options.iter().map(|o| o.id.clone()).collect();
+            self.references(f, "/options", "optional rule", &e.options, &options);
+        }
+        let p = &e.position;
+        if let (Some(at), Some(game)) = (&p.at, &content.game) {
+            let phases: BTreeSet<String> = game.sequence.iter().map(|x| x.id.clone()).collect();
+            self.reference(f, "/position/at/phase", "phase", &at.phase, &phases);
+            if let Some(side) = &at.side {
+                self.reference(f, "/position/at/side", "side", side, &ids.sides);
+            }
+        }
+        for (i, u) in p.units.iter().enumerate() {
+            let q = format!("/position/units/{i}");
+            self.unit_name(f, &format!("{q}/unit"), &u.unit, content);
+            self.place_ref(f, &format!("{q}/at"), &u.at, content, &ids);
+        }
+        for (i, c) in p.control.iter().enumerate() {
+            self.control_ref(f, &format!("/position/control/{i}"), c, content, &ids);
+        }
+        self.references(
+            f,
+            "/position/clear_markers",
+            "marker",
+            &p.clear_markers,
+            &ids.markers,
+        );
+        for (i, m) in p.markers.iter().enumerate() {
+            let q = format!("/position/markers/{i}");
+            self.reference(f, &format!("{q}/marker"), "marker", &m.marker, &ids.markers);
+            self.space_ref(f, &format!("{q}/space"), &m.space, &content.graph);
+        }
+        for (i, t) in p.tracks.iter().enumerate() {
+            let q = format!("/position/tracks/{i}/track");
+            self.reference(f, &q, "track", &t.track, &ids.tracks);
+        }
+        self.references(f, "/position/flags", "flag", &p.flags, &ids.flags);
+        self.references(
+            f,
+            "/position/clear_flags",
+            "flag",
+            &p.clear_flags,
+            &ids.flags,
+        );
+        for (i, h) in p.hands.iter().enumerate() {
+            let q = format!("/position/hands/{i}");
+            self.reference(f, &format!("{q}/side"), "side", &h.side, &ids.sides);
+            self.references(f, &format!("{q}/cards"), "card", &h.cards, &ids.cards);
+        }
+        self.references(f, "/position/played", "card", &p.played, &ids.cards);
+        if e.steps.is_empty() {
+            self.error(f.at("/steps"), "E0207", "an example with no steps".into());
+        }
+        for (i, step) in e.steps.iter().enumerate() {
+            self.example_step(f, i, step, content, &ids);
+        }
+        self.ids = ids;
+    }
+
+    fn example_step(
+        &mut self,
+        f: &Parsed<ExampleFile>,
+        i: usize,
+        step: &ExampleStep,
+        content: &Content,
+        ids: &Ids,
+    ) {
+        let q = format!("/steps/{i}");
+        match step {
+            ExampleStep::Prompt(p) => {
+                if let Some(side) = &p.side {
+                    self.reference(f, &format!("{q}/Prompt/side"), "side", side, &ids.sides);
+                }
+            }
+            ExampleStep::Unit(u) => {
+                self.unit_name(f, &format!("{q}/Unit/unit"), &u.unit, content);
+                if let Some(at) = &u.at {
+                    let at = at.strip_prefix("not:").unwrap_or(at);
+                    self.place_ref(f, &format!("{q}/Unit/at"), at, content, ids);
+                }
+            }
+            ExampleStep::Control(c) => {
+                self.control_ref(f, &format!("{q}/Control"), c, content, ids);
+            }
+            ExampleStep::Track(t) => {
+                self.reference(
+                    f,
+                    &format!("{q}/Track/track"),
+                    "track",
+                    &t.track,
+                    &ids.tracks,
+                );
+            }
+            ExampleStep::Marker(m) => {
+                let q = format!("{q}/Marker");
+                self.reference(f, &format!("{q}/marker"), "marker", &m.marker, &ids.markers);
+                self.space_ref(f, &format!("{q}/space"), &m.space, &content.graph);
+            }
+            ExampleStep::Roll(r) => {
+                let tables: BTreeSet<String> =
+                    content.tables.iter().map(|t| t.id.clone()).collect();
+                let q = format!("{q}/Roll");
+                self.reference(f, &format!("{q}/table"), "table", &r.table, &tables);
+                if let Some(t) = content.tables.iter().find(|t| t.id == r.table) {
+                    let labels: Vec<String> = (0..t.width()).map(|c| t.column_label(c)).collect();
+                    if !labels.contains(&r.column) {
+                        self.error(
+                            f.at(&format!("{q}/column")),
+                            "E0201",
+                            format!("table `{}` has no column `{}`", t.id, r.column),
+                        )
+                        .hints
+                        .push(format!("its columns: {}", labels.join(", ")));
+                    }
+                }
+            }
+            ExampleStep::Flag(x) => {
+                self.reference(f, &format!("{q}/Flag/flag"), "flag", &x.flag, &ids.flags);
+            }
+            ExampleStep::Winner(side) if !side.is_empty() => {
+                self.reference(f, &format!("{q}/Winner"), "side", side, &ids.sides);
+            }
+            _ => {}
+        }
+    }
+
+    /// A piece as the prompts name it: a counter's id, with `.N` for one of several pieces.
+    fn unit_name(&mut self, f: &Parsed<ExampleFile>, p: &str, name: &str, content: &Content) {
+        if self.broken.contains(&FileKind::Counters) {
+            return;
+        }
+        let (id, piece) = match name.rsplit_once('.') {
+            Some((id, n)) if n.parse::<u32>().is_ok() => (id, n.parse::<u32>().ok()),
+            _ => (name, None),
+        };
+        let Some(c) = content.counter(id) else {
+            let known = content.counters.iter().map(|c| c.id.as_str());
+            let suggestion = did_you_mean(id, known).map(str::to_string);
+            let d = self.error(f.at(p), "E0201", format!("unknown unit `{name}`"));
+            if let Some(s) = suggestion {
+                d.hints.push(format!("did you mean `{s}`?"));
+            }
+            return;
+        };
+        let fits = match piece {
+            None => c.count <= 1,
+            Some(n) => c.count > 1 && n >= 1 && n <= c.count,
+        };
+        if !fits {
+            let hint = if c.count > 1 {
+                format!(
+                    "`{id}` has {} pieces: `{id}.1` to `{id}.{}`",
+                    c.count, c.count
+                )
+            } else {
+                format!("`{id}` is a single piece: name it `{id}`")
+            };
+            self.error(f.at(p), "E0201", format!("no piece `{name}`"))
+                .hints
+                .push(hint);
+        }
+    }
+
+    /// A space, a box, `removed` or `unplaced`.
+    fn place_ref(
+        &mut self,
+        f: &Parsed<ExampleFile>,
+        p: &str,
+        at: &str,
+        content: &Content,
+        ids: &Ids,
+    ) {
+        if matches!(at, "removed" | "unplaced")
+            || ids.boxes.contains(at)
+            || content.graph.index_of(at).is_some()
+        {
+            return;
+        }
+        self.space_ref(f, p, at, &content.graph);
+    }
+
+    fn control_ref(
+        &mut self,
+        f: &Parsed<ExampleFile>,
+        p: &str,
+        c: &ControlSetting,
+        content: &Content,
+        ids: &Ids,
+    ) {
+        if let Some(side) = &c.side {
+            self.reference(f, &format!("{p}/side"), "side", side, &ids.sides);
+        }
+        self.references(
+            f,
+            &format!("{p}/regions"),
+            "region",
+            &c.regions,
+            &ids.regions,
+        );
+        for (j, space) in c.spaces.iter().enumerate() {
+            self.space_ref(f, &format!("{p}/spaces/{j}"), space, &content.graph);
+        }
+    }
+}
