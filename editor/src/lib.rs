@@ -14,6 +14,7 @@
 pub mod balance;
 pub mod cards;
 pub mod doc;
+pub mod examples;
 pub mod fields;
 pub mod map;
 pub mod playtest;
@@ -65,12 +66,13 @@ pub enum Section {
     Tables,
     Scenarios,
     Playtest,
+    Examples,
     Balance,
     Problems,
 }
 
 impl Section {
-    pub const ALL: [Section; 10] = [
+    pub const ALL: [Section; 11] = [
         Section::Overview,
         Section::Game,
         Section::Map,
@@ -79,6 +81,7 @@ impl Section {
         Section::Tables,
         Section::Scenarios,
         Section::Playtest,
+        Section::Examples,
         Section::Balance,
         Section::Problems,
     ];
@@ -93,6 +96,7 @@ impl Section {
             Section::Tables => "Tables",
             Section::Scenarios => "Scenarios",
             Section::Playtest => "Playtest",
+            Section::Examples => "Examples",
             Section::Balance => "Balance",
             Section::Problems => "Problems",
         }
@@ -144,6 +148,7 @@ pub struct EditorApp {
     pub scenario: scenario::ScenarioView,
     pub fields: fields::FieldsView,
     pub balance: balance::BalanceView,
+    pub examples: examples::ExamplesView,
     /// Where each diagnostic points, found once per check (see [`EditorApp::place_of`]).
     places: std::cell::RefCell<(Option<u64>, Vec<Option<ProblemPlace>>)>,
 }
@@ -164,6 +169,8 @@ impl EditorApp {
             .map(|s| s.id.clone())
             .unwrap_or_default();
         let save_path = folder.join("..").join("playtest.ron").display().to_string();
+        let mut examples = examples::ExamplesView::default();
+        examples.run(&loaded);
         EditorApp {
             folder,
             checked: doc.generation,
@@ -194,6 +201,7 @@ impl EditorApp {
             scenario: scenario::ScenarioView::default(),
             fields: fields::FieldsView::default(),
             balance: balance::BalanceView::default(),
+            examples,
             places: Default::default(),
         }
     }
@@ -212,6 +220,7 @@ impl EditorApp {
         if self.checked != self.doc.generation {
             self.loaded = load(&self.doc.source());
             self.checked = self.doc.generation;
+            self.examples.run(&self.loaded);
         }
     }
 
@@ -365,6 +374,7 @@ impl EditorApp {
             Section::Scenarios => scenario::show(self, ui),
             Section::Problems => self.problems(ui),
             Section::Playtest => self.playtest(ui),
+            Section::Examples => examples::show(self, ui),
             Section::Balance => balance::show(self, ui),
         });
         if self.quit == Quit::Asking {
@@ -443,6 +453,9 @@ impl EditorApp {
         for section in Section::ALL {
             let label = match section {
                 Section::Problems => format!("Problems ({})", self.loaded.diagnostics.len()),
+                Section::Examples if self.examples.failed() > 0 => {
+                    format!("Examples ({} failing)", self.examples.failed())
+                }
                 _ => section.label().to_string(),
             };
             ui.selectable_value(&mut self.section, section, label);
@@ -665,7 +678,15 @@ impl EditorApp {
                 self.section = Section::Game;
                 self.fields.reveal = Some(fields::path_of_pointer(&pointer));
             }
-            Some(FileKind::Example) | None => {}
+            Some(FileKind::Example) => {
+                self.section = Section::Examples;
+                self.examples.selected = self
+                    .doc
+                    .parse::<sandtable_engine::model::ExampleFile>(&file)
+                    .ok()
+                    .map(|e| e.id);
+            }
+            None => {}
         }
         self.status = format!("Opened {file} at {pointer}");
     }

@@ -359,6 +359,19 @@ impl EditorApp {
             .iter()
             .map(|s| (s.id.clone(), s.title.clone()))
             .collect();
+        if self.setup.position.is_some() {
+            ui.horizontal(|ui| {
+                ui.label(
+                    RichText::new(
+                        "Starts from a rulebook example's position, not the scenario's start.",
+                    )
+                    .strong(),
+                );
+                if ui.button("Start from the scenario's start").clicked() {
+                    self.setup.position = None;
+                }
+            });
+        }
         ui.horizontal(|ui| {
             ui.label("Scenario:");
             for (id, title) in &scenarios {

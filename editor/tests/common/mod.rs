@@ -6,6 +6,7 @@ pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
 }
 
 /// A copy of the bundled game in a fresh temporary folder (removed when dropped).
+#[allow(dead_code)] // not every test binary that shares this module uses it
 pub fn copy_of_bundled() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     copy_tree(&sandtable_editor::bundled_content(), dir.path());
