@@ -82,6 +82,14 @@ pub struct GameRecord {
     pub error: Option<String>,
 }
 
+impl GameRecord {
+    /// Whether a side won it (a game that ended with no winner is undecided, like one stopped
+    /// before its end).
+    pub fn decided(&self) -> bool {
+        self.winner.as_deref().is_some_and(|w| !w.is_empty())
+    }
+}
+
 /// The seed of game `index` of a batch with seed `seed` (SplitMix64 of the two).
 pub fn game_seed(seed: u64, index: u32) -> u64 {
     let mut z = seed
@@ -344,7 +352,8 @@ pub struct Report {
     pub errors: u32,
     pub first_error: Option<String>,
     pub sides: Vec<SideStats>,
-    /// Games that ended with no winner or were stopped at the action limit.
+    /// Games that ended with no winner (a draw, a stall) or were stopped at the action limit:
+    /// with the sides' wins, every game of the batch.
     pub undecided: Rate,
     pub mean_actions: f64,
     /// Turn a game ended on → how many.
@@ -517,10 +526,7 @@ pub fn report(content: &Content, plan: &Plan, games: &[GameRecord]) -> Report {
                 .map(|e| format!("game {} (seed {}): {e}", g.index, g.seed))
         }),
         sides: side_stats,
-        undecided: Rate::new(
-            games.iter().filter(|g| g.winner.is_none()).count() as u32,
-            n,
-        ),
+        undecided: Rate::new(games.iter().filter(|g| !g.decided()).count() as u32, n),
         mean_actions: games.iter().map(|g| g.actions as f64).sum::<f64>() / n.max(1) as f64,
         victory_turns,
         victory_kinds,

@@ -179,3 +179,26 @@ fn sim_refuses_an_unknown_scenario_agent_or_place_with_a_message() {
         assert!(err.contains(says), "{err}");
     }
 }
+
+/// A game that ends with no winner (Berlin 1945's end-of-game roll can leave the camps level)
+/// is undecided, so the win rates and the undecided add up to every game of the batch.
+#[test]
+fn win_rates_and_undecided_games_add_up_to_the_whole_batch() {
+    let r = json(&[
+        "sim",
+        "content/berlin-1945",
+        "--scenario",
+        "standard",
+        "--games",
+        "60",
+        "--json",
+    ]);
+    let count = |v: &serde_json::Value| v["count"].as_u64().unwrap();
+    let sides: u64 = r["sides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| count(&s["wins"]))
+        .sum();
+    assert_eq!(sides + count(&r["undecided"]), 60, "{r}");
+}
