@@ -90,8 +90,12 @@ enum Command {
     /// printed as text.
     Play {
         dir: PathBuf,
-        #[arg(long)]
-        scenario: String,
+        #[arg(long, required_unless_present = "example")]
+        scenario: Option<String>,
+        /// Start from a rulebook example's position (`examples/<id>.ron`: its scenario,
+        /// options, seed and position) instead of a scenario's start.
+        #[arg(long, conflicts_with = "scenario")]
+        example: Option<String>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Optional rules to switch on, separated by commas.
@@ -159,6 +163,7 @@ fn main() -> ExitCode {
         Command::Play {
             dir,
             scenario,
+            example,
             seed,
             options,
             actions,
@@ -169,7 +174,7 @@ fn main() -> ExitCode {
         } => play(
             &dir,
             Setup {
-                scenario,
+                scenario: scenario.unwrap_or_default(),
                 options,
                 seed,
                 dice,
@@ -180,6 +185,7 @@ fn main() -> ExitCode {
                 state: state.is_some(),
                 prompt: prompt.is_some(),
                 save,
+                example,
             },
         ),
         Command::Odds {

@@ -15,14 +15,37 @@ pub struct PlayOutput {
     pub state: bool,
     pub prompt: bool,
     pub save: Option<PathBuf>,
+    /// Start from this rulebook example's position.
+    pub example: Option<String>,
 }
 
-pub fn play(dir: &Path, setup: Setup, actions: Option<&Path>, out: PlayOutput) -> ExitCode {
+pub fn play(dir: &Path, mut setup: Setup, actions: Option<&Path>, out: PlayOutput) -> ExitCode {
     let loaded = match load_checked(dir, "nothing was played") {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
     let content = loaded.content;
+    if let Some(id) = &out.example {
+        let Some(e) = content.examples.iter().find(|e| e.data.id == *id) else {
+            let known: Vec<&str> = content
+                .examples
+                .iter()
+                .map(|e| e.data.id.as_str())
+                .collect();
+            return usage(format_args!(
+                "no example `{id}` in {} (examples: {})",
+                dir.display(),
+                known.join(", ")
+            ));
+        };
+        let mut from = sandtable_engine::examples::setup(&e.data);
+        from.dice = std::mem::take(&mut setup.dice);
+        if setup.seed != 1 {
+            from.seed = setup.seed;
+        }
+        from.options.append(&mut setup.options);
+        setup = from;
+    }
     if let Err(code) = check_setup(&content, &setup.scenario, &setup.options, &setup.dice) {
         return code;
     }

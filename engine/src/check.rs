@@ -240,7 +240,7 @@ pub(crate) fn check(
         );
     }
     content.scenarios = files.scenarios.iter().map(|f| f.data.clone()).collect();
-    content.examples = c.examples(&files.examples, content);
+    content.examples = c.examples(&files.examples, sources, content);
     if files.game.is_some() {
         let before = c.diags.len();
         c.scripts(files, sources, content);

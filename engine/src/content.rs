@@ -59,6 +59,8 @@ pub struct ExampleEntry {
     pub file: crate::diag::FileId,
     pub at: crate::diag::Span,
     pub steps: Vec<crate::diag::Span>,
+    /// The conditions of its `Holds` steps, parsed and checked, by step.
+    pub conditions: std::collections::BTreeMap<usize, crate::script::syntax::Expr>,
 }
 
 /// A game's content after loading and checking.

@@ -11,6 +11,8 @@ use crate::content::{Content, ExampleEntry};
 use crate::diag::Diagnostic;
 use crate::model::{ExampleFile, ExampleStep, PromptCheck};
 use crate::rules::{self, position, Rules};
+use crate::script::eval::{self, Context};
+use crate::script::syntax::Expr;
 use crate::session::Setup;
 use crate::state::{Loc, State};
 
@@ -71,7 +73,7 @@ pub fn run(content: &Content, e: &ExampleEntry) -> Outcome {
         }
     };
     for (i, step) in d.steps.iter().enumerate() {
-        if let Err((message, hints)) = play_step(&rules, &mut state, step) {
+        if let Err((message, hints)) = play_step(&rules, &mut state, step, e.conditions.get(&i)) {
             let span = e.steps.get(i).copied().unwrap_or(e.at);
             let mut diag = Diagnostic::error(
                 "E0401",
@@ -116,7 +118,12 @@ fn prompt_hint(state: &State) -> Vec<String> {
     }
 }
 
-fn play_step(rules: &Rules, state: &mut State, step: &ExampleStep) -> Result<(), Failure> {
+fn play_step(
+    rules: &Rules,
+    state: &mut State,
+    step: &ExampleStep,
+    condition: Option<&Expr>,
+) -> Result<(), Failure> {
     let fail = |m: String, state: &State| Err((m, prompt_hint(state)));
     match step {
         ExampleStep::Act(action) => rules::apply(rules, state, action).map_err(|e| {
@@ -302,6 +309,28 @@ fn play_step(rules: &Rules, state: &mut State, step: &ExampleStep) -> Result<(),
                 Err((format!("flag `{}` is not set", f.flag), Vec::new()))
             } else {
                 Err((format!("flag `{}` is set", f.flag), Vec::new()))
+            }
+        }
+        ExampleStep::Holds(text) => {
+            let Some(expr) = condition else {
+                return Err((
+                    format!("`{text}` did not check when the content loaded"),
+                    Vec::new(),
+                ));
+            };
+            let me = rules.game.sides.first().map_or("", |s| s.id.as_str());
+            let ctx = Context {
+                me: me.to_string(),
+                enemy: rules.other_side(me).to_string(),
+                ..Context::default()
+            };
+            match eval::condition(expr, rules.content, state, &ctx) {
+                Ok(true) => Ok(()),
+                Ok(false) => Err((format!("`{text}` does not hold"), Vec::new())),
+                Err(e) => Err((
+                    format!("`{text}` could not be evaluated: {}", e.message),
+                    Vec::new(),
+                )),
             }
         }
         ExampleStep::Winner(side) => match &state.flow.result {

@@ -10,8 +10,10 @@ impl Checker<'_> {
     pub(super) fn examples(
         &mut self,
         files: &[Parsed<ExampleFile>],
+        sources: &Sources,
         content: &Content,
     ) -> Vec<ExampleEntry> {
+        let names = crate::script::check::Names::from_content(content);
         let mut seen = BTreeSet::new();
         let mut out = Vec::new();
         for f in files {
@@ -23,6 +25,27 @@ impl Checker<'_> {
                 );
             }
             self.example(f, content);
+            let mut conditions = std::collections::BTreeMap::new();
+            for (i, step) in f.data.steps.iter().enumerate() {
+                let ExampleStep::Holds(src) = step else {
+                    continue;
+                };
+                let (expr, mut errors) = syntax::parse_expr(src);
+                if let Some(e) = &expr {
+                    errors.extend(check_condition(e, &names));
+                }
+                // With a file that did not load, the names it declares are unknown: only the
+                // condition's syntax is worth reporting (as for every script).
+                if self.broken.iter().any(|&k| k != FileKind::Example) {
+                    errors.retain(|e| matches!(e.code, "E0301" | "E0302"));
+                }
+                let text = &sources.get(f.file).text;
+                let ok = errors.is_empty();
+                self.script_errors(f, text, &format!("/steps/{i}/Holds"), errors);
+                if let (Some(e), true) = (expr, ok) {
+                    conditions.insert(i, e);
+                }
+            }
             out.push(ExampleEntry {
                 data: f.data.clone(),
                 file: f.file,
@@ -30,6 +53,7 @@ impl Checker<'_> {
                 steps: (0..f.data.steps.len())
                     .map(|i| f.at(&format!("/steps/{i}")))
                     .collect(),
+                conditions,
             });
         }
         out
@@ -51,6 +75,9 @@ impl Checker<'_> {
             if let Some(side) = &at.side {
                 self.reference(f, "/position/at/side", "side", side, &ids.sides);
             }
+        }
+        for (i, space) in p.clear.iter().enumerate() {
+            self.space_ref(f, &format!("/position/clear/{i}"), space, &content.graph);
         }
         for (i, u) in p.units.iter().enumerate() {
             let q = format!("/position/units/{i}");
@@ -213,6 +240,7 @@ impl Checker<'_> {
         ids: &Ids,
     ) {
         if matches!(at, "removed" | "unplaced")
+            || self.broken.contains(&FileKind::Game)
             || ids.boxes.contains(at)
             || content.graph.index_of(at).is_some()
         {

@@ -52,6 +52,9 @@ pub struct Position {
     /// Where play stands in the sequence of play (the scenario's start if none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<PlayAt>,
+    /// Spaces emptied first: the units on them are taken out of the game (`removed`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clear: Vec<String>,
     /// Units put somewhere, reduced or not: a space, a box, `removed` or `unplaced`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub units: Vec<UnitAt>,
@@ -155,6 +158,9 @@ pub enum ExampleStep {
     Flag(FlagCheck),
     /// The game is over, won by this side (`""`: nobody).
     Winner(String),
+    /// A condition in the effect language holds (`all(units(counter: ge_4th_army), |u|
+    /// supply_level(u) == 0)`): anything a script can read.
+    Holds(String),
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]

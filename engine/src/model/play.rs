@@ -91,7 +91,8 @@ pub struct PlayRules {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub offensives: Vec<Offensive>,
     /// Markers that hinder one side where they stand (partisans): supply traced through the
-    /// space is only Limited; strategic redeployment may not enter, leave or cross it.
+    /// space is only Limited; strategic redeployment may not enter, leave or cross it; a
+    /// retreat avoids it when it can and halts there when it cannot (11.44).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hindering_markers: Vec<HinderingMarker>,
     /// Extra activation costs of particular units (PanzerArmee Afrika outside Libya).
@@ -116,6 +117,10 @@ pub struct PlayRules {
     /// in a region, or in a space with a marker (Winter 42, 15.2; partisans, 16.3).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrain_lost: Vec<TerrainLost>,
+    /// Defenders of these nations out of supply receive no benefit from trench markers in their
+    /// space (13.42).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trenches_need_supply: Vec<String>,
     /// Markers that move by strategic redeployment (Stalin, 5.5): the side, the SR points it
     /// costs, and a condition on the destination (named `space`), read before the marker moves.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -276,6 +281,9 @@ pub struct HinderingMarker {
     pub limits_supply: bool,
     #[serde(default, skip_serializing_if = "is_default")]
     pub blocks_sr: bool,
+    /// A retreat of the side enters its space only when no other is open, and stops there.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub halts_retreat: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -208,6 +208,40 @@ pub fn eliminate(rules: &Rules, state: &mut State, unit: usize) {
         .map_or(Loc::Removed, |b| Loc::Box(b.to_string()));
 }
 
+/// A unit eliminated out of supply (at attrition, or as if out of supply: a large unit that
+/// could not retreat, 11.43): a large unit takes a small unit of its own from the reserve to the
+/// eliminated box with it (with none there, it leaves the game) and waits on the turn track for
+/// the game's `oos_delay` turns, unless its nation is excepted (13.44); any other unit is
+/// eliminated.
+pub fn eliminate_out_of_supply(rules: &Rules, state: &mut State, u: usize) {
+    let delay = rules.play.oos_delay.as_ref();
+    if !rules.is_large(&state.units[u]) || delay.is_none() {
+        eliminate(rules, state, u);
+        return;
+    }
+    state.units[u].reduced = false;
+    match step_down_unit(rules, state, u) {
+        Some(small) => eliminate(rules, state, small),
+        None => {
+            state.units[u].at = Loc::Removed;
+            return;
+        }
+    }
+    let side = rules.side(&state.units[u]).to_string();
+    let excepted = delay.is_some_and(|d| {
+        d.except_nations
+            .iter()
+            .any(|n| n == rules.nation(&state.units[u]))
+    });
+    match (rules.box_of(&side, BoxRole::Delayed), delay) {
+        (Some(b), Some(d)) if !excepted => {
+            state.units[u].at = Loc::Box(b.to_string());
+            state.delayed.insert(u, state.turn + d.turns);
+        }
+        _ => eliminate(rules, state, u),
+    }
+}
+
 /// The units that may take the next loss: every unit loses one step before any loses a
 /// second; among defenders of several sides, the sides take losses in turn, the side not
 /// attacking first (8.2.2).

@@ -36,6 +36,11 @@ pub fn apply(rules: &Rules, state: &mut State, p: &Position) -> Result<(), Rules
     if let Some(turn) = p.turn {
         state.turn = turn;
     }
+    for unit in state.units.iter_mut() {
+        if matches!(&unit.at, Loc::Space(s) if p.clear.contains(s)) {
+            unit.at = Loc::Removed;
+        }
+    }
     for u in &p.units {
         let i = unit_named(rules, state, &u.unit)
             .ok_or_else(|| err(format!("no unit `{}` in the scenario", u.unit)))?;

@@ -139,13 +139,29 @@ pub fn terrain_rows(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String>
             rows.push(fort.clone());
         }
     }
-    for m in state.markers.iter().filter(|m| m.space == c.target) {
-        if rules.play.trench_markers.contains(&m.marker) {
-            rows.push(format!("{}_{}", m.marker, m.level));
-            rows.push(m.marker.clone());
+    if trenches_count(rules, state, c) {
+        for m in state.markers.iter().filter(|m| m.space == c.target) {
+            if rules.play.trench_markers.contains(&m.marker) {
+                rows.push(format!("{}_{}", m.marker, m.level));
+                rows.push(m.marker.clone());
+            }
         }
     }
     rows
+}
+
+/// Whether the defenders receive the benefit of trenches: not when every one is of a nation
+/// that needs supply for them and is out of supply (13.42).
+fn trenches_count(rules: &Rules, state: &State, c: &CombatTask) -> bool {
+    let need = &rules.play.trenches_need_supply;
+    if need.is_empty() || c.defenders.is_empty() {
+        return true;
+    }
+    let mut cache = SupplyCache::default();
+    !c.defenders.iter().all(|&d| {
+        need.iter().any(|n| n == rules.nation(&state.units[d]))
+            && cache.unit(rules, state, d) == Level::Out
+    })
 }
 
 pub(super) fn terrain_field(rules: &Rules, row: &str, field: &str) -> Option<Scalar> {

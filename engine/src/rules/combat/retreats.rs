@@ -44,8 +44,8 @@ fn margin_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option<Pr
     };
     let options = retreat_options(rules, state, &c, u);
     if options.is_empty() {
-        // No way back: the unit is eliminated (11.43).
-        eliminate(rules, state, u);
+        // No way back: the unit is eliminated, as if out of supply (11.43).
+        crate::rules::losses::eliminate_out_of_supply(rules, state, u);
         c.retreating.remove(0);
         c.retreat_left = c.retreat;
         put(state, c);
@@ -78,6 +78,15 @@ pub fn retreat_options(rules: &Rules, state: &State, c: &CombatTask, unit: usize
             r.turns.contains(&state.turn) && r.nations.iter().any(|n| n == rules.nation(u))
         });
     let target = g.index_of(&c.target);
+    let nation = rules.nation(u);
+    let mut cache = SupplyCache::default();
+    let levels: Vec<Level> = if last {
+        (0..g.spaces.len())
+            .map(|n| cache.at(rules, state, n, nation, side))
+            .collect()
+    } else {
+        Vec::new()
+    };
     retreat::options(rules, state, unit, |n, e| {
         let to = &g.spaces[n].id;
         if *to == c.target
@@ -90,10 +99,24 @@ pub fn retreat_options(rules: &Rules, state: &State, c: &CombatTask, unit: usize
         {
             return None;
         }
-        // Into a friendly space if there is one.
-        Some(u8::from(
-            state.control.get(to).map(String::as_str) != Some(side),
-        ))
+        // Away from the markers that halt a retreat above all; then into a friendly space if
+        // there is one; and ending in supply if it can (11.44).
+        let halted = halts_retreat(rules, state, side, to);
+        let enemy = state.control.get(to).map(String::as_str) != Some(side);
+        let unsupplied = levels.get(n).is_some_and(|&l| l == Level::Out);
+        Some(u8::from(halted) * 4 + u8::from(enemy) * 2 + u8::from(unsupplied))
+    })
+}
+
+/// Whether a marker on a space halts a retreat of a side there (a partisan, 11.44).
+pub(super) fn halts_retreat(rules: &Rules, state: &State, side: &str, space: &str) -> bool {
+    rules.play.hindering_markers.iter().any(|h| {
+        h.halts_retreat
+            && h.side == side
+            && state
+                .markers
+                .iter()
+                .any(|m| m.marker == h.marker && m.space == space)
     })
 }
 
@@ -164,6 +187,10 @@ pub(super) fn act(
             movement::after_step(rules, state, HookPoint::AfterRetreat, u, (&from, &to));
             state.flow.marks.retreated.insert(u);
             c.retreat_left = c.retreat_left.saturating_sub(1);
+            let side = rules.side(&state.units[u]).to_string();
+            if halts_retreat(rules, state, &side, &to) {
+                c.retreat_left = 0;
+            }
             if c.retreat_left == 0 {
                 c.retreating.retain(|&x| x != u);
                 c.retreat_left = c.retreat;

@@ -24,39 +24,8 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
         state.delayed.remove(&u);
         state.units[u].at = to_eliminated.clone();
     }
-    let delay = rules.play.oos_delay.as_ref();
-    let waiting = rules.box_of(side, BoxRole::Delayed);
     for u in out {
-        state.units[u].reduced = false;
-        if !rules.is_large(&state.units[u]) || delay.is_none() {
-            state.units[u].at = to_eliminated.clone();
-            continue;
-        }
-        // A large unit takes a small unit of its own from the reserve with it; with none
-        // there, it leaves the game (13.44).
-        match crate::rules::losses::step_down_unit(rules, state, u) {
-            Some(small) => {
-                state.units[small].reduced = false;
-                state.units[small].at = to_eliminated.clone();
-            }
-            None => {
-                state.units[u].at = Loc::Removed;
-                continue;
-            }
-        }
-        let d = delay.expect("checked above");
-        match waiting {
-            Some(b)
-                if !d
-                    .except_nations
-                    .iter()
-                    .any(|n| n == rules.nation(&state.units[u])) =>
-            {
-                state.units[u].at = Loc::Box(b.to_string());
-                state.delayed.insert(u, state.turn + d.turns);
-            }
-            _ => state.units[u].at = to_eliminated.clone(),
-        }
+        crate::rules::losses::eliminate_out_of_supply(rules, state, u);
     }
     // Spaces the side controls that no nation of it could trace supply from pass to the
     // enemy, unless a friendly fort holds them or friendly units stand there.
