@@ -602,6 +602,16 @@ impl Checker<'_> {
             }
             self.reference(f, &format!("{p}/size"), "unit size", &c.size, &sizes);
             self.references(f, &format!("{p}/flags"), "counter flag", &c.flags, &flags);
+            if let Some(other) = &c.eliminated_as {
+                let counters = self.ids.counters.clone();
+                self.reference(
+                    f,
+                    &format!("{p}/eliminated_as"),
+                    "counter",
+                    other,
+                    &counters,
+                );
+            }
             if let Some(n) = stats {
                 for (step, values) in [("front", Some(&c.front)), ("back", c.back.as_ref())] {
                     if let Some(values) = values.filter(|v| v.len() != n) {

@@ -215,6 +215,10 @@ pub struct Counter {
     pub back_type: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flags: Vec<String>,
+    /// When it reaches its side's eliminated box, this counter takes its place there and it
+    /// leaves the game (the Soviet Southwest Front 5-3-4 replaced by a 3-3-3, 14.51).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eliminated_as: Option<String>,
     /// How many identical counters there are.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub count: u32,

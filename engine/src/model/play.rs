@@ -117,6 +117,10 @@ pub struct PlayRules {
     /// in a region, or in a space with a marker (Winter 42, 15.2; partisans, 16.3).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrain_lost: Vec<TerrainLost>,
+    /// Counters that must take their side's first step loss when they attack, if they can
+    /// (the Soviet Southwest Front, 11.32).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attack_first_loss: Vec<String>,
     /// Defenders of these nations out of supply receive no benefit from trench markers in their
     /// space (13.42).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -175,12 +175,13 @@ pub fn lose_step(rules: &Rules, state: &mut State, unit: usize) -> Option<usize>
         let by = step_down_unit(rules, state, unit);
         let side = rules.side(&state.units[unit]).to_string();
         state.units[unit].reduced = false;
-        state.units[unit].at = match by {
+        let to = match by {
             Some(_) => rules
                 .box_of(&side, BoxRole::Eliminated)
                 .map_or(Loc::Removed, |b| Loc::Box(b.to_string())),
             None => Loc::Removed,
         };
+        put_eliminated(rules, state, unit, to);
         if let Some(r) = by {
             state.units[r].at = at;
         }
@@ -195,7 +196,7 @@ pub fn lose_step(rules: &Rules, state: &mut State, unit: usize) -> Option<usize>
 pub fn eliminate(rules: &Rules, state: &mut State, unit: usize) {
     let side = rules.side(&state.units[unit]).to_string();
     state.units[unit].reduced = false;
-    state.units[unit].at = rules
+    let to = rules
         .box_of(&side, BoxRole::Eliminated)
         .or_else(|| {
             rules
@@ -206,6 +207,33 @@ pub fn eliminate(rules: &Rules, state: &mut State, unit: usize) {
                 .map(|x| x.id.as_str())
         })
         .map_or(Loc::Removed, |b| Loc::Box(b.to_string()));
+    put_eliminated(rules, state, unit, to);
+}
+
+/// Puts an eliminated unit where it goes; in its side's eliminated box, a counter that is
+/// `eliminated_as` another is replaced there by a piece of that one not yet in play (14.51).
+pub fn put_eliminated(rules: &Rules, state: &mut State, unit: usize, to: Loc) {
+    let side = rules.side(&state.units[unit]);
+    let eliminated_box = rules.box_of(side, BoxRole::Eliminated);
+    let is_box = matches!(&to, Loc::Box(b) if Some(b.as_str()) == eliminated_box);
+    let stand_in = rules
+        .counter(&state.units[unit])
+        .and_then(|c| c.eliminated_as.as_deref())
+        .filter(|_| is_box)
+        .and_then(|other| {
+            state
+                .units
+                .iter()
+                .position(|u| u.counter == other && u.at == Loc::Unplaced)
+        });
+    match stand_in {
+        Some(s) => {
+            state.units[s].reduced = false;
+            state.units[s].at = to;
+            state.units[unit].at = Loc::Removed;
+        }
+        None => state.units[unit].at = to,
+    }
 }
 
 /// A unit eliminated out of supply (at attrition, or as if out of supply: a large unit that

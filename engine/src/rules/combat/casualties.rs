@@ -23,7 +23,23 @@ fn numbers_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option<P
         (rules.other_side(&c.side).to_string(), c.defenders.clone())
     };
     let units = alive(state, &units);
-    let options = loss_options(rules, state, &units, c.remaining);
+    let mut options = loss_options(rules, state, &units, c.remaining);
+    // An attacker that must take its side's first loss takes it, if it can (11.32).
+    if attacking && c.remaining == c.on_attacker {
+        let first: Vec<usize> = options
+            .iter()
+            .copied()
+            .filter(|&u| {
+                rules
+                    .play
+                    .attack_first_loss
+                    .contains(&state.units[u].counter)
+            })
+            .collect();
+        if !first.is_empty() {
+            options = first;
+        }
+    }
     if options.is_empty() {
         if !attacking {
             c.stage = Stage::Losses(true);

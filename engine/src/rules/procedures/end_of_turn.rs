@@ -22,7 +22,7 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
         .collect();
     for u in due {
         state.delayed.remove(&u);
-        state.units[u].at = to_eliminated.clone();
+        crate::rules::losses::put_eliminated(rules, state, u, to_eliminated.clone());
     }
     for u in out {
         crate::rules::losses::eliminate_out_of_supply(rules, state, u);
