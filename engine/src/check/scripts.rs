@@ -106,6 +106,14 @@ impl Checker<'_> {
                         conditions.push((at, c, &[]));
                     }
                 }
+                let combat = [
+                    ("attackers", Type::set(Type::Entity(Kind::Unit))),
+                    ("defenders", Type::set(Type::Entity(Kind::Unit))),
+                    ("defending_space", Type::Entity(Kind::Space)),
+                ];
+                if !play.hold_also.is_empty() {
+                    conditions.push(("/play/hold_also".into(), &play.hold_also, &combat));
+                }
                 for (i, m) in play.sr_markers.iter().enumerate() {
                     conditions.push((format!("/play/sr_markers/{i}/to"), &m.to, &space));
                 }

@@ -117,6 +117,11 @@ pub struct PlayRules {
     /// in a region, or in a space with a marker (Winter 42, 15.2; partisans, 16.3).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrain_lost: Vec<TerrainLost>,
+    /// Where else the defenders may cancel a retreat by losing a step, besides the terrain
+    /// table's `no_retreat` (Antwerp if Allied controlled; an attack solely across the
+    /// Skagerrak, 11.42): a condition with `defending_space`, `attackers` and `defenders`.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub hold_also: String,
     /// Counters that must take their side's first step loss when they attack, if they can
     /// (the Soviet Southwest Front, 11.32).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

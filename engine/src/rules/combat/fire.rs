@@ -201,6 +201,26 @@ pub(super) fn no_retreat_allowed(rules: &Rules, state: &State, c: &CombatTask) -
         || terrain_rows(rules, state, c)
             .iter()
             .any(|r| terrain_field(rules, r, "no_retreat") == Some(Scalar::Bool(true)))
+        || holds_also(rules, state, c)
+}
+
+/// The game's other places where defenders may hold (the play rules' `hold_also`, 11.42).
+fn holds_also(rules: &Rules, state: &State, c: &CombatTask) -> bool {
+    let Some(cond) = rules.content.sequence.conditions.get("/play/hold_also") else {
+        return false;
+    };
+    let defender = rules.other_side(&c.side);
+    let ctx = eval::Context {
+        me: defender.to_string(),
+        enemy: c.side.clone(),
+        names: vec![
+            hooks::units("attackers", &c.attackers),
+            hooks::units("defenders", &c.defenders),
+            hooks::space("defending_space", &c.target),
+        ],
+        ..eval::Context::default()
+    };
+    eval::condition(cond, rules.content, state, &ctx).unwrap_or(false)
 }
 
 pub(super) fn stops_mech(rules: &Rules, state: &State, space: &str) -> bool {
