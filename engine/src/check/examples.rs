@@ -83,6 +83,9 @@ impl Checker<'_> {
             let q = format!("/position/units/{i}");
             self.unit_name(f, &format!("{q}/unit"), &u.unit, content);
             self.place_ref(f, &format!("{q}/at"), &u.at, content, &ids);
+            if let Some(side) = &u.serves {
+                self.reference(f, &format!("{q}/serves"), "side", side, &ids.sides);
+            }
         }
         for (i, c) in p.control.iter().enumerate() {
             self.control_ref(f, &format!("/position/control/{i}"), c, content, &ids);

@@ -108,6 +108,9 @@ pub struct UnitAt {
     pub at: String,
     #[serde(default, skip_serializing_if = "is_default")]
     pub reduced: bool,
+    /// The side it serves, for a neutral's piece that went to war (Turkey's, 17.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub serves: Option<String>,
 }
 
 /// A marker put on a space by an example's position.

@@ -47,6 +47,10 @@ pub fn apply(rules: &Rules, state: &mut State, p: &Position) -> Result<(), Rules
         let at = place(rules, &u.at).ok_or_else(|| err(format!("no place `{}`", u.at)))?;
         state.units[i].at = at;
         state.units[i].reduced = u.reduced;
+        if let Some(side) = &u.serves {
+            let index = rules.game.sides.iter().position(|s| s.id == *side);
+            state.units[i].serves = Some(index.ok_or_else(|| err(format!("no side `{side}`")))?);
+        }
     }
     for c in &p.control {
         let mut spaces = c.spaces.clone();

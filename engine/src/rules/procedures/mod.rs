@@ -101,7 +101,7 @@ pub(super) fn next_step(rules: &Rules, state: &mut State) {
         Step::Replacements(side) => {
             let mut halves = BTreeMap::new();
             for pool in &rules.play.replacements {
-                if pool_side(rules, &pool.nations) == side.as_str() {
+                if pool_side(rules, state, &pool.nations) == side.as_str() {
                     let points = state.track(&pool.track).max(0) as u32;
                     halves.insert(pool.track.clone(), points * 2);
                 }
@@ -120,10 +120,22 @@ pub(super) fn next_step(rules: &Rules, state: &mut State) {
     }
 }
 
-fn pool_side<'c>(rules: &Rules<'c>, nations: &[String]) -> &'c str {
-    nations
+/// The side a replacement pool serves: its nations' side, or, for a neutral that went to war,
+/// the side its units serve now (Turkey, 17.4).
+fn pool_side<'c>(rules: &Rules<'c>, state: &State, nations: &[String]) -> &'c str {
+    let declared = nations
         .first()
-        .map_or("", |n| supply::nation_side(rules.content, n))
+        .map_or("", |n| supply::nation_side(rules.content, n));
+    if !declared.is_empty() {
+        return declared;
+    }
+    state
+        .units
+        .iter()
+        .filter(|u| u.serves.is_some() && nations.iter().any(|n| n == rules.nation(u)))
+        .map(|u| rules.side(u))
+        .next()
+        .unwrap_or("")
 }
 
 /// Runs a task on: returns the prompt it asks, or changes the state and returns none.
