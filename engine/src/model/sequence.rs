@@ -107,7 +107,8 @@ pub struct Impulses {
     #[serde(default, skip_serializing_if = "is_default")]
     pub idle: String,
     /// After the last phase, every unit not activated this turn and in supply may move one
-    /// space, impulse by impulse, but not into these regions (5.1).
+    /// space, impulse by impulse, but not into these regions; the movement test's restriction
+    /// holds without a roll on the turns the test may fail (5.1, 7.2.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_move: Option<EndMove>,
     #[serde(default, skip_serializing_if = "is_default")]

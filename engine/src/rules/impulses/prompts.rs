@@ -668,6 +668,7 @@ pub(super) fn end_move_options(rules: &Rules, state: &State, t: &ImpulseTask) ->
                 && !m.lifted_by.iter().any(|l| {
                     state.flags.contains(&l.flag) && l.nations.iter().any(|n| n == rules.nation(u))
                 })
+                && test_may_fail(rules, state, m)
         });
         let name = u.name(rules.content);
         for &(n, e) in g.neighbours(fi) {
@@ -675,7 +676,8 @@ pub(super) fn end_move_options(rules: &Rules, state: &State, t: &ImpulseTask) ->
             if em.not_into.iter().any(|r| in_region(rules, to, r)) {
                 continue;
             }
-            // The westward restriction still holds, without a test (5.1).
+            // The westward restriction still holds, without a test, on the turns the test
+            // may fail (5.1 with 7.2.2).
             if let Some(m) = test {
                 if prop(rules, to, &m.property) < prop(rules, from, &m.property) {
                     continue;
@@ -688,4 +690,18 @@ pub(super) fn end_move_options(rules: &Rules, state: &State, t: &ImpulseTask) ->
         }
     }
     options
+}
+
+/// Whether a movement test may fail on the current turn: some roll of its table, in the
+/// turn's column, is not `pass` (from the turn every roll passes, the restriction is gone).
+pub(super) fn test_may_fail(rules: &Rules, state: &State, test: &crate::model::MoveTest) -> bool {
+    let Some(table) = rules.content.tables.iter().find(|x| x.id == test.table) else {
+        return false;
+    };
+    let Ok(column) = table.column(ColumnInput::Strength(state.turn as i32)) else {
+        return true;
+    };
+    table.rows.iter().any(|r| {
+        !matches!(r.cells.get(column), Some(Cell::Scalar(Scalar::Symbol(x))) if *x == test.pass)
+    })
 }
