@@ -62,7 +62,7 @@ fn options(state: &State) -> Vec<String> {
 
 /// A game on turn 1 at the start of impulse `k` (0: Soviet Zhukov, 1: Soviet Koniev, 2:
 /// German Koniev camp, 3: German Zhukov camp), with units moved (`place`) or taken off the
-/// map (`clear`).
+/// map (`clear`), and no order of Hitler's in force.
 fn position(k: usize, place: &[(&str, &str)], clear: &[&str]) -> (Rules<'static>, State) {
     let r = rules();
     let mut state = rules::start(&r, 7, &[], &[]).expect("the game starts");
@@ -83,6 +83,10 @@ fn position(k: usize, place: &[(&str, &str)], clear: &[&str]) -> (Rules<'static>
     }
     state.hands.clear();
     state.flow.oos.clear();
+    // No order of Hitler's binds the German impulses (the seed's turn-1 roll may give one).
+    for order in ["hitler_counterattack_north", "hitler_counterattack_south"] {
+        state.clear_flag(order);
+    }
     for name in clear {
         let u = unit(&state, name);
         state.units[u].at = Loc::Removed;
