@@ -45,7 +45,7 @@ pub fn setup(e: &ExampleFile) -> Setup {
         scenario: e.scenario.clone(),
         options: e.options.clone(),
         seed: e.seed,
-        dice: Vec::new(),
+        dice: e.dice.clone(),
         position: Some(e.position.clone()),
     }
 }
@@ -59,7 +59,7 @@ pub fn run_all(content: &Content) -> Vec<Outcome> {
 pub fn run(content: &Content, e: &ExampleEntry) -> Outcome {
     let d = &e.data;
     let start = Rules::new(content, &d.scenario).and_then(|rules| {
-        let state = rules::start_from(&rules, (d.seed, &d.options, &[]), Some(&d.position))?;
+        let state = rules::start_from(&rules, (d.seed, &d.options, &d.dice), Some(&d.position))?;
         Ok((rules, state))
     });
     let (rules, mut state) = match start {

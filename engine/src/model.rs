@@ -481,6 +481,10 @@ pub struct Apart {
     /// Regions where they may stack together after all (a Berlin city zone).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub except: Vec<String>,
+    /// A retreat may end among them all the same, when no space the retreat rules rank as
+    /// well is free of them (a Soviet unit forced among the other camp's units, 7.3.3).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub retreat: bool,
 }
 
 /// The deck a side draws from: its own, else the shared one (a deck of no side).

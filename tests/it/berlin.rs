@@ -1,14 +1,10 @@
-//! The Berlin 1945 zone game's content (`content/berlin-1945`): it checks, it is canonical, and
-//! the rulebook's worked examples come out as printed on its map, counters and tables.
-//!
-//! The examples of rules 8 and 9.2 fix cells of the two reconstructed tables; the tests take
-//! every number from the content (strengths, garrisons, the odds columns) and compute the
-//! example's arithmetic as the rules describe it.
+//! The Berlin 1945 zone game's content (`content/berlin-1945`): it checks, it is canonical, its
+//! setup and stacking follow rules 11 and 6.1.2, its movement costs rule 7.1.2, and mistakes in
+//! its impulse rules are reported where they are written. The rulebook's worked examples are
+//! content (`examples/*.ron`), run by `tests/it/examples.rs`.
 
 use sandtable_engine::content::Content;
 use sandtable_engine::load::load_dir;
-use sandtable_engine::model::{Cell, PropertyValue, Scalar};
-use sandtable_engine::tables::{ColumnInput, RowInput};
 
 use crate::cli::sandtable;
 use crate::root;
@@ -17,33 +13,6 @@ fn berlin() -> Content {
     let loaded = load_dir(root().join("content/berlin-1945"));
     assert!(!loaded.has_errors(), "{:?}", loaded.errors().next());
     loaded.content
-}
-
-fn strength(c: &Content, counter: &str) -> i64 {
-    c.counter(counter).expect(counter).front[0] as i64
-}
-
-fn record(cell: &Cell) -> std::collections::BTreeMap<String, Scalar> {
-    match cell {
-        Cell::Record(r) => r.clone(),
-        other => panic!("a record, not {other}"),
-    }
-}
-
-fn int(r: &std::collections::BTreeMap<String, Scalar>, field: &str) -> i64 {
-    match r.get(field) {
-        Some(Scalar::Int(n)) => *n,
-        None => 0,
-        other => panic!("{field}: {other:?}"),
-    }
-}
-
-/// The kinds of the edge between two zones.
-fn edge_kinds(c: &Content, a: &str, b: &str) -> Vec<String> {
-    let g = &c.graph;
-    let (a, b) = (g.index_of(a).expect(a), g.index_of(b).expect(b));
-    let e = g.edge_between(a, b).expect("the zones are adjacent");
-    g.edges[e].kinds.clone()
 }
 
 #[test]
@@ -60,107 +29,6 @@ fn berlin_1945_validates_and_is_in_canonical_layout() {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
-}
-
-#[test]
-fn rule_8_example_of_combat_at_lebus_is_3_to_1_and_a_5_gives_d2r() {
-    let c = berlin();
-    // The attackers: both counters of 1GTA and one of 8GA in the bridgehead, and one of 8GA in
-    // Göritz, across the Oder, whose strength is halved.
-    assert!(edge_kinds(&c, "goeritz", "lebus").contains(&"river".to_string()));
-    assert!(!edge_kinds(&c, "bridgehead", "lebus").contains(&"river".to_string()));
-    let (gta, ga) = (strength(&c, "su_1gta"), strength(&c, "su_8ga"));
-    let attack = 2 * gta + ga + ga / 2;
-    assert_eq!(attack, 74);
-    // The defenders, 606 and 5 Jäger, doubled in difficult terrain.
-    let defence = 2 * (strength(&c, "ge_606") + strength(&c, "ge_5jaeger"));
-    assert_eq!(defence, 22);
-    // Both attacks cross the German defence line (DRM -1).
-    for from in ["goeritz", "bridgehead"] {
-        assert!(edge_kinds(&c, from, "lebus").contains(&"defence_line".to_string()));
-    }
-    // +1 whole army, +1 two zones, -1 armour into difficult terrain, -1 defence line.
-    let drm = 1 + 1 - 1 - 1;
-    let crt = c.table("crt").expect("the CRT");
-    let column = crt
-        .column(ColumnInput::Odds {
-            attacker: attack as u32,
-            defender: defence as u32,
-        })
-        .unwrap();
-    assert_eq!(
-        crt.column_label(column),
-        "3:1",
-        "74/22 = 3.3, rounded for the defender"
-    );
-    let r = record(
-        crt.lookup(
-            ColumnInput::Odds {
-                attacker: attack as u32,
-                defender: defence as u32,
-            },
-            0,
-            RowInput::Roll { roll: 5, drm },
-            6,
-        )
-        .unwrap(),
-    );
-    assert_eq!(int(&r, "defender"), 2, "D2");
-    assert_eq!(int(&r, "attacker"), 0);
-    assert_eq!(r.get("retreat"), Some(&Scalar::Bool(true)), "R");
-}
-
-#[test]
-fn rule_9_2_example_city_progress_in_tempelhof_is_1_to_1_and_a_5_plus_2_gains_a_level() {
-    let c = berlin();
-    let tempelhof = c.graph.space("tempelhof").expect("Tempelhof");
-    let Some(PropertyValue::Int(garrison)) = tempelhof.props.get("garrison") else {
-        panic!("Tempelhof has a garrison value");
-    };
-    // 8GA's two counters against the garrison and SS Nordland (11 SS).
-    let attack = 2 * strength(&c, "su_8ga");
-    let defence = garrison + strength(&c, "ge_11ss");
-    assert_eq!((attack, defence), (40, 26));
-    let table = c.table("city_progress_crt").expect("the City Progress CRT");
-    let odds = ColumnInput::Odds {
-        attacker: attack as u32,
-        defender: defence as u32,
-    };
-    assert_eq!(table.column_label(table.column(odds).unwrap()), "1:1");
-    // +1 for a whole army, +1 for the extra support point: the 5 becomes a 7.
-    let r = record(
-        table
-            .lookup(odds, 0, RowInput::Roll { roll: 5, drm: 2 }, 6)
-            .unwrap(),
-    );
-    assert_eq!(int(&r, "progress"), 1, "the level rises from +1 to +2");
-    assert_eq!(int(&r, "defender"), 1, "Nordland is reduced");
-    assert_eq!(int(&r, "attacker"), 0);
-}
-
-#[test]
-fn rule_9_2_4_example_a_german_city_attack_with_trebbin_is_2_to_1() {
-    let c = berlin();
-    // Trebbin is a zone outside the city next to Tempelhof.
-    assert!(c.graph.neighbour_ids("tempelhof").contains(&"trebbin"));
-    assert!(!c
-        .graph
-        .space("trebbin")
-        .unwrap()
-        .regions
-        .contains(&"berlin".to_string()));
-    // 8 in Tempelhof and 8 from Trebbin against a Soviet unit of 7.
-    let table = c.table("city_progress_crt").unwrap();
-    let odds = ColumnInput::Odds {
-        attacker: 16,
-        defender: 7,
-    };
-    assert_eq!(table.column_label(table.column(odds).unwrap()), "2:1");
-}
-
-#[test]
-fn rule_9_1_5_example_tempelhof_is_worth_3_victory_points() {
-    assert_eq!(berlin().graph.space("tempelhof").unwrap().vp, 3);
 }
 
 #[test]

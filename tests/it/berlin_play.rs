@@ -1,7 +1,8 @@
-//! Playing Berlin 1945 through the rules: the rulebook's worked examples of combat, City
-//! Progress and movement played on the engine's prompts, the impulse system (the double
-//! pass, the end-of-phase roll, the German movement test, the end-of-turn move), the
-//! victory points of rules 9.1.5 and 10.2.1, shared losses (8.2.2), and many random games.
+//! Playing Berlin 1945 through the rules: the impulse system (the double pass, the
+//! end-of-phase roll, the German movement test, the end-of-turn move), shared losses (8.2.2),
+//! Hitler's orders, army cohesion, reserves following an advance, retreats into an American
+//! zone, and many random games. The rulebook's worked examples are content
+//! (`examples/*.ron`, run by `tests/it/examples.rs`).
 //!
 //! Each test prepares its position by hand at the start of an impulse (hands emptied so no
 //! event chit interrupts, every unit in supply) and then plays it by the prompts' own texts.
@@ -12,7 +13,7 @@ use sandtable_engine::agent::{Agent, RandomAgent};
 use sandtable_engine::content::Content;
 use sandtable_engine::load::load_dir;
 use sandtable_engine::rules::{self, impulses, Rules};
-use sandtable_engine::state::{marker_level, set_marker_level, Loc, State};
+use sandtable_engine::state::{set_marker_level, Loc, State};
 
 use crate::root;
 
@@ -61,7 +62,7 @@ fn options(state: &State) -> Vec<String> {
 
 /// A game on turn 1 at the start of impulse `k` (0: Soviet Zhukov, 1: Soviet Koniev, 2:
 /// German Koniev camp, 3: German Zhukov camp), with units moved (`place`) or taken off the
-/// map (`clear`).
+/// map (`clear`), and no order of Hitler's in force.
 fn position(k: usize, place: &[(&str, &str)], clear: &[&str]) -> (Rules<'static>, State) {
     let r = rules();
     let mut state = rules::start(&r, 7, &[], &[]).expect("the game starts");
@@ -82,6 +83,10 @@ fn position(k: usize, place: &[(&str, &str)], clear: &[&str]) -> (Rules<'static>
     }
     state.hands.clear();
     state.flow.oos.clear();
+    // No order of Hitler's binds the German impulses (the seed's turn-1 roll may give one).
+    for order in ["hitler_counterattack_north", "hitler_counterattack_south"] {
+        state.clear_flag(order);
+    }
     for name in clear {
         let u = unit(&state, name);
         state.units[u].at = Loc::Removed;
@@ -98,19 +103,7 @@ fn last_message(state: &State) -> String {
     state.flow.messages.last().cloned().unwrap_or_default()
 }
 
-/// What the engine said of the combat at a space.
-fn combat_message(state: &State, space: &str) -> String {
-    let attacks = format!("attacks {space}");
-    state
-        .flow
-        .messages
-        .iter()
-        .find(|m| m.contains(&attacks))
-        .cloned()
-        .unwrap_or_default()
-}
-
-/// The position of the example of rule 8: 1GTA and one counter of 8GA in the bridgehead, the
+/// The position of rule 8's example (the retreat of 2.2.7 starts from it): 1GTA and one counter of 8GA in the bridgehead, the
 /// other in Göritz; 606 and 5 Jäger alone in Lebus.
 fn lebus_position() -> (Rules<'static>, State) {
     position(
@@ -125,204 +118,6 @@ fn lebus_position() -> (Rules<'static>, State) {
         ],
         &["ge_712", "ge_169"],
     )
-}
-
-#[test]
-fn rule_8_example_of_combat_lebus_played_3_to_1_drm_0_a_5_gives_d2r_both_germans_flipped_and_8ga_advances(
-) {
-    let (r, mut s) = lebus_position();
-    for u in ["su_1gta.1", "su_1gta.2", "su_8ga.1", "su_8ga.2"] {
-        act(&r, &mut s, &format!("activate {u} combat"));
-    }
-    act(&r, &mut s, "go");
-    assert!(options(&s).contains(&"attack lebus".to_string()));
-    act(&r, &mut s, "dice 5");
-    act(&r, &mut s, "attack lebus");
-    act(&r, &mut s, "choose su_1gta.1 su_1gta.2 su_8ga.1 su_8ga.2");
-    let combat = combat_message(&s, "lebus");
-    assert!(
-        combat.contains("74 against 22 (3:1), rolls 5 (drm +0): attacker 0, defender 2, retreat"),
-        "{combat}"
-    );
-    // The rules that acted are cited by their hooks: +1 +1 -1 -1 is the printed DRM of 0.
-    for rule in [
-        "river_attack_halved",
-        "difficult_terrain_doubled",
-        "complete_army",
-        "two_zones",
-        "armour_in_difficult_terrain",
-        "defence_line",
-    ] {
-        assert!(combat.contains(rule), "{rule}: {combat}");
-    }
-    // Two losses for two units: one each (8.2.2); the German player picks the order.
-    act(&r, &mut s, "lose ge_606");
-    for g in ["ge_606", "ge_5jaeger"] {
-        assert!(
-            s.units[unit(&s, g)].reduced,
-            "{g} is flipped, not destroyed"
-        );
-    }
-    // Each retreats one zone, towards a lower or equal index (8.3.2).
-    for g in ["ge_606", "ge_5jaeger"] {
-        let o = options(&s);
-        assert!(
-            o.iter().all(|x| x.starts_with(&format!("retreat {g} "))),
-            "{o:?}"
-        );
-        act(&r, &mut s, &o[0]);
-        assert_ne!(at(&s, g), Loc::Space("lebus".into()));
-    }
-    // The Soviet must advance one unit and may advance two (stacking 2).
-    let o = options(&s);
-    assert!(
-        !o.contains(&"stop".to_string()),
-        "at least one must advance"
-    );
-    assert_eq!(o.len(), 4, "{o:?}");
-    act(&r, &mut s, "advance su_8ga.1");
-    assert!(options(&s).contains(&"stop".to_string()));
-    act(&r, &mut s, "advance su_8ga.2");
-    // With two units in Lebus no other may follow: the combat, and with it the impulse, is
-    // over (nothing else was activated).
-    for u in ["su_8ga.1", "su_8ga.2"] {
-        assert_eq!(at(&s, u), Loc::Space("lebus".into()));
-    }
-    for u in ["su_1gta.1", "su_1gta.2"] {
-        assert_eq!(at(&s, u), Loc::Space("bridgehead".into()));
-    }
-    assert_eq!(s.flow.prompt.as_ref().unwrap().side, "koniev");
-}
-
-#[test]
-fn rule_9_2_example_tempelhof_city_progress_40_against_26_is_1_to_1_a_5_plus_2_raises_the_level_to_2_and_reduces_nordland(
-) {
-    let (r, mut s) = position(
-        0,
-        &[
-            ("su_8ga.1", "tempelhof"),
-            ("su_8ga.2", "tempelhof"),
-            ("ge_11ss", "tempelhof"),
-        ],
-        &[],
-    );
-    set_marker_level(&mut s, "city_progress", "tempelhof", 1);
-    s.tracks.insert("support_zhukov".into(), 2);
-    rules::resume(&r, &mut s);
-    act(&r, &mut s, "activate su_8ga.1 combat");
-    act(&r, &mut s, "activate su_8ga.2 combat");
-    act(&r, &mut s, "go");
-    act(&r, &mut s, "dice 5");
-    act(&r, &mut s, "city tempelhof");
-    act(&r, &mut s, "choose su_8ga.1 su_8ga.2");
-    // A second support point buys the +1 (9.2.5).
-    act(&r, &mut s, "support yes");
-    let combat = combat_message(&s, "tempelhof");
-    assert!(
-        combat
-            .contains("40 against 26 (1:1), rolls 5 (drm +2): attacker 0, defender 1, progress 1"),
-        "{combat}"
-    );
-    assert_eq!(marker_level(&s, "city_progress", "tempelhof"), 2);
-    assert!(s.units[unit(&s, "ge_11ss")].reduced, "Nordland is reduced");
-    assert_eq!(
-        s.control.get("tempelhof").map(String::as_str),
-        Some("zhukov"),
-        "level 2: the zone is Soviet controlled (9.1.4)"
-    );
-    assert_eq!(s.track("support_zhukov"), 0, "two support points spent");
-}
-
-#[test]
-fn rule_9_2_4_example_german_city_attack_in_tempelhof_with_the_units_of_trebbin_is_16_against_7_at_2_to_1(
-) {
-    let (r, mut s) = position(
-        3,
-        &[
-            ("ge_10sspz", "tempelhof"),
-            ("su_2pol.1", "tempelhof"),
-            ("ge_615", "trebbin"),
-            ("ge_404", "trebbin"),
-        ],
-        &[],
-    );
-    let pol = unit(&s, "su_2pol.1");
-    s.units[pol].reduced = true;
-    rules::resume(&r, &mut s);
-    for u in ["ge_10sspz", "ge_615", "ge_404"] {
-        act(&r, &mut s, &format!("activate {u} combat"));
-    }
-    act(&r, &mut s, "go");
-    act(&r, &mut s, "city tempelhof");
-    act(&r, &mut s, "choose ge_10sspz ge_615 ge_404");
-    let combat = combat_message(&s, "tempelhof");
-    assert!(combat.contains("16 against 7 (2:1)"), "{combat}");
-}
-
-#[test]
-fn rule_7_4_6_example_soviet_units_stop_on_entering_tempelhof_at_level_1_and_empty_zehlendorf() {
-    let (r, mut s) = position(
-        0,
-        &[
-            ("su_61.1", "tempelhof"),
-            ("ge_541", "tempelhof"),
-            ("su_61.2", "zossen"),
-        ],
-        &[],
-    );
-    set_marker_level(&mut s, "city_progress", "tempelhof", 1);
-    rules::resume(&r, &mut s);
-    act(&r, &mut s, "activate su_61.2 move");
-    act(&r, &mut s, "activate su_61.1 move");
-    act(&r, &mut s, "go");
-    act(&r, &mut s, "move su_61.1 zehlendorf");
-    act(&r, &mut s, "move su_61.2 tempelhof");
-    let moves: Vec<String> = options(&s)
-        .into_iter()
-        .filter(|o| o.starts_with("move su_61"))
-        .collect();
-    assert!(moves.is_empty(), "both must stop: {moves:?}");
-}
-
-#[test]
-fn rule_9_1_5_example_leaving_controlled_tempelhof_empty_returns_it_to_level_0_and_costs_its_3_vp()
-{
-    let (r, mut s) = position(0, &[("su_8ga.1", "tempelhof")], &[]);
-    set_marker_level(&mut s, "city_progress", "tempelhof", 2);
-    s.set_control("tempelhof", Some("zhukov"));
-    impulses::start_impulse(&r, &mut s, 0);
-    act(&r, &mut s, "activate su_8ga.1 move");
-    act(&r, &mut s, "go");
-    let out = options(&s)
-        .into_iter()
-        .find(|o| o.starts_with("move su_8ga.1 ") && !o.ends_with("tempelhof"))
-        .expect("a way out of Tempelhof");
-    act(&r, &mut s, &out);
-    if options(&s).contains(&"done".to_string()) {
-        act(&r, &mut s, "done");
-    }
-    // The impulse ends (no combat, no reserve): the zone is empty.
-    assert_eq!(marker_level(&s, "city_progress", "tempelhof"), 0);
-    assert_eq!(s.control.get("tempelhof"), None, "control is lost");
-    assert_eq!(
-        s.track("vp_zhukov"),
-        -3,
-        "3 VP for leaving it empty; the 3 of its control are no longer scored at the end"
-    );
-}
-
-#[test]
-fn rule_10_2_1_example_a_unit_activated_in_zossen_that_does_nothing_shells_berlin_for_1_vp() {
-    let (r, mut s) = position(0, &[("su_61.1", "zossen")], &["su_61.2"]);
-    act(&r, &mut s, "activate su_61.1 reserve");
-    act(&r, &mut s, "go");
-    // Nothing to attack with; the reserve may move and does not.
-    act(&r, &mut s, "done");
-    assert_eq!(s.track("vp_zhukov"), 1);
-    assert!(
-        s.flags.contains("berlin_shelled"),
-        "only the first player scores"
-    );
 }
 
 #[test]

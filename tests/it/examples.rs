@@ -29,7 +29,7 @@ fn every_worked_example_of_berlin_1945_passes_through_the_prompts() {
     let runs = run_game("berlin-1945");
     let failed: Vec<String> = runs.iter().filter_map(|(_, r)| r.clone()).collect();
     assert!(failed.is_empty(), "{}", failed.join("\n"));
-    assert!(!runs.is_empty(), "{runs:?}");
+    assert!(runs.len() >= 10, "{runs:?}");
 }
 
 #[test]

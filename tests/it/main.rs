@@ -4,6 +4,7 @@ mod activation_hooks;
 mod b2b_content;
 mod berlin;
 mod berlin_play;
+mod berlin_rules;
 mod cards;
 mod cards_allied;
 mod cards_axis;

@@ -68,6 +68,18 @@ impl Checker<'_> {
             let options: BTreeSet<String> = s.options.iter().map(|o| o.id.clone()).collect();
             self.references(f, "/options", "optional rule", &e.options, &options);
         }
+        if let Some(game) = &content.game {
+            let faces = i64::from(game.dice.faces.max(1));
+            for (i, d) in e.dice.iter().enumerate() {
+                if !(1..=faces).contains(d) {
+                    self.error(
+                        f.at(&format!("/dice/{i}")),
+                        "E0207",
+                        format!("die result {d} is not a face of the game's die (1 to {faces})"),
+                    );
+                }
+            }
+        }
         let p = &e.position;
         if let (Some(at), Some(game)) = (&p.at, &content.game) {
             let phases: BTreeSet<String> = game.sequence.iter().map(|x| x.id.clone()).collect();
@@ -242,10 +254,12 @@ impl Checker<'_> {
         content: &Content,
         ids: &Ids,
     ) {
+        // Boxes are declared in game.ron: when it did not load, a box's name is not an error.
         if matches!(at, "removed" | "unplaced")
             || self.broken.contains(&FileKind::Game)
             || ids.boxes.contains(at)
             || content.graph.index_of(at).is_some()
+            || self.broken.contains(&FileKind::Game)
         {
             return;
         }

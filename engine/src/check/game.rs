@@ -421,6 +421,15 @@ impl Checker<'_> {
                 );
             }
         }
+        for (i, l) in imp.leave.iter().enumerate() {
+            self.references(
+                f,
+                &format!("{at}/leave/{i}/crossing"),
+                "connection kind",
+                &l.crossing,
+                &ids.connection_kinds,
+            );
+        }
         let cohesion = &imp.cohesion;
         self.references(
             f,

@@ -157,6 +157,18 @@ impl Checker<'_> {
                 conditions.push((format!("{at}/orders/{i}/exempt"), &o.exempt, &unit_only));
             }
         }
+        let unit_to = [
+            ("u", Type::Entity(Kind::Unit)),
+            ("to", Type::Entity(Kind::Space)),
+        ];
+        for (i, l) in imp.leave.iter().enumerate() {
+            conditions.push((format!("{at}/leave/{i}/when"), &l.when, &unit_only));
+            conditions.push((format!("{at}/leave/{i}/to"), &l.to, &unit_to));
+        }
+        if !imp.combat.bystanders.is_empty() {
+            let src = &imp.combat.bystanders;
+            conditions.push((format!("{at}/combat/bystanders"), src, &unit_only));
+        }
         let mut effects: Vec<ScriptPlace> = vec![(format!("{at}/end_test"), &imp.end_test, &[])];
         let idle = [("u", Type::Entity(Kind::Unit))];
         if !imp.idle.is_empty() {

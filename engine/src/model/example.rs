@@ -24,6 +24,10 @@ pub struct ExampleFile {
     /// The seed of the dice the example does not fix.
     #[serde(default = "one_u64", skip_serializing_if = "is_one_u64")]
     pub seed: u64,
+    /// Die results fixed from the start, in order: the rolls made before the first prompt (a
+    /// reinforcement roll of the first phase); later rolls are fixed by `Act("dice N")`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dice: Vec<i64>,
     /// Optional rules switched on.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<String>,

@@ -106,8 +106,13 @@ pub struct Impulses {
     /// fought, for its side, with the unit as `u` (the shelling of Berlin, 10.2.1).
     #[serde(default, skip_serializing_if = "is_default")]
     pub idle: String,
+    /// Units that must leave where they stand, or may only be activated to leave it (a unit
+    /// forced across a line, among units it may not stand with, into a closed space).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub leave: Vec<LeaveRule>,
     /// After the last phase, every unit not activated this turn and in supply may move one
-    /// space, impulse by impulse, but not into these regions (5.1).
+    /// space, impulse by impulse, but not into these regions; the movement test's restriction
+    /// holds without a roll on the turns the test may fail (5.1, 7.2.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_move: Option<EndMove>,
     #[serde(default, skip_serializing_if = "is_default")]
@@ -128,6 +133,11 @@ pub struct AttackOrder {
     pub prefer_types: Vec<String>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub exempt: String,
+    /// When none of the units it binds can attack, as many of those that can reach a space
+    /// next to a hostile unit must be activated in movement mode and moved there (one of the
+    /// `prefer_types` if one can), 2.3.2.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub approach: bool,
     #[serde(default, skip_serializing_if = "is_default")]
     pub rule: String,
 }
@@ -140,6 +150,25 @@ pub struct Reaction {
     pub card: String,
     pub by: CombatRole,
     pub when: String,
+}
+
+/// Where a unit may not stay: when an impulse begins, a unit of its nations for which `when`
+/// holds (a condition on `u`) may only be activated in movement mode, and then only to step
+/// into a space where `to` holds (a condition on `u` and `to`), crossing connections of the
+/// kinds in `crossing` that its nation is otherwise barred from; it stops there. With `must`,
+/// it has to: its side activates it first, in the first impulse it can, and may not pass or end
+/// the move before it has left (when it can).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LeaveRule {
+    pub when: String,
+    pub to: String,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub must: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub crossing: Vec<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub rule: String,
 }
 
 /// One impulse: the side that acts, with the units of these nations.
@@ -194,6 +223,10 @@ pub struct FlagKinds {
 pub struct Barred {
     pub kinds: Vec<String>,
     pub nations: Vec<String>,
+    /// A retreat with nowhere else to go may cross it all the same (a unit forced over a line
+    /// it may not cross of its own will, 7.3.2).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub forced: bool,
 }
 
 /// A movement test: roll on `table` (row by the die, column by the turn); a result other
@@ -244,6 +277,15 @@ pub struct OddsCombat {
     /// unit in a closed space may not attack.
     #[serde(default, skip_serializing_if = "is_default")]
     pub into_closed: String,
+    /// A retreat with no space next to the unit to end in may pass through a full space of the
+    /// unit's own group into a space next to that one (8.3.3).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub through_full: bool,
+    /// Units in the attacked space for which this holds (a condition on `u`) do not defend it:
+    /// no strength, no losses; they are eliminated when the defenders retreat and leave them
+    /// alone there (a Soviet unit forced among the other camp's units, 7.3.3).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub bystanders: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

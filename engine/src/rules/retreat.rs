@@ -15,6 +15,17 @@ pub fn options(
     u: usize,
     rank: impl Fn(usize, usize) -> Option<u8>,
 ) -> Vec<String> {
+    best(ranked(rules, state, u, rank))
+}
+
+/// Every space next to unit `u` that the game's rules rank and the `MayRetreat` hooks allow,
+/// with its rank, in the map's order.
+pub fn ranked(
+    rules: &Rules,
+    state: &State,
+    u: usize,
+    rank: impl Fn(usize, usize) -> Option<u8>,
+) -> Vec<(u8, String)> {
     let g = &rules.content.graph;
     let Loc::Space(at) = &state.units[u].at else {
         return Vec::new();
@@ -22,15 +33,25 @@ pub fn options(
     let Some(from) = g.index_of(at) else {
         return Vec::new();
     };
-    let mut ranked: Vec<(u8, &str)> = g
-        .neighbours(from)
+    g.neighbours(from)
         .iter()
         .filter_map(|&(n, e)| Some((rank(n, e)?, g.spaces[n].id.as_str())))
         .filter(|(_, to)| movement::may(rules, state, HookPoint::MayRetreat, u, (at, to)))
-        .collect();
+        .map(|(r, to)| (r, to.to_string()))
+        .collect()
+}
+
+/// The spaces of the best rank, once each, in their order.
+pub fn best(mut ranked: Vec<(u8, String)>) -> Vec<String> {
     let Some(best) = ranked.iter().map(|(r, _)| *r).min() else {
         return Vec::new();
     };
     ranked.retain(|(r, _)| *r == best);
-    ranked.into_iter().map(|(_, to)| to.to_string()).collect()
+    let mut out: Vec<String> = Vec::new();
+    for (_, to) in ranked {
+        if !out.contains(&to) {
+            out.push(to);
+        }
+    }
+    out
 }

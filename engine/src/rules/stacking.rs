@@ -64,6 +64,18 @@ pub(super) fn may_stack(rules: &Rules, state: &State, unit: usize, space: &str) 
 /// Whether the game's stacking rules (limits by nation and region, units that must stay
 /// apart or alone) let a unit stand in a space with the units already there.
 pub(super) fn stacking_allows(rules: &Rules, state: &State, unit: usize, space: &str) -> bool {
+    stacking_allows_with(rules, state, unit, space, false)
+}
+
+/// [`stacking_allows`] for the end of a retreat, which may break the rules that keep nations
+/// apart where they say a retreat may (`retreat`), when `in_retreat`.
+pub(super) fn stacking_allows_with(
+    rules: &Rules,
+    state: &State,
+    unit: usize,
+    space: &str,
+    in_retreat: bool,
+) -> bool {
     let u = &state.units[unit];
     let nation = rules.nation(u);
     let st = &rules.game.stacking;
@@ -116,9 +128,11 @@ pub(super) fn stacking_allows(rules: &Rules, state: &State, unit: usize, space: 
                 .any(|r| crate::state::space_lies_in(rules.game, h, r))
         })
     };
+    // In a retreat, the rules that say a retreat may break them do not hold.
+    let holds = |ap: &crate::model::Apart| !(together_here(ap) || in_retreat && ap.retreat);
     let clash = |a: &str, b: &str| {
         st.apart.iter().any(|ap| {
-            !together_here(ap)
+            holds(ap)
                 && ap.nations.iter().any(|n| n == a)
                 && !ap.nations.iter().any(|n| n == b)
                 && (ap.from.is_empty() || ap.from.iter().any(|n| n == b))

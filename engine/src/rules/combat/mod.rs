@@ -163,6 +163,8 @@ pub struct CombatTask {
     pub how: How,
     pub attackers: Vec<usize>,
     pub defenders: Vec<usize>,
+    /// Units in the attacked space that stand by without defending it.
+    pub bystanders: Vec<usize>,
     /// The units that may be picked to attack; the reserves that may follow an advance.
     pub pool: Vec<usize>,
     pub reserves: Vec<usize>,
@@ -224,6 +226,7 @@ impl CombatTask {
             how,
             attackers: Vec::new(),
             defenders: Vec::new(),
+            bystanders: Vec::new(),
             pool: Vec::new(),
             reserves: Vec::new(),
             stage: Stage::Designate,

@@ -14,16 +14,67 @@ pub(super) fn spec_of<'c>(rules: &Rules<'c>, c: &CombatTask) -> Option<(&'c Impu
     Some((zone::spec(rules, at)?, zone::pointer(at)))
 }
 
-/// The units in the attacked space hostile to the first attacker.
+/// The units in the attacked space hostile to the first attacker, but the bystanders.
 pub(super) fn defenders_of(rules: &Rules, state: &State, c: &CombatTask) -> Vec<usize> {
     let Some(&a) = c.attackers.first() else {
         return Vec::new();
     };
     state
         .units_at(&c.target)
-        .filter(|(i, _)| zone::hostile(rules, state, a, *i))
+        .filter(|(i, _)| zone::hostile(rules, state, a, *i) && !bystander(rules, state, c, *i))
         .map(|(i, _)| i)
         .collect()
+}
+
+/// Whether a unit in the attacked space stands by without defending it (the operations'
+/// `bystanders` condition holds of it).
+pub(super) fn bystander(rules: &Rules, state: &State, c: &CombatTask, unit: usize) -> bool {
+    let Some((s, place)) = spec_of(rules, c) else {
+        return false;
+    };
+    if s.combat.bystanders.is_empty() {
+        return false;
+    }
+    let side = rules.side(&state.units[unit]);
+    let ctx = Context {
+        names: vec![("u".into(), eval::Value::Unit(unit))],
+        ..crate::rules::procedures::side_context(rules, side)
+    };
+    holds(rules, state, &format!("{place}/combat/bystanders"), &ctx)
+}
+
+/// The units in the attacked space that stand by.
+fn bystanders_of(rules: &Rules, state: &State, c: &CombatTask) -> Vec<usize> {
+    let Some(&a) = c.attackers.first() else {
+        return Vec::new();
+    };
+    state
+        .units_at(&c.target)
+        .filter(|(i, _)| zone::hostile(rules, state, a, *i) && bystander(rules, state, c, *i))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The bystanders the defenders' retreat left alone in the attacked space are eliminated.
+pub(super) fn eliminate_bystanders(rules: &Rules, state: &mut State, c: &CombatTask) {
+    let Some(&a) = c.attackers.first() else {
+        return;
+    };
+    let left: Vec<usize> = state
+        .units_at(&c.target)
+        .filter(|(i, _)| zone::hostile(rules, state, a, *i))
+        .map(|(i, _)| i)
+        .collect();
+    if !left.is_empty() && left.iter().all(|u| c.bystanders.contains(u)) {
+        for u in left {
+            let name = state.units[u].name(rules.content);
+            state.flow.messages.push(format!(
+                "{name}, left alone in {} by the defenders' retreat, is eliminated",
+                c.target
+            ));
+            eliminate(rules, state, u);
+        }
+    }
 }
 
 pub(super) fn combat_context(rules: &Rules, c: &CombatTask, side: &str) -> Context {
@@ -106,6 +157,7 @@ pub(super) fn resolve(rules: &Rules, state: &mut State, c: &mut CombatTask) {
     };
     let in_city = c.how.resolve == Resolve::City;
     c.defenders = defenders_of(rules, state, c);
+    c.bystanders = bystanders_of(rules, state, c);
     c.from = c
         .attackers
         .iter()

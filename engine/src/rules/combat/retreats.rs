@@ -130,6 +130,7 @@ fn one_space_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option
         .filter(|&u| zone::on_map(state, u) == Some(c.target.as_str()))
         .collect();
     let Some(&u) = staying.first() else {
+        odds::eliminate_bystanders(rules, state, &c);
         c.stage = Stage::Advance;
         put(state, c);
         return None;

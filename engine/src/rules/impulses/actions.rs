@@ -22,10 +22,11 @@ pub(in crate::rules) fn act(
                 t.ordered = t
                     .units
                     .iter()
-                    .filter(|(u, m)| *m == Mode::Combat && o.able.contains(u))
+                    .filter(|(u, m)| *m == o.mode && o.able.contains(u))
                     .map(|(u, _)| *u)
                     .collect();
                 t.order_need = o.need;
+                t.approach = o.mode == Mode::Move;
             }
             t.stage = Stage::Move;
             prepare_moves(rules, state, &mut t, Mode::Move);
@@ -102,7 +103,8 @@ pub(in crate::rules) fn act(
             }
             enter(rules, state, s, u, to);
             movement::after_step(rules, state, HookPoint::AfterMove, u, (&from, to));
-            if t.stage != Stage::EndMove && stops_in(rules, state, s, u, to) {
+            let left = leave::leaving(&t, u).is_some();
+            if t.stage != Stage::EndMove && (left || stops_in(rules, state, s, u, to)) {
                 let allowed = t.allowed.get(&u).copied().unwrap_or(0);
                 t.used.insert(u, allowed.max(1));
             }

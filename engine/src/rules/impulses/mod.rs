@@ -31,11 +31,14 @@ use crate::state::{marker_level, set_marker_level, Loc, State};
 use crate::tables::{ColumnInput, RowInput};
 
 mod actions;
+mod leave;
+mod orders;
 mod prompts;
 pub(in crate::rules) mod zone;
 
 pub(super) use actions::act;
 use actions::*;
+use orders::*;
 pub(super) use prompts::step;
 use prompts::*;
 use zone::*;
@@ -101,9 +104,13 @@ pub struct ImpulseTask {
     pub acted: BTreeSet<usize>,
     /// Pieces apart from the rest of their counter when the impulse began (7.3.1).
     pub apart: Vec<usize>,
-    /// Under an order to attack: the units bound to attack, and how many of them must.
+    /// Under an order: the units bound to attack (or to approach), and how many of them must.
     pub ordered: Vec<usize>,
     pub order_need: usize,
+    /// Whether the order binds them to move next to hostile units rather than attack.
+    pub approach: bool,
+    /// Units that may not stay where they stand, each with the `leave` rule it leaves by.
+    pub leaving: Vec<(usize, usize)>,
     /// City spaces the besiegers contested or held when the impulse began, with their side.
     pub held: Vec<(String, String)>,
     /// Units that made their end-of-turn move.
@@ -146,6 +153,8 @@ pub(super) fn start(rules: &Rules, state: &mut State, at: (usize, usize)) {
         apart: Vec::new(),
         ordered: Vec::new(),
         order_need: 0,
+        approach: false,
+        leaving: Vec::new(),
         held: Vec::new(),
         end_moved: BTreeSet::new(),
         window: Vec::new(),
@@ -264,6 +273,8 @@ fn begin_impulse(rules: &Rules, state: &mut State, t: &mut ImpulseTask) {
     t.acted.clear();
     t.ordered.clear();
     t.order_need = 0;
+    t.approach = false;
+    t.leaving = leave::leavers(rules, state, t);
     t.apart = match spec(rules, t.at) {
         Some(s) => apart_pieces(rules, state, &s.cohesion),
         None => Vec::new(),

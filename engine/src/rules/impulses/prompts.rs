@@ -60,16 +60,18 @@ pub(in crate::rules) fn step(
                 }
                 return None;
             }
-            Some(with_done(
-                side,
-                "move",
-                format!(
-                    "{}: move the units activated in {} mode, then done",
-                    imp.name,
-                    mode.word()
-                ),
-                options,
-            ))
+            let question = format!(
+                "{}: move the units activated in {} mode, then done",
+                imp.name,
+                mode.word()
+            );
+            // Units that must leave, or approach under an order, move before the move ends.
+            if mode == Mode::Move
+                && (leave::must_move(rules, state, s, &t) || approach_pending(rules, state, s, &t))
+            {
+                return Some(Prompt::one_of(side, "move", question, options));
+            }
+            Some(with_done(side, "move", question, options))
         }
         Stage::Combat => {
             let options = attack_options(rules, state, &t);
@@ -147,6 +149,28 @@ pub(super) fn activate_prompt(
     let imp = &s.impulses[t.impulse];
     let mut options = Vec::new();
     let allowance = max_units(state, s) as u32;
+    // Units that must leave where they stand are activated first, to move (7.3.2, 2.2.8).
+    let must = leave::must_activate(rules, state, s, t);
+    if !must.is_empty() {
+        let options: Vec<String> = must
+            .iter()
+            .filter(|&&u| {
+                activation(rules, state, t, u, Mode::Move).is_some_and(|c| t.spent + c <= allowance)
+            })
+            .map(|&u| format!("activate {} move", state.units[u].name(rules.content)))
+            .collect();
+        if !options.is_empty() {
+            return Prompt::one_of(
+                &imp.side,
+                "activate",
+                format!(
+                    "{}: activate first, to move, the units that must leave where they stand",
+                    imp.name
+                ),
+                options,
+            );
+        }
+    }
     if t.spent < allowance {
         for (i, u) in state.units.iter().enumerate() {
             if on_map(state, i).is_none()
@@ -161,10 +185,12 @@ pub(super) fn activate_prompt(
             for mode in [Mode::Move, Mode::Combat, Mode::Reserve] {
                 // Apart from its army, a unit may only move back to it (7.3.1); a unit out of
                 // supply may not go into reserve.
+                // A unit that may not stay where it stands may only be activated to leave.
+                let leaving = leave::leaving(t, i).is_some();
                 let barred = match mode {
                     Mode::Move => false,
-                    Mode::Combat => t.apart.contains(&i),
-                    Mode::Reserve => t.apart.contains(&i) || state.flow.oos.contains(&i),
+                    Mode::Combat => t.apart.contains(&i) || leaving,
+                    Mode::Reserve => t.apart.contains(&i) || state.flow.oos.contains(&i) || leaving,
                 };
                 if !barred
                     && activation(rules, state, t, i, mode)
@@ -221,86 +247,6 @@ pub(super) fn activation(
         for_combat: mode.for_combat(),
     }
     .offered(rules, state, 1)
-}
-
-/// Where an order to attack stands at activation.
-pub(super) struct OrderStatus {
-    /// The units it binds that may attack, and how many of them must.
-    pub(super) able: Vec<usize>,
-    pub(super) need: usize,
-    /// Whether the units activated in combat mode meet it.
-    pub(super) met: bool,
-}
-
-/// The order to attack that binds this impulse, if its flag is set.
-pub(super) fn order_now<'c>(
-    state: &State,
-    s: &'c Impulses,
-    t: &ImpulseTask,
-) -> Option<(usize, &'c AttackOrder)> {
-    s.orders
-        .iter()
-        .enumerate()
-        .find(|(_, o)| o.impulse == t.impulse && state.flags.contains(&o.flag))
-}
-
-pub(super) fn order_status(
-    rules: &Rules,
-    state: &State,
-    s: &Impulses,
-    t: &ImpulseTask,
-) -> Option<OrderStatus> {
-    let (k, order) = order_now(state, s, t)?;
-    let imp = &s.impulses[t.impulse];
-    let exempt = format!("{}/orders/{k}/exempt", pointer(t.at));
-    let able: Vec<usize> = state
-        .units
-        .iter()
-        .enumerate()
-        .filter(|(i, u)| {
-            on_map(state, *i).is_some()
-                && rules.side(u) == imp.side
-                && imp.nations.iter().any(|n| n == rules.nation(u))
-                && !state.flow.activated.contains(i)
-                && !attack_targets(rules, state, s, *i).is_empty()
-                && !{
-                    let ctx = Context {
-                        names: vec![("u".into(), Value::Unit(*i))],
-                        ..side_context(rules, &imp.side)
-                    };
-                    holds(rules, state, &exempt, &ctx)
-                }
-        })
-        .map(|(i, _)| i)
-        .collect();
-    let need = (order.units as usize).min(able.len());
-    let preferred = |u: &usize| {
-        order
-            .prefer_types
-            .iter()
-            .any(|x| x == rules.unit_type(&state.units[*u]))
-    };
-    let chosen: Vec<usize> = t
-        .units
-        .iter()
-        .filter(|(u, m)| *m == Mode::Combat && able.contains(u))
-        .map(|(u, _)| *u)
-        .collect();
-    let met = chosen.len() >= need && (!able.iter().any(preferred) || chosen.iter().any(preferred));
-    Some(OrderStatus { able, need, met })
-}
-
-/// Whether units bound by an order must still attack: fewer than needed have fought and one
-/// that has not can still attack a space not attacked yet.
-pub(super) fn order_pending(rules: &Rules, state: &State, s: &Impulses, t: &ImpulseTask) -> bool {
-    let fought = t.ordered.iter().filter(|u| t.fought.contains(u)).count();
-    fought < t.order_need
-        && t.ordered.iter().any(|&u| {
-            !t.fought.contains(&u)
-                && attack_targets(rules, state, s, u)
-                    .iter()
-                    .any(|x| !t.attacked.contains(x))
-        })
 }
 
 /// The event chits a side holds whose condition allows them now.
@@ -395,9 +341,22 @@ pub(super) fn may_step(
     to: usize,
     edge: usize,
 ) -> bool {
+    may_step_across(rules, state, s, unit, (from, to, edge), &[])
+}
+
+/// [`may_step`], with the connection kinds in `crossing` barring nothing (a unit leaving by a
+/// rule that lets it cross them).
+pub(super) fn may_step_across(
+    rules: &Rules,
+    state: &State,
+    s: &Impulses,
+    unit: usize,
+    (from, to, edge): (&str, usize, usize),
+    crossing: &[String],
+) -> bool {
     let g = &rules.content.graph;
     let to_id = g.spaces[to].id.as_str();
-    if barred(rules, state, s, unit, edge) || is_closed(state, s, to_id) {
+    if barring(rules, state, s, unit, edge, crossing).is_some() || is_closed(state, s, to_id) {
         return false;
     }
     if hostile_in(rules, state, to_id, unit)
@@ -409,23 +368,8 @@ pub(super) fn may_step(
     {
         return false;
     }
-    if let Some(city) = &s.city {
-        let (from_city, to_city) = (
-            in_region(rules, from, &city.region),
-            in_region(rules, to_id, &city.region),
-        );
-        if !is_besieger(rules, state, city, unit) {
-            // Defenders may not enter a contested or held city space from outside, nor leave
-            // the city from one (7.4.1, 7.4.2).
-            if to_city && !from_city && contested_or_held(rules, state, city, to_id) {
-                return false;
-            }
-            if from_city && !to_city && contested_or_held(rules, state, city, from) {
-                return false;
-            }
-        }
-    }
-    stacking_allows(rules, state, unit, to_id)
+    city_allows(rules, state, s, unit, from, to_id, false)
+        && stacking_allows(rules, state, unit, to_id)
 }
 
 /// Whether a unit's move must end in a space (a city space it does not hold).
@@ -476,6 +420,15 @@ pub(super) fn move_options(
             continue;
         };
         let name = state.units[u].name(rules.content);
+        // A unit that may not stay where it stands steps only out of it.
+        if leave::leaving(t, u).is_some() {
+            if used == 0 {
+                for n in leave::leave_steps(rules, state, (s, t), u) {
+                    options.push(format!("move {name} {}", g.spaces[n].id));
+                }
+            }
+            continue;
+        }
         // A piece apart from its army moves only to rejoin it, and stops when it has.
         let rejoining = t
             .apart
@@ -490,6 +443,13 @@ pub(super) fn move_options(
             floor.is_none_or(|&f| prop(rules, &g.spaces[n].id, &restricted_property(s)) >= f)
                 && rejoining.is_none_or(|d| farthest_own(rules, state, u, n) < d)
                 && may_step(rules, state, s, u, from, n, e)
+                && keeps_approach(
+                    rules,
+                    state,
+                    (s, t),
+                    u,
+                    (n, move_cost(rules, state, s, u, (e, n))),
+                )
         };
         for n in movement::destinations(rules, state, u, ((used, allowed), &lifted), may) {
             options.push(format!("move {name} {}", g.spaces[n].id));
@@ -668,6 +628,7 @@ pub(super) fn end_move_options(rules: &Rules, state: &State, t: &ImpulseTask) ->
                 && !m.lifted_by.iter().any(|l| {
                     state.flags.contains(&l.flag) && l.nations.iter().any(|n| n == rules.nation(u))
                 })
+                && test_may_fail(rules, state, m)
         });
         let name = u.name(rules.content);
         for &(n, e) in g.neighbours(fi) {
@@ -675,7 +636,8 @@ pub(super) fn end_move_options(rules: &Rules, state: &State, t: &ImpulseTask) ->
             if em.not_into.iter().any(|r| in_region(rules, to, r)) {
                 continue;
             }
-            // The westward restriction still holds, without a test (5.1).
+            // The westward restriction still holds, without a test, on the turns the test
+            // may fail (5.1 with 7.2.2).
             if let Some(m) = test {
                 if prop(rules, to, &m.property) < prop(rules, from, &m.property) {
                     continue;
@@ -688,4 +650,18 @@ pub(super) fn end_move_options(rules: &Rules, state: &State, t: &ImpulseTask) ->
         }
     }
     options
+}
+
+/// Whether a movement test may fail on the current turn: some roll of its table, in the
+/// turn's column, is not `pass` (from the turn every roll passes, the restriction is gone).
+pub(super) fn test_may_fail(rules: &Rules, state: &State, test: &crate::model::MoveTest) -> bool {
+    let Some(table) = rules.content.tables.iter().find(|x| x.id == test.table) else {
+        return false;
+    };
+    let Ok(column) = table.column(ColumnInput::Strength(state.turn as i32)) else {
+        return true;
+    };
+    table.rows.iter().any(|r| {
+        !matches!(r.cells.get(column), Some(Cell::Scalar(Scalar::Symbol(x))) if *x == test.pass)
+    })
 }

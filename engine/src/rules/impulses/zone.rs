@@ -7,6 +7,7 @@ pub(in crate::rules) use super::prompts::{garrison, support, support_track};
 use super::*;
 pub(in crate::rules) use super::{hostile, hostile_in, on_map, spec, stat};
 pub(in crate::rules) use crate::rules::procedures::stacking_allows;
+use crate::rules::stacking::stacking_allows_with;
 
 /// The units of this impulse that may attack a space (in a city space, on the city table).
 pub(super) fn attacker_pool(
@@ -94,9 +95,20 @@ pub(in crate::rules) fn holds(rules: &Rules, state: &State, at: &str, ctx: &Cont
         .is_some_and(|c| eval::condition(c, rules.content, state, ctx).unwrap_or(false))
 }
 
+/// How a retreat's end ranks (lower first): towards the favoured direction of the retreat
+/// property, and free of other sides' units (8.3.2), then through a full friendly space
+/// (8.3.3), then across a line only a forced retreat may cross (7.3.2), then into a closed
+/// space (2.2.7, 2.2.8).
+const THROUGH: u8 = 4;
+const FORCED: u8 = 8;
+const CLOSED: u8 = 12;
+
 /// Where a defender may retreat, in the order of 8.3.2: towards the property's favoured
-/// direction and free of hostile units; else anywhere free of hostile units. Stacking must
-/// allow it.
+/// direction first, and among those free of other sides' units first (the rules that keep
+/// nations apart give way where they say a retreat may break them); failing those, where the
+/// combat rules allow it, through a full space of its own group into one next to it (8.3.3);
+/// failing that, across a line it may cross only when forced; a closed space last. Stacking's
+/// limits must allow the end.
 pub(in crate::rules) fn retreat_options(
     rules: &Rules,
     state: &State,
@@ -107,37 +119,85 @@ pub(in crate::rules) fn retreat_options(
         return Vec::new();
     };
     let g = &rules.content.graph;
-    let Some((from, _)) = placed(rules, state, unit) else {
+    let Some((from, fi)) = placed(rules, state, unit) else {
         return Vec::new();
     };
     let nation = rules.nation(&state.units[unit]);
+    let side = rules.side(&state.units[unit]);
     let lower = s.combat.retreat_lower.iter().any(|n| n == nation);
     let here = prop(rules, from, &s.combat.retreat_by);
-    retreat::options(rules, state, unit, |n, e| {
+    let tier = |to: &str| {
+        let there = prop(rules, to, &s.combat.retreat_by);
+        let favoured = if lower { there <= here } else { there >= here };
+        let mixed = state
+            .units_at(to)
+            .any(|(i, x)| i != unit && rules.side(x) != side);
+        2 * u8::from(!favoured) + u8::from(mixed)
+    };
+    // Whether a retreat may end in a space from a neighbour across a connection: not at all,
+    // freely (false) or only when forced (true).
+    let ends = |via: &str, n: usize, e: usize| -> Option<bool> {
+        let to = &g.spaces[n].id;
+        if is_closed(state, s, to) || hostile_in(rules, state, to, unit) {
+            return None;
+        }
+        let forced = match barring(rules, state, s, unit, e, &[]) {
+            None => false,
+            Some(true) => true,
+            Some(false) => return None,
+        };
+        (city_allows(rules, state, s, unit, via, to, true)
+            && stacking_allows_with(rules, state, unit, to, true))
+        .then_some(forced)
+    };
+    let direct = retreat::ranked(rules, state, unit, |n, e| {
         let to = &g.spaces[n].id;
         if is_closed(state, s, to) {
             // Into a closed space only when nothing else is left (2.2.7, 2.2.8).
             let open = !s.combat.into_closed.is_empty()
                 && !hostile_in(rules, state, to, unit)
                 && !barred(rules, state, s, unit, e);
-            return open.then_some(2);
+            return open.then_some(CLOSED);
         }
-        if !may_step(rules, state, s, unit, from, n, e) || hostile_in(rules, state, to, unit) {
-            return None;
+        let forced = ends(from, n, e)?;
+        Some(if forced { FORCED } else { 0 } + tier(to))
+    });
+    if !s.combat.through_full || direct.iter().any(|(r, _)| *r < THROUGH) {
+        return retreat::best(direct);
+    }
+    // Through a full space of its own nationality, into one next to it (8.3.3).
+    let mut through = Vec::new();
+    for &(f, e) in g.neighbours(fi) {
+        let full = &g.spaces[f].id;
+        let own = state
+            .units_at(full)
+            .any(|(i, _)| i != unit && !hostile(rules, state, unit, i));
+        if !own
+            || is_closed(state, s, full)
+            || hostile_in(rules, state, full, unit)
+            || barred(rules, state, s, unit, e)
+            || !city_allows(rules, state, s, unit, from, full, true)
+            || stacking_allows_with(rules, state, unit, full, true)
+            || !movement::may(rules, state, HookPoint::MayRetreat, unit, (from, full))
+        {
+            continue;
         }
-        if let Some(city) = &s.city {
-            // Besiegers retreat into a city space only if they hold it (8.3.5).
-            if in_region(rules, to, &city.region)
-                && is_besieger(rules, state, city, unit)
-                && marker_level(state, &city.marker, to) < city.control_level
+        for &(n, e2) in g.neighbours(f) {
+            let to = &g.spaces[n].id;
+            if n == fi
+                || ends(full, n, e2) != Some(false)
+                || !movement::may(rules, state, HookPoint::MayRetreat, unit, (full, to))
             {
-                return None;
+                continue;
             }
+            through.push((THROUGH + tier(to), to.clone()));
         }
-        let there = prop(rules, to, &s.combat.retreat_by);
-        let favoured = if lower { there <= here } else { there >= here };
-        Some(u8::from(!favoured))
-    })
+    }
+    if through.is_empty() {
+        retreat::best(direct)
+    } else {
+        retreat::best(through)
+    }
 }
 
 /// A retreat into a space: the `AfterRetreat` hooks, and the game's script for a retreat
@@ -186,12 +246,60 @@ pub(super) fn is_closed(state: &State, s: &Impulses, space: &str) -> bool {
 
 /// Whether a unit's nation may not cross a connection.
 pub(super) fn barred(rules: &Rules, state: &State, s: &Impulses, unit: usize, edge: usize) -> bool {
+    barring(rules, state, s, unit, edge, &[]).is_some()
+}
+
+/// Whether a unit's nation may cross a connection: `None` freely, `Some(true)` only when a
+/// retreat forces it, `Some(false)` never. The kinds in `lifted` bar nothing.
+pub(super) fn barring(
+    rules: &Rules,
+    state: &State,
+    s: &Impulses,
+    unit: usize,
+    edge: usize,
+    lifted: &[String],
+) -> Option<bool> {
     let nation = rules.nation(&state.units[unit]);
     let kinds = &rules.content.graph.edges[edge].kinds;
-    s.movement_rules
-        .barred
-        .iter()
-        .any(|b| b.nations.iter().any(|n| n == nation) && kinds.iter().any(|k| b.kinds.contains(k)))
+    let mut rules_barring = s.movement_rules.barred.iter().filter(|b| {
+        b.nations.iter().any(|n| n == nation)
+            && kinds
+                .iter()
+                .any(|k| b.kinds.contains(k) && !lifted.contains(k))
+    });
+    let first = rules_barring.next()?;
+    Some(first.forced && rules_barring.all(|b| b.forced))
+}
+
+/// Whether the city's rules let a unit step from a space into another: defenders may not enter
+/// a contested or held city space from outside, nor leave the city from one (7.4.1, 7.4.2); in
+/// a retreat, besiegers may enter a city space only if their side holds it (8.3.5).
+pub(super) fn city_allows(
+    rules: &Rules,
+    state: &State,
+    s: &Impulses,
+    unit: usize,
+    from: &str,
+    to: &str,
+    retreating: bool,
+) -> bool {
+    let Some(city) = &s.city else {
+        return true;
+    };
+    let (from_city, to_city) = (
+        in_region(rules, from, &city.region),
+        in_region(rules, to, &city.region),
+    );
+    if is_besieger(rules, state, city, unit) {
+        let side = rules.side(&state.units[unit]);
+        !retreating
+            || !to_city
+            || marker_level(state, &city.marker, to) >= city.control_level
+                && state.control.get(to).map(String::as_str) == Some(side)
+    } else {
+        !(to_city && !from_city && contested_or_held(rules, state, city, to)
+            || from_city && !to_city && contested_or_held(rules, state, city, from))
+    }
 }
 
 /// The JSON pointer of a sequence step's impulse rules in `game.ron`.

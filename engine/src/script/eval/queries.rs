@@ -12,13 +12,21 @@ impl Eval<'_> {
         Ok(Some(match name {
             "turn" => Value::Int(i64::from(self.state.turn)),
             "impulse" => Value::Int(i64::from(self.state.flow.impulse)),
-            "flag_unit" | "unit_flag" => {
+            "flag_unit" | "unit_flag" | "clear_unit_flag" => {
                 let Value::Unit(u) = self.expr(pos(0)?)? else {
                     return fail(range, format!("`{name}` wants a unit"));
                 };
                 let flag = self.id(pos(1)?)?;
                 if name == "unit_flag" {
                     Value::Bool(self.state.unit_flag(u, &flag))
+                } else if name == "clear_unit_flag" {
+                    if self.state.unit_flag(u, &flag) {
+                        self.state
+                            .to_mut()
+                            .unit_flags
+                            .retain(|(x, f, _)| !(*x == u && *f == flag));
+                    }
+                    Value::Void
                 } else {
                     let until = match named("until") {
                         Some(e) => self.id(e)?,
