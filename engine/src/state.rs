@@ -199,6 +199,8 @@ pub struct State {
     pub discards: BTreeMap<String, Vec<String>>,
     /// Cards set aside (groups not yet in play).
     pub set_aside: BTreeMap<String, Vec<String>>,
+    /// Combat cards a side won a combat with, kept face up for later combats, by side.
+    pub kept_cards: BTreeMap<String, Vec<String>>,
     pub revealed: BTreeSet<String>,
     /// Cards a side must show, by side, until the end of the turn.
     pub revealed_cards: BTreeMap<String, BTreeSet<String>>,
@@ -244,6 +246,7 @@ impl State {
             draw_piles: BTreeMap::new(),
             discards: BTreeMap::new(),
             set_aside: BTreeMap::new(),
+            kept_cards: BTreeMap::new(),
             revealed: BTreeSet::new(),
             revealed_cards: BTreeMap::new(),
             modifiers: Vec::new(),

@@ -483,44 +483,6 @@ fn rule_7_8_us_entry_on_turn_4_adds_the_total_war_cards_in_the_draw_of_turn_7() 
 }
 
 #[test]
-fn rule_13_3_panzerarmee_afrika_in_limited_supply_outside_libya_costs_2_ops_to_activate() {
-    let content = b2b();
-    let (rules, mut state) = campaign();
-    let paa = state
-        .units
-        .iter()
-        .position(|u| u.counter == "ge_pzaa")
-        .expect("a PanzerArmee Afrika piece");
-    // Hellfire Pass (Egypt, Axis at the start) and Tobruk (Libya), both in Limited Supply
-    // across the sea from Italy.
-    state.control.insert("tobruk".into(), "axis".into());
-    for u in state.units.iter_mut() {
-        if u.at == Loc::Space("tobruk".into()) || u.at == Loc::Space("hellfire_pass".into()) {
-            u.at = Loc::Unplaced;
-        }
-    }
-    for (space, cost) in [("hellfire_pass", 2), ("tobruk", 1)] {
-        state.units[paa].at = Loc::Space(space.into());
-        assert!(!sandtable_engine::state::space_in_region(
-            content,
-            "hellfire_pass",
-            "libya"
-        ));
-        let level = sandtable_engine::rules::supply::level_at(content, &state, space, "ge", "axis");
-        assert_eq!(
-            level,
-            sandtable_engine::rules::supply::Level::Limited,
-            "{space}"
-        );
-        assert_eq!(
-            sandtable_engine::rules::space_activation_cost(&rules, &state, space, "axis"),
-            cost,
-            "{space}"
-        );
-    }
-}
-
-#[test]
 fn rule_19_hungarian_units_may_never_enter_romania_and_western_allies_never_the_soviet_union() {
     let content = b2b();
     let rules = Rules::new(content, "campaign").unwrap();
@@ -1127,40 +1089,6 @@ fn rule_14_55_with_stalin_out_of_moscow_an_allied_rp_card_gives_one_soviet_rp_le
             "Stalin in Moscow: {stalin_home}"
         );
     }
-}
-
-#[test]
-fn rule_14_54_the_allies_may_eliminate_a_supplied_british_lcu_to_the_turn_track_without_an_scu() {
-    let content = b2b();
-    let (rules, mut state) = campaign();
-    state.turn = 6;
-    // The Desert Army in Cairo.
-    let lcu = unit(&state, "br_desert_army");
-    state.units[lcu].at = Loc::Space("cairo".into());
-    assert!(rules.is_large(&state.units[lcu]));
-    let reserve = |s: &State| {
-        s.units
-            .iter()
-            .filter(|u| u.at == Loc::Box("allied_reserve".into()))
-            .count()
-    };
-    let before = reserve(&state);
-    let name = state.units[lcu].name(content);
-    // The End of Turn script asks the Allied player which LCUs to eliminate.
-    let script = sequence_script("14.54");
-    let ctx = side_ctx("axis");
-    let (outcome, _) = eval::run(&script, content, &mut state, &ctx, &[]).unwrap();
-    let Outcome::Asks(d) = outcome else {
-        panic!("no question")
-    };
-    assert_eq!(d.by, "allied");
-    assert!(d.options.contains(&name), "{:?}", d.options);
-    let answers = vec![vec![name.clone()], vec![]];
-    let (outcome, _) = eval::run(&script, content, &mut state, &ctx, &answers).unwrap();
-    assert_eq!(outcome, Outcome::Done);
-    assert_eq!(state.units[lcu].at, Loc::Box("allied_turn_track".into()));
-    assert_eq!(state.delayed.get(&lcu), Some(&9));
-    assert_eq!(reserve(&state), before, "no SCU leaves the reserve");
 }
 
 #[test]

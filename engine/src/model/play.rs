@@ -120,6 +120,12 @@ pub struct PlayRules {
     /// costs, and a condition on the destination (named `space`), read before the marker moves.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sr_markers: Vec<SrMarker>,
+    /// Where units of some nations (of some sizes) also enter from a box, redeployed out of
+    /// the reserve or rebuilt, besides the capitals, urban centres and own supply sources of
+    /// their home regions: the spaces a condition on `space` allows. The space must still be
+    /// the side's, in Full Supply and with room.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub box_entries: Vec<BoxEntry>,
     /// Neutral spaces of some regions that either side may enter (and so take) once a flag is
     /// set (Vichy France once it is in the war, 17.3).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -225,6 +231,21 @@ pub struct SrMarker {
     pub cost: u32,
     /// Where it may go: a condition in the effect language with the destination `space`.
     pub to: String,
+}
+
+/// Spaces where units of some nations enter from a box besides their home country.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BoxEntry {
+    pub nations: Vec<String>,
+    /// Only units of these sizes (any if none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<String>,
+    /// Where they may enter: a condition in the effect language with the space `space`.
+    pub to: String,
+    /// The rule it follows, for the designer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

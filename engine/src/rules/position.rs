@@ -1,5 +1,5 @@
 //! A position set up by hand: a scenario's start changed (units, control, markers, tracks,
-//! flags, hands, cards played) and play put at the start of a phase of the sequence, a round
+//! flags, hands, cards played, on this turn or an earlier one) and play put at the start of a phase of the sequence, a round
 //! and a side's turn, or an impulse. A rulebook example starts from one; so may a playtest.
 //!
 //! Nothing here names a game: the phases, rounds and impulses are those of `game.ron`'s
@@ -42,6 +42,10 @@ pub fn apply(rules: &Rules, state: &mut State, p: &Position) -> Result<(), Rules
         let at = place(rules, &u.at).ok_or_else(|| err(format!("no place `{}`", u.at)))?;
         state.units[i].at = at;
         state.units[i].reduced = u.reduced;
+        match u.due {
+            Some(turn) => state.delayed.insert(i, turn),
+            None => state.delayed.remove(&i),
+        };
     }
     for c in &p.control {
         let mut spaces = c.spaces.clone();
@@ -90,6 +94,10 @@ pub fn apply(rules: &Rules, state: &mut State, p: &Position) -> Result<(), Rules
         take_card(state, card);
         state.played.insert(card.clone(), state.turn);
     }
+    for c in &p.played_on {
+        take_card(state, &c.card);
+        state.played.insert(c.card.clone(), c.turn);
+    }
     if let Some(at) = &p.at {
         begin_at(rules, state, at)?;
     }
@@ -103,6 +111,7 @@ fn take_card(state: &mut State, card: &str) {
         .values_mut()
         .chain(state.discards.values_mut())
         .chain(state.set_aside.values_mut())
+        .chain(state.kept_cards.values_mut())
         .chain(state.hands.values_mut())
     {
         pile.retain(|c| c != card);
