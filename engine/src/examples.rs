@@ -105,8 +105,12 @@ fn prompt_hint(state: &State) -> Vec<String> {
             if p.options.len() > 30 {
                 list.push("…");
             }
+            let form = match p.pick {
+                Some((min, max)) => format!("`choose` {min} to {max} of"),
+                None => "actions".into(),
+            };
             vec![format!(
-                "{} is asked: {} ({} actions: {})",
+                "{} is asked: {} ({} {form}: {})",
                 p.side,
                 p.question,
                 p.options.len(),

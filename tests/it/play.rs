@@ -425,63 +425,6 @@ fn run_sequence_script(state: &mut State, side: &str, marker: &str) -> Vec<Vec<S
     }
 }
 
-fn us_entered_on(turn: u32, now: u32) -> State {
-    let content = b2b();
-    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
-    state.played.insert("fdr_declares_war".into(), turn);
-    state.flags.insert("us_at_war".into());
-    state.turn = now;
-    state
-}
-
-#[test]
-fn rule_7_8_us_entry_on_turn_4_adds_the_total_war_cards_in_the_draw_of_turn_7() {
-    let total_war = |s: &State, deck: &str| {
-        s.draw_piles[deck]
-            .iter()
-            .chain(s.hands.get(deck).into_iter().flatten())
-            .filter(|c| {
-                sandtable_engine::rules::Rules::new(b2b(), "campaign")
-                    .unwrap()
-                    .card(c)
-                    .is_some_and(|k| k.group.as_deref() == Some("total_war"))
-            })
-            .count()
-    };
-    // Turns 5 and 6: not yet.
-    for turn in [5, 6] {
-        let mut s = us_entered_on(4, turn);
-        run_sequence_script(&mut s, "axis", "shuffle_in_set_aside");
-        assert!(!s.set_aside["axis"].is_empty() && !s.set_aside["allied"].is_empty());
-        assert_eq!(total_war(&s, "axis"), 0);
-    }
-    // Turn 7: in both decks, the Axis takes Totaler Krieg!, the Allies a Blitzkrieg card.
-    let mut s = us_entered_on(4, 7);
-    let aside = (s.set_aside["axis"].len(), s.set_aside["allied"].len());
-    let allied_hand = s.hands["allied"].len();
-    let answers = run_sequence_script(&mut s, "axis", "shuffle_in_set_aside");
-    assert_eq!(
-        answers.len(),
-        2,
-        "the Allied Blitzkrieg card and the Axis question"
-    );
-    assert!(s.set_aside["axis"].is_empty() && s.set_aside["allied"].is_empty());
-    assert_eq!(total_war(&s, "allied"), aside.1);
-    assert!(s.hands["axis"].contains(&"totaler_krieg".to_string()));
-    assert_eq!(
-        total_war(&s, "axis"),
-        aside.0,
-        "Totaler Krieg! is in the Axis hand"
-    );
-    assert_eq!(s.hands["allied"].len(), allied_hand + 1);
-    assert!(s.flags.contains("total_war"));
-    // It happens once.
-    let before = s.draw_piles.clone();
-    s.turn = 8;
-    run_sequence_script(&mut s, "axis", "shuffle_in_set_aside");
-    assert_eq!(s.draw_piles, before);
-}
-
 #[test]
 fn rule_19_hungarian_units_may_never_enter_romania_and_western_allies_never_the_soviet_union() {
     let content = b2b();
