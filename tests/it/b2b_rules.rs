@@ -137,3 +137,247 @@ fn rule_14_3_an_eliminated_us_army_is_offered_for_rebuild_at_basra_or_a_us_beach
     play(&mut s, &["place beach_n"]);
     assert_eq!(place_of(&s, "us_1st_army"), "beach_n");
 }
+
+#[test]
+fn rule_4_3_the_axis_player_chooses_barbarossa_or_von_paulus_pause_and_the_other_goes_into_the_deck_once(
+) {
+    for (take, other) in [
+        ("barbarossa", "von_paulus_pause"),
+        ("von_paulus_pause", "barbarossa"),
+    ] {
+        let setup = Setup {
+            scenario: "campaign".into(),
+            options: Vec::new(),
+            seed: 1,
+            dice: Vec::new(),
+            position: None,
+        };
+        let mut s = Session::new(b2b(), setup).unwrap();
+        let p = s.prompt().unwrap().clone();
+        assert_eq!((p.side.as_str(), p.kind.as_str()), ("axis", "start_card"));
+        assert_eq!(p.options, ["take barbarossa", "take von_paulus_pause"]);
+        play(&mut s, &[&format!("take {take}")]);
+        let st = s.state();
+        let hand = &st.hands["axis"];
+        assert_eq!(hand.len(), 7, "the chosen card and six drawn: {hand:?}");
+        assert!(hand.contains(&take.to_string()));
+        let everywhere = |card: &str| {
+            st.hands
+                .values()
+                .chain(st.draw_piles.values())
+                .chain(st.discards.values())
+                .chain(st.set_aside.values())
+                .flatten()
+                .filter(|c| *c == card)
+                .count()
+        };
+        assert_eq!(everywhere(take), 1);
+        assert_eq!(everywhere(other), 1, "{other} is in the deck once");
+        assert_eq!(st.hands["allied"].len(), 7);
+    }
+}
+
+#[test]
+fn rule_4_4_bomber_command_may_not_be_played_as_an_event_on_turn_1_which_is_round_6() {
+    let offered = |turn: u32| {
+        let s = from(Position {
+            turn: Some(turn),
+            hands: vec![hand("allied", &["bomber_command"]), hand("axis", &[])],
+            at: at_round(1, "allied"),
+            ..Position::default()
+        });
+        options(&s).contains(&"event bomber_command".to_string())
+    };
+    assert!(!offered(1), "turn 1 is round 6 of Spring 41");
+    assert!(offered(2));
+}
+
+#[test]
+fn rule_4_4_an_allied_hand_without_card_2_or_24_may_be_redrawn_all_but_one_card() {
+    let wanted = ["soviet_reinforcements_2", "soviet_reinforcements_24"];
+    let mut tried = 0;
+    for seed in 1..40 {
+        let setup = Setup {
+            scenario: "campaign".into(),
+            options: Vec::new(),
+            seed,
+            dice: Vec::new(),
+            position: None,
+        };
+        let mut s = Session::new(b2b(), setup).unwrap();
+        play(&mut s, &["take barbarossa"]);
+        let hand: Vec<String> = s.state().hands["allied"].clone();
+        let p = s.prompt().unwrap().clone();
+        if hand.iter().any(|c| wanted.contains(&c.as_str())) {
+            // With card 2 or 24, no redraw is offered: the Orders come next.
+            assert_eq!((p.side.as_str(), p.pick), ("axis", Some((3, 3))), "{p:?}");
+            continue;
+        }
+        tried += 1;
+        assert_eq!(p.side, "allied");
+        assert!(p.question.contains("refill your hand"), "{p:?}");
+        let keep = hand[0].clone();
+        play(&mut s, &["choose yes", &format!("choose {keep}")]);
+        if s.prompt().is_some_and(|p| p.question.contains("card 24")) {
+            // Still without either: a 3 OPS card may go for card 24.
+            play(&mut s, &["choose yes"]);
+            let bigs = options(&s);
+            let big = bigs
+                .iter()
+                .find(|c| **c != keep)
+                .unwrap_or(&bigs[0])
+                .clone();
+            play(&mut s, &[&format!("choose {big}")]);
+            assert!(!s.state().hands["allied"].contains(&big));
+            assert!(s.state().hands["allied"].contains(&wanted[1].to_string()));
+        }
+        let after = &s.state().hands["allied"];
+        assert_eq!(after.len(), 7, "{after:?}");
+        assert!(after.contains(&keep) || after.contains(&wanted[1].to_string()));
+        assert_eq!(s.prompt().unwrap().side, "axis", "then the Orders");
+    }
+    assert!(
+        tried > 0,
+        "no seed dealt an Allied hand without card 2 or 24"
+    );
+}
+
+#[test]
+fn rule_11_51_after_a_two_space_retreat_infantry_may_follow_into_the_spaces_the_retreat_left() {
+    // Turn 1: the Northwest Front, hit for 3 against 1, retreats Kaunas - Vilna - Minsk.
+    let mut s = from(Position {
+        hands: vec![hand("allied", &[])],
+        ..Position::default()
+    });
+    play(
+        &mut s,
+        &[
+            "take barbarossa",
+            "choose no",
+            "choose brest_litovsk kovel lwow",
+            "event barbarossa",
+            "choose memel insterburg warsaw lublin tarnow",
+            "attack kaunas",
+            "with ge_16th_army",
+            "with ge_4th_pz_army",
+            "dice 1 1",
+            "fight",
+            "lose su_northwest_front",
+            "retreat su_northwest_front vilna",
+            "retreat su_northwest_front minsk",
+        ],
+    );
+    let advance = options(&s);
+    assert!(
+        advance.contains(&"advance ge_16th_army kaunas".to_string()),
+        "{advance:?}"
+    );
+    assert!(
+        !advance.contains(&"advance ge_16th_army vilna".to_string()),
+        "{advance:?}"
+    );
+    play(&mut s, &["advance ge_16th_army kaunas"]);
+    let advance = options(&s);
+    // On into Vilna, which the Front vacated; not into Riga or Dvinsk, which it never entered.
+    assert!(
+        advance.contains(&"advance ge_16th_army vilna".to_string()),
+        "{advance:?}"
+    );
+    for other in ["riga", "dvinsk", "memel"] {
+        assert!(
+            !advance.contains(&format!("advance ge_16th_army {other}")),
+            "{other}: {advance:?}"
+        );
+    }
+    play(&mut s, &["advance ge_16th_army vilna"]);
+    assert_eq!(place_of(&s, "ge_16th_army"), "vilna");
+    assert!(
+        !options(&s)
+            .iter()
+            .any(|o| o.starts_with("advance ge_16th_army")),
+        "no further than the retreat went"
+    );
+}
+
+#[test]
+fn rule_6_c_the_axis_attrition_segment_ends_the_sixth_axis_round_before_the_sixth_allied_round() {
+    // An out-of-supply German corps deep in the Soviet Union, on an Axis-held Gorki.
+    let mut s = from(Position {
+        turn: Some(3),
+        units: vec![unit_at("ge_corps.11", "gorki")],
+        control: vec![sandtable_engine::model::ControlSetting {
+            side: Some("axis".into()),
+            regions: Vec::new(),
+            spaces: vec!["gorki".into()],
+        }],
+        hands: vec![hand("allied", &[]), hand("axis", &[])],
+        at: at_round(5, "axis"),
+        ..Position::default()
+    });
+    // Round 5: nothing happens at the end of the Axis action.
+    play(&mut s, &["auto_ops", "done"]);
+    assert_eq!(place_of(&s, "ge_corps.11"), "gorki");
+    play(&mut s, &["auto_ops", "done"]);
+    // Round 6: the Axis action ends, the Axis Attrition Segment follows at once.
+    assert_eq!(s.state().round, 6);
+    play(&mut s, &["auto_ops", "done"]);
+    let p = s.prompt().unwrap().clone();
+    assert_eq!((p.side.as_str(), s.state().round), ("allied", 6), "{p:?}");
+    assert_eq!(place_of(&s, "ge_corps.11"), "axis_eliminated");
+    assert_eq!(
+        s.state().control.get("gorki").map(String::as_str),
+        Some("allied"),
+        "13.5: the space no Axis unit could be supplied in changes hands"
+    );
+}
+
+#[test]
+fn rule_13_44_an_oos_german_army_waits_three_turns_and_takes_a_corps_from_the_reserve() {
+    let corps_in_reserve = |s: &Session| {
+        s.state()
+            .units
+            .iter()
+            .filter(|u| {
+                u.counter == "ge_corps"
+                    && u.at == sandtable_engine::state::Loc::Box("axis_reserve".into())
+            })
+            .count()
+    };
+    // Spring 42: the 4th Army cut off at Gorki; the Axis Attrition Segment ends round 6 (6.C).
+    let mut s = from(Position {
+        turn: Some(5),
+        units: vec![unit_at("ge_4th_army", "gorki")],
+        hands: vec![hand("allied", &[]), hand("axis", &[])],
+        at: at_round(6, "axis"),
+        ..Position::default()
+    });
+    let reserve = corps_in_reserve(&s);
+    play(&mut s, &["auto_ops", "done"]);
+    assert_eq!(place_of(&s, "ge_4th_army"), "axis_turn_track");
+    let army = s
+        .state()
+        .units
+        .iter()
+        .position(|u| u.counter == "ge_4th_army")
+        .unwrap();
+    assert_eq!(s.state().delayed.get(&army), Some(&8));
+    assert_eq!(
+        corps_in_reserve(&s),
+        reserve - 1,
+        "a matching corps goes with it"
+    );
+    // Turn 8's Axis Attrition Segment puts it in the Eliminated Units Box.
+    let mut s = from(Position {
+        turn: Some(8),
+        units: vec![UnitAt {
+            due: Some(8),
+            ..unit_at("ge_4th_army", "axis_turn_track")
+        }],
+        hands: vec![hand("allied", &[]), hand("axis", &[])],
+        at: at_round(6, "axis"),
+        ..Position::default()
+    });
+    play(&mut s, &["auto_ops", "done"]);
+    assert_eq!(place_of(&s, "ge_4th_army"), "axis_eliminated");
+    assert!(s.state().delayed.is_empty());
+}

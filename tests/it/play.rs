@@ -43,8 +43,12 @@ fn unit(state: &State, name: &str) -> usize {
         .unwrap_or_else(|| panic!("no unit {name}"))
 }
 
-/// Answers the turn-1 Orders (4.4): the Axis player's three Stand Fast markers.
+/// Answers the turn-1 Orders (4.4): the Axis player's three Stand Fast markers, after his
+/// choice of Barbarossa for his hand (4.3).
 fn past_turn_1_orders(s: &mut Session) {
+    if s.prompt().is_some_and(|p| p.kind == "start_card") {
+        s.apply(b2b(), "take barbarossa").unwrap();
+    }
     let p = s.prompt().unwrap().clone();
     assert_eq!((p.side.as_str(), p.kind.as_str()), ("axis", "decision"));
     assert_eq!(p.pick, Some((3, 3)));
@@ -56,6 +60,7 @@ fn past_turn_1_orders(s: &mut Session) {
 #[test]
 fn rule_4_4_turn_1_no_orders_roll_the_axis_places_three_stand_fast_markers_on_soviet_spaces() {
     let mut s = Session::new(b2b(), setup(3)).unwrap();
+    s.apply(b2b(), "take barbarossa").unwrap();
     let p = s.prompt().unwrap().clone();
     // Every option holds Soviet units next to a supplied Axis unit.
     assert!(
@@ -412,7 +417,7 @@ fn random_walks_never_leave_units_overstacked_or_with_enemies() {
 }
 
 /// Runs the sequence script whose text contains `marker` on a state, answering each decision
-/// with the first option (`yes` to a question); returns the answers given.
+/// with the first options it asks for (`yes` to a question); returns the answers given.
 fn run_sequence_script(state: &mut State, side: &str, marker: &str) -> Vec<Vec<String>> {
     let script = sequence_script(marker);
     let ctx = side_ctx(side);
@@ -420,7 +425,9 @@ fn run_sequence_script(state: &mut State, side: &str, marker: &str) -> Vec<Vec<S
     loop {
         match eval::run(&script, b2b(), state, &ctx, &answers).unwrap() {
             (Outcome::Done, _) => return answers,
-            (Outcome::Asks(d), _) => answers.push(vec![d.options[0].clone()]),
+            (Outcome::Asks(d), _) => {
+                answers.push(d.options.iter().take(d.min.max(1)).cloned().collect())
+            }
         }
     }
 }
@@ -738,49 +745,6 @@ fn rule_14_52_two_panzer_steps_a_turn_are_rebuilt_three_after_totaler_krieg() {
     );
     assert!(setup(2, Some(8)), "three from the turn after");
     assert!(!setup(3, Some(8)));
-}
-
-#[test]
-fn rule_13_44_an_oos_german_army_waits_three_turns_and_takes_a_corps_from_the_reserve() {
-    let content = b2b();
-    let (rules, mut state) = campaign();
-    let attrition = content
-        .game
-        .as_ref()
-        .unwrap()
-        .sequence
-        .iter()
-        .position(|p| p.id == "attrition")
-        .unwrap();
-    state.turn = 5;
-    let army = unit(&state, "ge_4th_army");
-    state.units[army].at = Loc::Space("gorki".into());
-    let corps_in_reserve = |s: &State| {
-        s.units
-            .iter()
-            .filter(|u| u.counter == "ge_corps" && u.at == Loc::Box("axis_reserve".into()))
-            .count()
-    };
-    let reserve = corps_in_reserve(&state);
-    state.flow.phase = attrition;
-    state.flow.step = 0;
-    state.flow.tasks.clear();
-    rules::resume(&rules, &mut state);
-    assert_eq!(state.units[army].at, Loc::Box("axis_turn_track".into()));
-    assert_eq!(state.delayed.get(&army), Some(&8));
-    assert_eq!(
-        corps_in_reserve(&state),
-        reserve - 1,
-        "a matching corps goes with it"
-    );
-    // Turn 8's Axis Attrition Segment puts it in the Eliminated Units Box.
-    state.turn = 8;
-    state.flow.phase = attrition;
-    state.flow.step = 0;
-    state.flow.tasks.clear();
-    rules::resume(&rules, &mut state);
-    assert_eq!(state.units[army].at, Loc::Box("axis_eliminated".into()));
-    assert!(state.delayed.is_empty());
 }
 
 #[test]

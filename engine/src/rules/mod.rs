@@ -210,6 +210,16 @@ pub enum Task {
     Discard {
         side: String,
     },
+    /// At the start of play, a side chooses one of some cards for its hand; the others go
+    /// into the deck's draw pile and the hand then draws (a scenario's `choose_one_of`). The
+    /// hand dealt for now with the first card (`dealt`) goes back first.
+    StartCard {
+        side: String,
+        deck: String,
+        cards: Vec<String>,
+        draw: u32,
+        dealt: Vec<String>,
+    },
     /// Operations in impulses.
     Impulses(Box<impulses::ImpulseTask>),
     /// A hook's after-effect (by its place in `game.ron`'s `hooks`), with the names its point
