@@ -381,3 +381,125 @@ fn rule_13_44_an_oos_german_army_waits_three_turns_and_takes_a_corps_from_the_re
     assert_eq!(place_of(&s, "ge_4th_army"), "axis_eliminated");
     assert!(s.state().delayed.is_empty());
 }
+
+/// Where a card is: `kept`, `hand`, `discard` or `elsewhere`, for a side.
+fn card_place(s: &Session, side: &str, card: &str) -> &'static str {
+    let st = s.state();
+    let has = |m: &std::collections::BTreeMap<String, Vec<String>>| {
+        m.get(side).is_some_and(|c| c.iter().any(|x| x == card))
+    };
+    if has(&st.kept_cards) {
+        "kept"
+    } else if has(&st.hands) {
+        "hand"
+    } else if has(&st.discards) {
+        "discard"
+    } else {
+        "elsewhere"
+    }
+}
+
+#[test]
+fn rule_7_64_a_combat_card_is_kept_face_up_after_a_won_combat_used_again_and_discarded_after_a_lost_one(
+) {
+    let mut s = from(Position {
+        turn: Some(10),
+        hands: vec![
+            hand("allied", &[]),
+            hand("axis", &["speer", "fall_blau", "panther"]),
+        ],
+        at: at_round(1, "axis"),
+        ..Position::default()
+    });
+    // Round 1: Panther helps the 1st Panzer Army win at Brest-Litovsk; it is kept face up.
+    play(
+        &mut s,
+        &[
+            "ops speer",
+            "activate lublin combat",
+            "activate warsaw combat",
+            "done",
+            "attack brest_litovsk",
+            "with ge_6th_army",
+            "with ge_1st_pz_army",
+            "dice 6 1",
+            "fight",
+            "card panther",
+            "lose su_army.5",
+            "lose su_army.5",
+        ],
+    );
+    assert_eq!(card_place(&s, "axis", "panther"), "kept");
+    // Not twice in one action round: the next combat of this action is fought without it.
+    play(
+        &mut s,
+        &[
+            "done",
+            "attack bialystok",
+            "with ge_2nd_pz_army",
+            "dice 6 1",
+            "fight",
+        ],
+    );
+    assert_eq!(
+        s.prompt().unwrap().kind,
+        "losses",
+        "no card step: {:?}",
+        s.prompt()
+    );
+    play(
+        &mut s,
+        &["lose su_west_front", "retreat su_west_front vilna", "done"],
+    );
+    // The Allied round, then the Axis round 2: the kept card is offered again.
+    play(
+        &mut s,
+        &[
+            "auto_ops",
+            "done",
+            "ops fall_blau",
+            "activate lublin combat",
+            "done",
+            "attack kovel",
+            "with ge_1st_pz_army",
+            "dice 1 6",
+            "fight",
+        ],
+    );
+    assert!(
+        options(&s).contains(&"card panther".to_string()),
+        "{:?}",
+        s.prompt()
+    );
+    assert_eq!(card_place(&s, "axis", "panther"), "kept");
+    // Both sides inflict a Loss Number of 2: both lose, and the card is discarded.
+    play(
+        &mut s,
+        &["card panther", "lose su_army.7", "lose su_army.7"],
+    );
+    assert_eq!(card_place(&s, "axis", "panther"), "discard");
+}
+
+#[test]
+fn rule_7_64_combat_cards_kept_face_up_are_discarded_at_the_end_of_the_turn() {
+    let s = from(Position {
+        turn: Some(10),
+        kept: vec![hand("axis", &["panther"])],
+        at: Some(PlayAt {
+            phase: "end".into(),
+            ..PlayAt::default()
+        }),
+        ..Position::default()
+    });
+    assert_eq!(card_place(&s, "axis", "panther"), "kept");
+    let mut s = s;
+    while s.state().turn == 10 {
+        let p = s.prompt().unwrap().clone();
+        let a = match p.pick {
+            Some((min, _)) => format!("choose {}", p.options[..min].join(" ")),
+            None => p.options[0].clone(),
+        };
+        play(&mut s, &[&a]);
+    }
+    assert_eq!(card_place(&s, "axis", "panther"), "discard");
+}

@@ -89,6 +89,11 @@ impl Checker<'_> {
             self.reference(f, &format!("{q}/side"), "side", &h.side, &ids.sides);
             self.references(f, &format!("{q}/cards"), "card", &h.cards, &ids.cards);
         }
+        for (i, h) in p.kept.iter().enumerate() {
+            let q = format!("/position/kept/{i}");
+            self.reference(f, &format!("{q}/side"), "side", &h.side, &ids.sides);
+            self.references(f, &format!("{q}/cards"), "card", &h.cards, &ids.cards);
+        }
         self.references(f, "/position/played", "card", &p.played, &ids.cards);
         for (i, c) in p.played_on.iter().enumerate() {
             let q = format!("/position/played_on/{i}/card");

@@ -73,6 +73,9 @@ pub struct Position {
     /// Each listed side's hand, exactly (an empty list empties it).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hands: Vec<ExampleHand>,
+    /// Combat cards each listed side keeps face up, exactly (won with earlier, 7.64).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kept: Vec<ExampleHand>,
     /// Cards recorded as played as events before the example (`played(card)` holds), on the
     /// example's turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -45,6 +45,11 @@ pub struct PlayRules {
     pub oos_shift: i32,
     /// Retreat length: one space when the loss numbers differ by one, else this many.
     pub max_retreat: u32,
+    /// Combat cards played from the hand are kept face up by the side that wins the combat,
+    /// to be used again in later combats (each once in a side's action round), until it loses
+    /// a combat with them or the turn ends; else every card played is discarded (7.64).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub combat_cards_kept: bool,
     /// How far mechanized units may advance after a combat (non-mechanized: into the
     /// defender's space only).
     pub mech_advance: u32,

@@ -118,6 +118,8 @@ pub struct Marks {
     pub attacked: BTreeSet<String>,
     /// Spaces where a unit tries to entrench when movement ends.
     pub entrenching: BTreeSet<String>,
+    /// Combat cards kept face up that were used again in this action.
+    pub kept_used: BTreeSet<String>,
 }
 
 /// Where play stands: the place in the sequence, the tasks under way, the current prompt.

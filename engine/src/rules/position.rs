@@ -90,6 +90,12 @@ pub fn apply(rules: &Rules, state: &mut State, p: &Position) -> Result<(), Rules
         }
         state.hands.insert(h.side.clone(), h.cards.clone());
     }
+    for h in &p.kept {
+        for card in &h.cards {
+            take_card(state, card);
+        }
+        state.kept_cards.insert(h.side.clone(), h.cards.clone());
+    }
     for card in &p.played {
         take_card(state, card);
         state.played.insert(card.clone(), state.turn);
