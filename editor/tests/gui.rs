@@ -115,6 +115,28 @@ fn a_playtest_starts_takes_the_prompts_choices_as_clicks_undoes_and_replays_on_r
         .click();
     h.run();
     assert!(h.state().playtest.is_some());
+    // The opening: the Axis player takes Barbarossa (4.3), a button; the Allied player
+    // declines the redraws of 4.4 (a yes or no question: tick, then Choose).
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "take barbarossa")
+        .click();
+    h.run();
+    let asks = |h: &Harness<'static, EditorApp>| {
+        h.state()
+            .playtest
+            .as_ref()
+            .unwrap()
+            .session
+            .prompt()
+            .is_some_and(|p| p.options == ["yes", "no"])
+    };
+    while asks(&h) {
+        h.get_by_label("no").click();
+        h.run();
+        h.get_by_role_and_label(egui::accesskit::Role::Button, "Choose")
+            .click();
+        h.run();
+    }
+    let opening = h.state().playtest.as_ref().unwrap().session.log().len();
     // Turn 1: the Axis places three Stand Fast markers (a choice of several): tick three.
     let options = h
         .state()
@@ -133,7 +155,10 @@ fn a_playtest_starts_takes_the_prompts_choices_as_clicks_undoes_and_replays_on_r
     h.get_by_role_and_label(egui::accesskit::Role::Button, "Choose")
         .click();
     h.run();
-    assert_eq!(h.state().playtest.as_ref().unwrap().session.log().len(), 1);
+    assert_eq!(
+        h.state().playtest.as_ref().unwrap().session.log().len(),
+        opening + 1
+    );
     // The hands and decks are shown: the Axis holds Barbarossa.
     h.get_by_label("Hands and decks").click();
     h.run();
@@ -146,19 +171,25 @@ fn a_playtest_starts_takes_the_prompts_choices_as_clicks_undoes_and_replays_on_r
         .click();
     h.run();
     let log = h.state().playtest.as_ref().unwrap().session.log().to_vec();
-    assert_eq!(log.len(), 2);
-    assert_eq!(log[1], "event barbarossa");
+    assert_eq!(log.len(), opening + 2);
+    assert_eq!(log[opening + 1], "event barbarossa");
     // Undo drops it.
     h.get_by_role_and_label(egui::accesskit::Role::Button, "Undo action")
         .click();
     h.run();
-    assert_eq!(h.state().playtest.as_ref().unwrap().session.log().len(), 1);
+    assert_eq!(
+        h.state().playtest.as_ref().unwrap().session.log().len(),
+        opening + 1
+    );
     // Reloading files that did not change says so and changes nothing.
     h.get_by_role_and_label(egui::accesskit::Role::Button, "Reload")
         .click();
     h.run();
     h.get_by_label("The playtest already runs on the files as they are.");
-    assert_eq!(h.state().playtest.as_ref().unwrap().session.log().len(), 1);
+    assert_eq!(
+        h.state().playtest.as_ref().unwrap().session.log().len(),
+        opening + 1
+    );
 }
 
 #[test]

@@ -20,12 +20,20 @@ fn harness(folder: &std::path::Path) -> Harness<'static, EditorApp> {
         )
 }
 
-/// Starts a playtest followed on disk and plays five actions: the Stand Fast markers,
-/// Barbarossa as an event, its Combat markers, then the first option twice.
+/// The actions that open the campaign before its first turn's Orders: Barbarossa for the Axis
+/// hand (4.3), and the two Allied redraws of 4.4 declined.
+const OPENING: usize = 3;
+
+/// Starts a playtest followed on disk and plays the opening and five actions: the Stand Fast
+/// markers, Barbarossa as an event, its Combat markers, then the first option twice.
 fn five_actions(h: &mut Harness<'static, EditorApp>) -> Vec<String> {
     h.state_mut().watch_folder();
     h.state_mut().start_playtest();
     h.run_steps(2);
+    let p = h.state_mut().playtest.as_mut().expect("a playtest");
+    for action in ["take barbarossa", "choose no", "choose no"] {
+        p.apply(action).unwrap();
+    }
     for i in 0..5 {
         let p = h.state_mut().playtest.as_mut().expect("a playtest");
         let prompt = p.session.prompt().cloned().expect("a decision");
@@ -71,25 +79,30 @@ fn until_reported(h: &mut Harness<'static, EditorApp>) {
     }
 }
 
-/// The whole game stays reachable after a reload that diverged at action 2: one action goes
-/// on, all five are listed in the kept line, and returning to it plays them all again.
+/// The whole game stays reachable after a reload that diverged at the Barbarossa event: the
+/// actions before it go on, all are listed in the kept line, and returning to it plays them
+/// all again.
 fn the_whole_log_stays_reachable(h: &mut Harness<'static, EditorApp>, before: &[String]) {
     let p = h.state().playtest.as_ref().unwrap();
-    assert_eq!(p.session.log(), &before[..1]);
+    assert_eq!(p.session.log(), &before[..OPENING + 1]);
     assert_eq!(p.lines.len(), 1);
     assert_eq!(p.lines[0].actions, before);
     assert_eq!(p.reports.len(), 1, "one save, one report");
     // The report names the action and the card, and stays on screen.
-    h.get_by_label_contains("action 2 (`event barbarossa`) now plays differently");
+    let event = format!(
+        "action {} (`event barbarossa`) now plays differently",
+        OPENING + 2
+    );
+    h.get_by_label_contains(&event);
     h.get_by_label_contains("barbarossa › effect");
     // Every action of the kept line is listed.
     h.get_by_label("The actions of before reload 1").click();
     h.run_steps(1);
-    // (The first is in the running log too.)
+    // (Those before the event are in the running log too.)
     for (n, action) in before.iter().enumerate() {
         let label = format!("{:>4}  {action}", n + 1);
         let shown = h.query_all_by_label(&label).count();
-        assert_eq!(shown, if n == 0 { 2 } else { 1 }, "{label}");
+        assert_eq!(shown, if n <= OPENING { 2 } else { 1 }, "{label}");
     }
     h.get_by_role_and_label(Role::Button, "Return to before reload 1")
         .click();
@@ -98,12 +111,12 @@ fn the_whole_log_stays_reachable(h: &mut Harness<'static, EditorApp>, before: &[
     assert_eq!(
         p.session.log(),
         before,
-        "all five are played again: {}",
+        "all are played again: {}",
         h.state().report
     );
     h.get_by_label_contains("runs on the rules of an earlier line");
     // The report stays until dismissed.
-    h.get_by_label_contains("action 2 (`event barbarossa`) now plays differently");
+    h.get_by_label_contains(&event);
     h.get_by_role_and_label(Role::Button, "Dismiss").click();
     h.run_steps(2);
     assert!(h.query_by_label_contains("now plays differently").is_none());
@@ -168,9 +181,10 @@ fn a_table_cell_changed_on_disk_says_visibly_that_it_made_no_difference_and_wher
     );
     until_reported(&mut h);
     assert_eq!(h.state().playtest.as_ref().unwrap().session.log(), before);
-    h.get_by_label_contains(
-        "took tables.ron: replayed all 5 actions on the changed rules, no difference",
-    );
+    h.get_by_label_contains(&format!(
+        "took tables.ron: replayed all {} actions on the changed rules, no difference",
+        OPENING + 5
+    ));
     h.get_by_label_contains("winter_vp_requirement › rows › 4 › cells › 1: 6 → 7");
 }
 

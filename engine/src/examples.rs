@@ -107,8 +107,12 @@ fn prompt_hint(state: &State) -> Vec<String> {
             if p.options.len() > 30 {
                 list.push("…");
             }
+            let form = match p.pick {
+                Some((min, max)) => format!("`choose` {min} to {max} of"),
+                None => "actions".into(),
+            };
             vec![format!(
-                "{} is asked: {} ({} actions: {})",
+                "{} is asked: {} ({} {form}: {})",
                 p.side,
                 p.question,
                 p.options.len(),
@@ -197,6 +201,23 @@ fn play_step(
                         format!("`{}` is in `{now}`, not {}", u.unit, wanted(at)),
                         Vec::new(),
                     ));
+                }
+            }
+            if let Some(due) = u.due {
+                match state.delayed.get(&i) {
+                    Some(&turn) if turn == due => {}
+                    Some(&turn) => {
+                        return Err((
+                            format!("`{}` is due back on turn {turn}, not {due}", u.unit),
+                            Vec::new(),
+                        ))
+                    }
+                    None => {
+                        return Err((
+                            format!("`{}` is not waiting to come back on a turn", u.unit),
+                            Vec::new(),
+                        ))
+                    }
                 }
             }
             if let Some(reduced) = u.reduced {
@@ -333,6 +354,30 @@ fn play_step(
                 )),
             }
         }
+        ExampleStep::Card(c) => {
+            let places = card_places(state, &c.card, c.side.as_deref());
+            let holds = match c.at.strip_prefix("not:") {
+                Some(other) => !places.contains(&other),
+                None => places.iter().any(|p| *p == c.at),
+            };
+            if holds {
+                Ok(())
+            } else {
+                let whose = c
+                    .side
+                    .as_ref()
+                    .map_or(String::new(), |s| format!(" of {s}"));
+                Err((
+                    format!(
+                        "card `{}` is {}, not {}{whose}",
+                        c.card,
+                        places.join(", "),
+                        wanted(&c.at)
+                    ),
+                    Vec::new(),
+                ))
+            }
+        }
         ExampleStep::Winner(side) => match &state.flow.result {
             Some(r) if r.winner == *side => Ok(()),
             Some(r) => Err((
@@ -383,6 +428,40 @@ fn prompt(state: &State, check: &PromptCheck) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// Where a card is, as examples write it (of one side or deck if given): `hand`, `draw`,
+/// `discard`, `set_aside`, `kept`; `out` where it is in none of them.
+fn card_places(state: &State, card: &str, side: Option<&str>) -> Vec<&'static str> {
+    let mine = |k: &String| side.is_none_or(|s| s == k);
+    let piles: [(
+        &'static str,
+        &std::collections::BTreeMap<String, Vec<String>>,
+    ); 5] = [
+        ("hand", &state.hands),
+        ("draw", &state.draw_piles),
+        ("discard", &state.discards),
+        ("set_aside", &state.set_aside),
+        ("kept", &state.kept_cards),
+    ];
+    let found: Vec<&'static str> = piles
+        .iter()
+        .filter(|(_, pile)| {
+            pile.iter()
+                .any(|(k, cards)| mine(k) && cards.iter().any(|c| c == card))
+        })
+        .map(|(name, _)| *name)
+        .collect();
+    let anywhere = piles
+        .iter()
+        .any(|(_, pile)| pile.values().flatten().any(|c| c == card));
+    if found.is_empty() && !anywhere {
+        vec!["out"]
+    } else if found.is_empty() {
+        vec!["elsewhere"]
+    } else {
+        found
+    }
 }
 
 /// A place as examples write it.

@@ -306,6 +306,7 @@ pub fn state_json(content: &Content, state: &State) -> serde_json::Value {
         "units": units,
         "markers": markers,
         "hands": state.hands,
+        "kept_cards": state.kept_cards,
         "played": state.played,
         "result": state.flow.result,
         "messages": recent,

@@ -199,6 +199,8 @@ pub struct State {
     pub discards: BTreeMap<String, Vec<String>>,
     /// Cards set aside (groups not yet in play).
     pub set_aside: BTreeMap<String, Vec<String>>,
+    /// Combat cards a side won a combat with, kept face up for later combats, by side.
+    pub kept_cards: BTreeMap<String, Vec<String>>,
     pub revealed: BTreeSet<String>,
     /// Cards a side must show, by side, until the end of the turn.
     pub revealed_cards: BTreeMap<String, BTreeSet<String>>,
@@ -221,7 +223,8 @@ pub struct SetupError(pub String);
 impl State {
     /// The state at the start of a scenario, with a seed for its dice. Pieces set up "anywhere
     /// in a region" go to the first empty space of the region, in map order (until the session
-    /// asks the owner); a hand's `choose_one_of` takes the first card (likewise).
+    /// asks the owner); a hand's `choose_one_of` is its owner's first decision when play
+    /// starts, and the hand is drawn after it.
     pub fn new(content: &Content, scenario: &ScenarioFile, seed: u64) -> Result<State, SetupError> {
         let game = content
             .game
@@ -244,6 +247,7 @@ impl State {
             draw_piles: BTreeMap::new(),
             discards: BTreeMap::new(),
             set_aside: BTreeMap::new(),
+            kept_cards: BTreeMap::new(),
             revealed: BTreeSet::new(),
             revealed_cards: BTreeMap::new(),
             modifiers: Vec::new(),
@@ -318,25 +322,92 @@ impl State {
             );
         }
         state.place_start_cards(content, scenario, game);
+        let mut choices = Vec::new();
         for h in &scenario.hands {
-            let hand = state.hands.entry(h.side.clone()).or_default();
-            if let Some(first) = h.choose_one_of.first() {
-                hand.push(first.clone());
-            }
+            let before = state.hands.entry(h.side.clone()).or_default().clone();
+            // The cards to choose from are each in the deck once: out of it until the choice.
             let pile = state.draw_piles.entry(h.deck.clone()).or_default();
-            for other in h.choose_one_of.iter().skip(1) {
-                pile.push(other.clone());
+            pile.retain(|c| !h.choose_one_of.contains(c));
+            // The first card is taken for now and the hand drawn; with a real choice, the
+            // owner makes it when play starts and the hand is drawn again after it.
+            if let Some(first) = h.choose_one_of.first() {
+                state.take_start_card((&h.side, &h.deck), &h.choose_one_of, first, h.draw);
+            } else {
+                state.deal(&h.side, &h.deck, h.draw);
             }
-            pile.retain(|c| Some(c) != h.choose_one_of.first());
-            let mut pile =
-                std::mem::take(state.draw_piles.get_mut(&h.deck).expect("inserted above"));
-            state.shuffle(&mut pile);
-            let take = (h.draw as usize).min(pile.len());
-            let drawn: Vec<String> = pile.drain(..take).collect();
-            state.hands.entry(h.side.clone()).or_default().extend(drawn);
-            state.draw_piles.insert(h.deck.clone(), pile);
+            if h.choose_one_of.len() > 1 {
+                let hand = &state.hands[&h.side];
+                choices.push(crate::rules::Task::StartCard {
+                    side: h.side.clone(),
+                    deck: h.deck.clone(),
+                    cards: h.choose_one_of.clone(),
+                    draw: h.draw,
+                    dealt: hand[before.len()..].to_vec(),
+                });
+            }
         }
+        // The first hand's choice is asked first (a position put elsewhere drops the
+        // choices: the hands dealt stand).
+        choices.reverse();
+        state.flow.tasks.extend(choices);
         Ok(state)
+    }
+
+    /// The start's choice of a card made when play starts: the hand dealt for now (`dealt`)
+    /// goes back into the deck, then the chosen card is taken and the hand drawn again.
+    pub(crate) fn redo_start_card(
+        &mut self,
+        (side, deck): (&str, &str),
+        (cards, dealt): (&[String], &[String]),
+        chosen: &str,
+        draw: u32,
+    ) {
+        let hand = self.hands.entry(side.to_string()).or_default();
+        let back: Vec<String> = dealt
+            .iter()
+            .filter(|c| hand.contains(c) && !cards.contains(c))
+            .cloned()
+            .collect();
+        hand.retain(|c| !dealt.contains(c));
+        self.draw_piles
+            .entry(deck.to_string())
+            .or_default()
+            .extend(back);
+        self.take_start_card((side, deck), cards, chosen, draw);
+    }
+
+    /// A side takes one of some cards into its hand at the start of play (`choose_one_of`); the
+    /// others go into the deck's draw pile, which is shuffled, and the hand's draw follows.
+    pub(crate) fn take_start_card(
+        &mut self,
+        (side, deck): (&str, &str),
+        cards: &[String],
+        chosen: &str,
+        draw: u32,
+    ) {
+        let pile = self.draw_piles.entry(deck.to_string()).or_default();
+        pile.retain(|c| !cards.contains(c));
+        self.hands
+            .entry(side.to_string())
+            .or_default()
+            .push(chosen.to_string());
+        let pile = self.draw_piles.entry(deck.to_string()).or_default();
+        pile.extend(cards.iter().filter(|c| *c != chosen).cloned());
+        self.deal(side, deck, draw);
+    }
+
+    /// Shuffles a deck's draw pile and deals a side this many cards from it.
+    fn deal(&mut self, side: &str, deck: &str, draw: u32) {
+        self.draw_piles.entry(deck.to_string()).or_default();
+        let mut pile = std::mem::take(self.draw_piles.entry(deck.to_string()).or_default());
+        self.shuffle(&mut pile);
+        let take = (draw as usize).min(pile.len());
+        let drawn: Vec<String> = pile.drain(..take).collect();
+        self.hands
+            .entry(side.to_string())
+            .or_default()
+            .extend(drawn);
+        self.draw_piles.insert(deck.to_string(), pile);
     }
 
     /// Takes the cards a scenario places out of the draw piles and the cards set aside, then

@@ -151,23 +151,31 @@ fn play_prints_the_messages_of_scripts_that_fail_or_run_out_of_steps() {
     ];
     for (line, said) in cases {
         let (_guard, dir) = b2b_with_weather_line(line);
-        let out = run(&["play", s(&dir), "--scenario", "campaign"]);
+        // The Axis player's first decision (4.3), then the first turn's weather runs.
+        let actions = dir.join("start.log");
+        std::fs::write(&actions, "take barbarossa\n").unwrap();
+        let opening = ["--actions", s(&actions)];
+        let out = run(&[&["play", s(&dir), "--scenario", "campaign"][..], &opening].concat());
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         let err = stderr(&out);
         let note = err
             .lines()
-            .find(|l| l.starts_with("note: ") && l.contains("Weather"))
+            .find(|l| l.contains("note: ") && l.contains("Weather"))
             .unwrap_or_else(|| panic!("no note of the weather script in:\n{err}"));
         assert!(note.contains(said), "{note}");
         // The prompt on stdout stays JSON with --prompt json.
         let out = run(&[
-            "play",
-            s(&dir),
-            "--scenario",
-            "campaign",
-            "--prompt",
-            "json",
-        ]);
+            &[
+                "play",
+                s(&dir),
+                "--scenario",
+                "campaign",
+                "--prompt",
+                "json",
+            ][..],
+            &opening,
+        ]
+        .concat());
         assert!(serde_json::from_slice::<serde_json::Value>(&out.stdout).is_ok());
         assert!(stderr(&out).contains(said));
     }

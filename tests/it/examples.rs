@@ -40,6 +40,15 @@ fn every_example_of_barbarossa_to_berlin_passes_through_the_prompts() {
     assert!(runs.len() >= 5, "{runs:?}");
 }
 
+#[test]
+fn every_worked_example_of_barbarossa_to_berlin_passes_through_the_prompts() {
+    let runs = run_game("barbarossa-to-berlin");
+    let failed: Vec<String> = runs.iter().filter_map(|(_, r)| r.clone()).collect();
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    // 4.4, 5.2 (two), 7.6 (Krim), 7.8, 11.1, 11.3 (four), 13.3 and 14.54 (two) at least.
+    assert!(runs.len() >= 13, "{runs:?}");
+}
+
 /// A copy of Berlin 1945 with its combat results table's 3:1 column on a 5 made `D1`.
 fn berlin_with_crt_cell_changed() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();

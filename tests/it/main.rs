@@ -2,6 +2,7 @@
 
 mod activation_hooks;
 mod b2b_content;
+mod b2b_rules;
 mod berlin;
 mod berlin_play;
 mod berlin_rules;

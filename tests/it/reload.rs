@@ -16,14 +16,23 @@ fn campaign() -> Setup {
     }
 }
 
-/// A playtest of a copy of Barbarossa to Berlin, with five actions played: the Stand Fast
-/// markers, Barbarossa as an event, its Combat markers, and two more first options.
+/// The actions that open the campaign before its first turn's Orders: Barbarossa for the Axis
+/// hand (4.3), and the Allied redraws of 4.4 declined.
+const OPENING: usize = 3;
+
+/// A playtest of a copy of Barbarossa to Berlin, with the opening (`OPENING` actions) and five
+/// actions played: the Stand Fast markers, Barbarossa as an event, its Combat markers, and two
+/// more first options.
 fn five_actions_played() -> (tempfile::TempDir, Playtest) {
     let dir = tempfile::tempdir().unwrap();
     crate::copy_tree(&crate::b2b(), dir.path());
     let loaded = load_dir(dir.path());
     assert!(!loaded.has_errors());
     let mut p = Playtest::with_sources(loaded.content, loaded.sources, campaign()).unwrap();
+    p.apply("take barbarossa").unwrap();
+    p.apply("choose no").unwrap();
+    p.apply("choose no").unwrap();
+    assert_eq!(p.session.log().len(), OPENING);
     for i in 0..5 {
         let prompt = p.session.prompt().cloned().expect("a decision");
         let action = match (i, prompt.pick) {
@@ -33,7 +42,7 @@ fn five_actions_played() -> (tempfile::TempDir, Playtest) {
         };
         p.apply(&action).unwrap();
     }
-    assert_eq!(p.session.log().len(), 5);
+    assert_eq!(p.session.log().len(), OPENING + 5);
     (dir, p)
 }
 
@@ -59,11 +68,14 @@ fn a_reload_that_changes_an_action_keeps_the_whole_log_as_a_line_and_a_second_re
     let Reload::Replayed(Some(d)) = &r else {
         panic!("{r:?}")
     };
-    assert_eq!((d.index, d.action.as_str()), (1, "event barbarossa"));
+    assert_eq!(
+        (d.index, d.action.as_str()),
+        (OPENING + 1, "event barbarossa")
+    );
     assert!(matches!(d.kind, DivergenceKind::Changed(_)));
     assert_eq!(
         p.session.log(),
-        &before[..1],
+        &before[..OPENING + 1],
         "the action before it goes on"
     );
     assert_eq!(p.lines.len(), 1);
@@ -72,7 +84,7 @@ fn a_reload_that_changes_an_action_keeps_the_whole_log_as_a_line_and_a_second_re
     let headline = report.headline();
     assert!(headline.contains("cards/axis.ron"), "{headline}");
     assert!(
-        headline.contains("action 2 (`event barbarossa`)"),
+        headline.contains(&format!("action {} (`event barbarossa`)", OPENING + 2)),
         "{headline}"
     );
     let details = report.details().join("\n");
@@ -84,7 +96,7 @@ fn a_reload_that_changes_an_action_keeps_the_whole_log_as_a_line_and_a_second_re
 
     // The watcher sees the same save again: nothing changes, nothing is lost.
     assert_eq!(p.reload(load_dir(dir.path())), Reload::Unchanged);
-    assert_eq!(p.session.log(), &before[..1]);
+    assert_eq!(p.session.log(), &before[..OPENING + 1]);
     assert_eq!(p.lines.len(), 1);
     assert_eq!(p.reports.len(), 1, "the report stays");
 
@@ -94,8 +106,8 @@ fn a_reload_that_changes_an_action_keeps_the_whole_log_as_a_line_and_a_second_re
         .replay_here(0)
         .unwrap()
         .expect("the choice of five no longer fits");
-    assert_eq!(stop.index, 2);
-    assert_eq!(p.session.log(), &before[..2]);
+    assert_eq!(stop.index, OPENING + 2);
+    assert_eq!(p.session.log(), &before[..OPENING + 2]);
     assert_eq!(p.lines.len(), 1);
 
     // Returning to it plays all five on the old rules; the line on the new rules is kept.
@@ -103,7 +115,7 @@ fn a_reload_that_changes_an_action_keeps_the_whole_log_as_a_line_and_a_second_re
     assert_eq!(p.session.log(), &before[..]);
     assert!(!p.on_latest_rules());
     assert_eq!(p.lines.len(), 1);
-    assert_eq!(p.lines[0].actions, &before[..2]);
+    assert_eq!(p.lines[0].actions, &before[..OPENING + 2]);
 
     // Taking the files' rules again diverges again, and keeps the five once more.
     let r = p.reload(load_dir(dir.path()));
@@ -127,12 +139,15 @@ fn a_table_cell_changed_on_disk_is_reported_by_its_place_when_play_does_not_chan
         "(key: 8, cells: [7])",
     );
     assert_eq!(p.reload(load_dir(dir.path())), Reload::Replayed(None));
-    assert_eq!(p.session.log().len(), 5);
+    assert_eq!(p.session.log().len(), OPENING + 5);
     assert!(p.lines.is_empty());
     let report = &p.reports[0];
     assert_eq!(
         report.headline(),
-        "Reload 1 took tables.ron: replayed all 5 actions on the changed rules, no difference."
+        format!(
+            "Reload 1 took tables.ron: replayed all {} actions on the changed rules, no difference.",
+            OPENING + 5
+        )
     );
     assert_eq!(
         report.details(),
@@ -153,7 +168,7 @@ fn content_that_does_not_check_is_reported_and_keeps_the_last_good_rules_and_the
         p.reload(load_dir(dir.path())),
         Reload::Rejected(_)
     ));
-    assert_eq!(p.session.log().len(), 5);
+    assert_eq!(p.session.log().len(), OPENING + 5);
     assert!(p.reports[0].headline().contains("does not check"));
 }
 
@@ -162,7 +177,7 @@ fn a_saved_game_that_no_longer_plays_is_kept_whole_as_a_line() {
     let loaded = load_dir(crate::b2b());
     let (_, p) = five_actions_played();
     let mut actions = p.session.log().to_vec();
-    actions[2] = "choose nowhere".into();
+    actions[OPENING + 2] = "choose nowhere".into();
     let (p, stop) = Playtest::replayed(
         loaded.content,
         loaded.sources,
@@ -171,8 +186,8 @@ fn a_saved_game_that_no_longer_plays_is_kept_whole_as_a_line() {
         "saved game",
     )
     .unwrap();
-    assert_eq!(stop.unwrap().index, 2);
-    assert_eq!(p.session.log().len(), 2);
+    assert_eq!(stop.unwrap().index, OPENING + 2);
+    assert_eq!(p.session.log().len(), OPENING + 2);
     assert_eq!(p.lines.len(), 1);
     assert_eq!(p.lines[0].actions, actions);
 }

@@ -131,7 +131,16 @@ impl Checker<'_> {
             self.reference(f, &format!("{q}/side"), "side", &h.side, &ids.sides);
             self.references(f, &format!("{q}/cards"), "card", &h.cards, &ids.cards);
         }
+        for (i, h) in p.kept.iter().enumerate() {
+            let q = format!("/position/kept/{i}");
+            self.reference(f, &format!("{q}/side"), "side", &h.side, &ids.sides);
+            self.references(f, &format!("{q}/cards"), "card", &h.cards, &ids.cards);
+        }
         self.references(f, "/position/played", "card", &p.played, &ids.cards);
+        for (i, c) in p.played_on.iter().enumerate() {
+            let q = format!("/position/played_on/{i}/card");
+            self.reference(f, &q, "card", &c.card, &ids.cards);
+        }
         if e.steps.is_empty() {
             self.error(f.at("/steps"), "E0207", "an example with no steps".into());
         }
@@ -201,6 +210,25 @@ impl Checker<'_> {
             ExampleStep::Flag(x) => {
                 self.reference(f, &format!("{q}/Flag/flag"), "flag", &x.flag, &ids.flags);
             }
+            ExampleStep::Card(c) => {
+                self.reference(f, &format!("{q}/Card/card"), "card", &c.card, &ids.cards);
+                let at = c.at.strip_prefix("not:").unwrap_or(&c.at);
+                let places = ["hand", "draw", "discard", "set_aside", "kept", "out"];
+                if !places.contains(&at) {
+                    self.error(
+                        f.at(&format!("{q}/Card/at")),
+                        "E0201",
+                        format!("a card is in no place `{at}`"),
+                    )
+                    .hints
+                    .push(format!("a card's places: {}", places.join(", ")));
+                }
+                if let Some(side) = &c.side {
+                    let mut whose = ids.sides.clone();
+                    whose.extend(ids.decks.keys().cloned());
+                    self.reference(f, &format!("{q}/Card/side"), "side", side, &whose);
+                }
+            }
             ExampleStep::Winner(side) if !side.is_empty() => {
                 self.reference(f, &format!("{q}/Winner"), "side", side, &ids.sides);
             }
@@ -245,7 +273,8 @@ impl Checker<'_> {
         }
     }
 
-    /// A space, a box, `removed` or `unplaced`.
+    /// A space, a box, `removed` or `unplaced`. Boxes are game.ron's: with it broken, a place
+    /// that is no space is not reported (it may be one of its boxes).
     fn place_ref(
         &mut self,
         f: &Parsed<ExampleFile>,

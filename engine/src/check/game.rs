@@ -204,6 +204,16 @@ impl Checker<'_> {
                         let sides = self.ids.sides.clone();
                         self.reference(f, &format!("{at}/Script/side"), "side", side, &sides);
                     }
+                    Step::ActionRounds(r) => {
+                        let sides: BTreeSet<String> = r.sides.iter().cloned().collect();
+                        self.references(
+                            f,
+                            &format!("{at}/ActionRounds/attrition_after_last"),
+                            "side acting in these rounds",
+                            &r.attrition_after_last,
+                            &sides,
+                        );
+                    }
                     Step::Impulses(imp) => {
                         self.impulse_refs(f, &format!("{at}/Impulses"), imp, &stats)
                     }

@@ -117,6 +117,9 @@ impl Checker<'_> {
                 for (i, m) in play.sr_markers.iter().enumerate() {
                     conditions.push((format!("/play/sr_markers/{i}/to"), &m.to, &space));
                 }
+                for (i, e) in play.box_entries.iter().enumerate() {
+                    conditions.push((format!("/play/box_entries/{i}/to"), &e.to, &space));
+                }
                 for (i, pool) in play.replacements.iter().enumerate() {
                     if let Some(c) = &pool.less_one_unless {
                         let at = format!("/play/replacements/{i}/less_one_unless");

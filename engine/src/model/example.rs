@@ -80,9 +80,24 @@ pub struct Position {
     /// Each listed side's hand, exactly (an empty list empties it).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hands: Vec<ExampleHand>,
-    /// Cards recorded as played as events before the example (`played(card)` holds).
+    /// Combat cards each listed side keeps face up, exactly (won with earlier, 7.64).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kept: Vec<ExampleHand>,
+    /// Cards recorded as played as events before the example (`played(card)` holds), on the
+    /// example's turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub played: Vec<String>,
+    /// Cards recorded as played as events on an earlier turn (`turn_played(card)` gives it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub played_on: Vec<CardPlayedOn>,
+}
+
+/// A card played as an event on a turn before an example begins.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CardPlayedOn {
+    pub card: String,
+    pub turn: u32,
 }
 
 /// Where play stands when an example begins: at the start of a phase of the sequence of play,
@@ -115,6 +130,9 @@ pub struct UnitAt {
     /// The side it serves, for a neutral's piece that went to war (Turkey's, 17.4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub serves: Option<String>,
+    /// For a unit put in a box of delayed units (a turn track), the turn it is due back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due: Option<u32>,
 }
 
 /// A marker put on a space by an example's position.
@@ -163,6 +181,10 @@ pub enum ExampleStep {
     Roll(RollCheck),
     /// A flag is set, or not.
     Flag(FlagCheck),
+    /// Where a card is: in a side's `hand`, a deck's `draw` pile or `discard` pile, `set_aside`
+    /// (not yet in play), `kept` (a combat card kept face up), or `out` (none of those: played
+    /// and removed from the game).
+    Card(CardCheck),
     /// The game is over, won by this side (`""`: nobody).
     Winner(String),
     /// A condition in the effect language holds (`all(units(counter: ge_4th_army), |u|
@@ -199,6 +221,9 @@ pub struct UnitCheck {
     pub at: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reduced: Option<bool>,
+    /// The turn a unit waiting in a box of delayed units (a turn track) is due back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -220,6 +245,18 @@ pub struct RollCheck {
     pub column: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CardCheck {
+    pub card: String,
+    /// `hand`, `draw`, `discard`, `set_aside`, `kept` or `out`; or `not:<place>` for anywhere
+    /// else.
+    pub at: String,
+    /// Whose hand, pile or table (a side, or a deck): any if none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

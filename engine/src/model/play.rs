@@ -45,6 +45,11 @@ pub struct PlayRules {
     pub oos_shift: i32,
     /// Retreat length: one space when the loss numbers differ by one, else this many.
     pub max_retreat: u32,
+    /// Combat cards played from the hand are kept face up by the side that wins the combat,
+    /// to be used again in later combats (each once in a side's action round), until it loses
+    /// a combat with them or the turn ends; else every card played is discarded (7.64).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub combat_cards_kept: bool,
     /// How far mechanized units may advance after a combat (non-mechanized: into the
     /// defender's space only).
     pub mech_advance: u32,
@@ -134,6 +139,12 @@ pub struct PlayRules {
     /// costs, and a condition on the destination (named `space`), read before the marker moves.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sr_markers: Vec<SrMarker>,
+    /// Where units of some nations (of some sizes) also enter from a box, redeployed out of
+    /// the reserve or rebuilt, besides the capitals, urban centres and own supply sources of
+    /// their home regions: the spaces a condition on `space` allows. The space must still be
+    /// the side's, in Full Supply and with room.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub box_entries: Vec<BoxEntry>,
     /// Neutral spaces of some regions that either side may enter (and so take) once a flag is
     /// set (Vichy France once it is in the war, 17.3).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -239,6 +250,21 @@ pub struct SrMarker {
     pub cost: u32,
     /// Where it may go: a condition in the effect language with the destination `space`.
     pub to: String,
+}
+
+/// Spaces where units of some nations enter from a box besides their home country.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BoxEntry {
+    pub nations: Vec<String>,
+    /// Only units of these sizes (any if none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<String>,
+    /// Where they may enter: a condition in the effect language with the space `space`.
+    pub to: String,
+    /// The rule it follows, for the designer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

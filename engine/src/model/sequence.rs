@@ -401,6 +401,11 @@ pub struct ActionRounds {
     /// Rounds (counted from 1) in which a side may not play a card for its OPS, in a season.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub no_ops_rounds: Vec<SeasonRounds>,
+    /// Sides whose attrition segment is played as soon as their action of the last round
+    /// ends, before the next side's (the Axis Attrition Segment between the sixth rounds,
+    /// 6.C), rather than by an `Attrition` step after the rounds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attrition_after_last: Vec<String>,
     /// Actions a side may take instead of playing a card, written as scripts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub free_actions: Vec<FreeAction>,

@@ -118,6 +118,8 @@ pub struct Marks {
     pub attacked: BTreeSet<String>,
     /// Spaces where a unit tries to entrench when movement ends.
     pub entrenching: BTreeSet<String>,
+    /// Combat cards kept face up that were used again in this action.
+    pub kept_used: BTreeSet<String>,
 }
 
 /// Where play stands: the place in the sequence, the tasks under way, the current prompt.
@@ -209,6 +211,16 @@ pub enum Task {
     /// Discarding before the draw.
     Discard {
         side: String,
+    },
+    /// At the start of play, a side chooses one of some cards for its hand; the others go
+    /// into the deck's draw pile and the hand then draws (a scenario's `choose_one_of`). The
+    /// hand dealt for now with the first card (`dealt`) goes back first.
+    StartCard {
+        side: String,
+        deck: String,
+        cards: Vec<String>,
+        draw: u32,
+        dealt: Vec<String>,
     },
     /// Operations in impulses.
     Impulses(Box<impulses::ImpulseTask>),

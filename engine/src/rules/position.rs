@@ -1,5 +1,5 @@
 //! A position set up by hand: a scenario's start changed (units, control, markers, tracks,
-//! flags, hands, cards played) and play put at the start of a phase of the sequence, a round
+//! flags, hands, cards played, on this turn or an earlier one) and play put at the start of a phase of the sequence, a round
 //! and a side's turn, or an impulse. A rulebook example starts from one; so may a playtest.
 //!
 //! Nothing here names a game: the phases, rounds and impulses are those of `game.ron`'s
@@ -51,6 +51,10 @@ pub fn apply(rules: &Rules, state: &mut State, p: &Position) -> Result<(), Rules
             let index = rules.game.sides.iter().position(|s| s.id == *side);
             state.units[i].serves = Some(index.ok_or_else(|| err(format!("no side `{side}`")))?);
         }
+        match u.due {
+            Some(turn) => state.delayed.insert(i, turn),
+            None => state.delayed.remove(&i),
+        };
     }
     for c in &p.control {
         let mut spaces = c.spaces.clone();
@@ -95,9 +99,19 @@ pub fn apply(rules: &Rules, state: &mut State, p: &Position) -> Result<(), Rules
         }
         state.hands.insert(h.side.clone(), h.cards.clone());
     }
+    for h in &p.kept {
+        for card in &h.cards {
+            take_card(state, card);
+        }
+        state.kept_cards.insert(h.side.clone(), h.cards.clone());
+    }
     for card in &p.played {
         take_card(state, card);
         state.played.insert(card.clone(), state.turn);
+    }
+    for c in &p.played_on {
+        take_card(state, &c.card);
+        state.played.insert(c.card.clone(), c.turn);
     }
     if let Some(at) = &p.at {
         begin_at(rules, state, at)?;
@@ -112,6 +126,7 @@ fn take_card(state: &mut State, card: &str) {
         .values_mut()
         .chain(state.discards.values_mut())
         .chain(state.set_aside.values_mut())
+        .chain(state.kept_cards.values_mut())
         .chain(state.hands.values_mut())
     {
         pile.retain(|c| c != card);

@@ -1,5 +1,6 @@
 //! Advance after combat, each space asked of the `MayAdvance` hooks: a pursuit (into the
-//! emptied space, mechanized units on up to the game's distance, stopped by the terrain), or
+//! emptied space and on along the retreat's path, mechanized units on up to the game's
+//! distance, stopped by the terrain), or
 //! into the emptied space with at least one attacker and reserves following those who did.
 
 use super::*;
@@ -32,7 +33,8 @@ pub(super) fn start(rules: &Rules, state: &State, c: &mut CombatTask) {
         } else if rules.is_mech_now(state, unit) {
             mech_far
         } else {
-            1
+            // Into the defending space, and on into the spaces the retreat left (11.51).
+            1 + c.vacated.len().min(c.retreat.saturating_sub(1) as usize) as u32
         };
         c.advance
             .insert(u, battle::advance_reach(rules, state, u, &c.target, far));
@@ -78,7 +80,9 @@ fn pursuit_options(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String> 
         let mech = rules.is_mech_now(state, unit);
         for &(n, e) in g.neighbours(from) {
             let to = &g.spaces[n].id;
-            if !mech && *to != c.target {
+            // Non-mechanized units advance into the defending space, and from it into a
+            // space the retreating units vacated (11.51).
+            if !mech && *to != c.target && !(*at == c.target && c.vacated.contains(to)) {
                 continue;
             }
             if !movable(rules, e)

@@ -172,7 +172,14 @@ pub(super) fn act(
         (Stage::Support, _, ["support", answer]) => c.extra = Some(*answer == "yes"),
         (Stage::Cards(side), Cards::Hand, ["card", _]) => {
             let side = side.clone();
-            if let Some(hand) = state.hands.get_mut(&side) {
+            let kept = state
+                .kept_cards
+                .get(&side)
+                .is_some_and(|k| k.iter().any(|x| x == arg));
+            if kept {
+                // A card kept face up, used again (7.64).
+                state.flow.marks.kept_used.insert(arg.to_string());
+            } else if let Some(hand) = state.hands.get_mut(&side) {
                 hand.retain(|x| x != arg);
             }
             let ctx = card_context(rules, &c, &side, arg);

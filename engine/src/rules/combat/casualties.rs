@@ -62,12 +62,31 @@ fn numbers_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option<P
     ))
 }
 
-/// After the losses by loss numbers: the cards go, and the winner by one imposes a retreat of
-/// one space, by more the game's maximum; defenders that may hold choose.
+/// After the losses by loss numbers: the cards go (the winner's kept face up, where the game
+/// keeps them), and the winner by one imposes a retreat of one space, by more the game's
+/// maximum; defenders that may hold choose.
 fn after_losses(rules: &Rules, state: &mut State, c: &mut CombatTask) {
     let attacker_won = c.on_defender > c.on_attacker;
+    let defender_won = c.on_attacker > c.on_defender;
     for (side, card) in std::mem::take(&mut c.cards) {
-        if !rules.card(&card).is_some_and(|x| x.remove) {
+        let won = if side == c.side {
+            attacker_won
+        } else {
+            defender_won
+        };
+        if let Some(kept) = state.kept_cards.get_mut(&side) {
+            kept.retain(|k| *k != card);
+        }
+        if rules.card(&card).is_some_and(|x| x.remove) {
+            // Removed from the game after the combat.
+            continue;
+        }
+        if won && rules.play.combat_cards_kept {
+            // The winner keeps its cards face up for later combats, from its next action on
+            // (7.64).
+            state.flow.marks.kept_used.insert(card.clone());
+            state.kept_cards.entry(side).or_default().push(card);
+        } else {
             discard(rules, state, &side, &card);
         }
     }

@@ -27,7 +27,18 @@ pub(super) fn playable_cards(
     side: &str,
 ) -> Vec<String> {
     let mut out = Vec::new();
-    for card in state.hands.get(side).into_iter().flatten() {
+    // The side's hand, and the combat cards it keeps face up not yet used this action (7.64).
+    let kept = state
+        .kept_cards
+        .get(side)
+        .into_iter()
+        .flatten()
+        .filter(|k| !state.flow.marks.kept_used.contains(*k));
+    let played: Vec<&String> = c.cards.iter().map(|(_, card)| card).collect();
+    for card in state.hands.get(side).into_iter().flatten().chain(kept) {
+        if played.contains(&card) {
+            continue;
+        }
         let Some(script) = rules
             .content
             .scripts

@@ -191,6 +191,8 @@ pub struct CombatTask {
     /// Units still to retreat, and the spaces left for the one retreating.
     pub retreating: Vec<usize>,
     pub retreat_left: u32,
+    /// The spaces retreating units went through and left, beyond the defending space.
+    pub vacated: Vec<String>,
     /// Spaces each advancing unit may still advance; how many advanced; the spaces the
     /// attackers attacked from; the reserves that followed.
     pub advance: BTreeMap<usize, u32>,
@@ -243,6 +245,7 @@ impl CombatTask {
             retreat: 0,
             retreating: Vec::new(),
             retreat_left: 0,
+            vacated: Vec::new(),
             advance: BTreeMap::new(),
             advanced: 0,
             from: Vec::new(),

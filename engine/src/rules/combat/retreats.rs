@@ -184,6 +184,9 @@ pub(super) fn act(
                 Loc::Space(s) => s.clone(),
                 _ => String::new(),
             };
+            if from != c.target && !c.vacated.contains(&from) {
+                c.vacated.push(from.clone());
+            }
             enter(rules, state, u, &to);
             movement::after_step(rules, state, HookPoint::AfterRetreat, u, (&from, &to));
             state.flow.marks.retreated.insert(u);

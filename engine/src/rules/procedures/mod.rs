@@ -154,6 +154,12 @@ fn step_task(rules: &Rules, state: &mut State, task: Task) -> Option<Prompt> {
             if acting {
                 let side = next.checked_sub(1).and_then(|i| spec.sides.get(i));
                 end_action(rules, state, side.map_or("", String::as_str));
+                // A side's attrition segment at the end of its last round's action (6.C).
+                if let Some(side) =
+                    side.filter(|s| state.round == rounds && spec.attrition_after_last.contains(s))
+                {
+                    attrition(rules, state, side);
+                }
             }
             if next >= spec.sides.len() {
                 state.end("end_of_round");
@@ -220,6 +226,12 @@ fn step_task(rules: &Rules, state: &mut State, task: Task) -> Option<Prompt> {
             names,
             answers,
         } => super::hooks::run(rules, state, (&side, hook, &names), &answers),
+        Task::StartCard { side, cards, .. } => Some(Prompt::one_of(
+            &side,
+            "start_card",
+            "Choose the card your hand starts with",
+            cards.iter().map(|c| format!("take {c}")).collect(),
+        )),
         Task::Discard { side } => {
             let mut options: Vec<String> = state
                 .hands
@@ -294,6 +306,18 @@ pub(super) fn act(
                 }
                 discard(rules, state, &side, card);
             }
+            Ok(())
+        }
+        Task::StartCard {
+            side,
+            deck,
+            cards,
+            draw,
+            dealt,
+        } => {
+            let card = words.get(1).ok_or("which card?")?;
+            state.flow.tasks.pop();
+            state.redo_start_card((&side, &deck), (&cards, &dealt), card, draw);
             Ok(())
         }
         Task::Impulses(t) => super::impulses::act(rules, state, *t, prompt, &words),

@@ -204,8 +204,8 @@ pub(super) fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<
 }
 
 /// Where a unit enters from a box (a rebuilt or redeployed unit): a space of its nation's home
-/// country with a capital, an urban centre or a supply source of its nation, that its side
-/// controls, in Full Supply, with room.
+/// country with a capital, an urban centre or a supply source of its nation, or one the play
+/// rule `box_entries` opens to it, that its side controls, in Full Supply, with room.
 pub(super) fn home_spaces(
     rules: &Rules,
     state: &State,
@@ -222,6 +222,33 @@ pub(super) fn home_spaces(
         .find(|n| n.id == nation)
         .map(|n| n.home.iter().collect())
         .unwrap_or_default();
+    let size = rules.size(u);
+    let entries: Vec<&crate::script::syntax::Expr> = rules
+        .play
+        .box_entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            e.nations.iter().any(|n| n == nation)
+                && (e.sizes.is_empty() || e.sizes.iter().any(|s| s == size))
+        })
+        .filter_map(|(i, _)| {
+            rules
+                .content
+                .sequence
+                .conditions
+                .get(&format!("/play/box_entries/{i}/to"))
+        })
+        .collect();
+    let opened = |space: &str| {
+        let ctx = Context {
+            space: Some(space.to_string()),
+            ..side_context(rules, side)
+        };
+        entries
+            .iter()
+            .any(|c| eval::condition(c, rules.content, state, &ctx).unwrap_or(false))
+    };
     let mut out = Vec::new();
     for (i, s) in rules.content.graph.spaces.iter().enumerate() {
         let home = homes
@@ -231,10 +258,9 @@ pub(super) fn home_spaces(
             || s.supply
                 .iter()
                 .any(|x| x.nations.iter().any(|n| n == nation));
-        if home
-            && place
-            && levels[i] == Level::Full
+        if levels[i] == Level::Full
             && state.control.get(&s.id).map(String::as_str) == Some(side)
+            && (home && place || opened(&s.id))
             && may_stack(rules, state, unit, &s.id)
         {
             out.push(s.id.clone());
