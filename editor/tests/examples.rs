@@ -36,9 +36,21 @@ fn the_examples_panel_runs_rule_8s_example_and_opens_it_as_a_playtest_at_its_pos
         .click();
     h.run();
     assert_eq!(h.state().section, Section::Examples);
-    h.get_by_label_contains("of 1 pass");
-    h.get_by_label("passed");
-    h.get_by_role_and_label(egui::accesskit::Role::Button, "Open in playtest")
+    let n = h.state().loaded.content.examples.len();
+    h.get_by_label_contains(&format!("{n} of {n} pass"));
+    assert_eq!(h.get_all_by_label("passed").count(), n);
+    // The rows are in file order: rule 8's button is its row's.
+    let row = h
+        .state()
+        .loaded
+        .content
+        .examples
+        .iter()
+        .position(|e| e.data.id == "rule_8_combat_at_lebus")
+        .unwrap();
+    h.get_all_by_role_and_label(egui::accesskit::Role::Button, "Open in playtest")
+        .nth(row)
+        .unwrap()
         .click();
     h.run();
     assert_eq!(h.state().section, Section::Playtest);

@@ -26,6 +26,7 @@ pub(crate) fn unit_at(unit: &str, at: &str) -> UnitAt {
         at: at.into(),
         reduced: false,
         due: None,
+        serves: None,
     }
 }
 

@@ -32,11 +32,7 @@ fn rules() -> Rules<'static> {
 /// Units put somewhere (`removed` takes one off the map).
 fn units(list: &[(&str, &str)]) -> Vec<UnitAt> {
     list.iter()
-        .map(|(u, at)| UnitAt {
-            unit: u.to_string(),
-            at: at.to_string(),
-            reduced: false,
-        })
+        .map(|(u, at)| crate::b2b_rules::unit_at(u, at))
         .collect()
 }
 
