@@ -101,7 +101,7 @@ fn rule_change_romanian_units_may_not_be_activated_for_combat_is_one_hook() {
 }
 
 /// Berlin 1945 up to the first impulse's activation.
-fn berlin_activation(content: &'static Content) -> (Rules<'static>, State) {
+pub(crate) fn berlin_activation(content: &'static Content) -> (Rules<'static>, State) {
     let rules = Rules::new(content, "standard").unwrap();
     let mut state = rules::start(&rules, 7, &[], &[]).unwrap();
     while let Some(p) = state.flow.prompt.clone() {

@@ -513,19 +513,7 @@ fn the_same_movement_hook_acts_in_berlin_1945s_impulses() {
     let base = variant("berlin-1945", "", &[]);
     let mut left = Vec::new();
     for content in [base, changed] {
-        let rules = Rules::new(content, "standard").unwrap();
-        let mut state = rules::start(&rules, 7, &[], &[]).unwrap();
-        while let Some(p) = state.flow.prompt.clone() {
-            if p.kind == "activate" {
-                break;
-            }
-            let answer = if p.kind == "decision" {
-                "choose"
-            } else {
-                "no card"
-            };
-            act(&rules, &mut state, answer);
-        }
+        let (rules, mut state) = crate::activation_hooks::berlin_activation(content);
         let p = state.flow.prompt.clone().unwrap();
         let (u, activate) = p
             .options

@@ -100,7 +100,13 @@ impl Checker<'_> {
             }
         }
         for (i, c) in p.control.iter().enumerate() {
-            self.control_ref(f, &format!("/position/control/{i}"), c, content, &ids);
+            self.control_ref(
+                f,
+                &format!("/position/control/{i}"),
+                c,
+                &content.graph,
+                &ids,
+            );
         }
         self.references(
             f,
@@ -173,7 +179,7 @@ impl Checker<'_> {
                 }
             }
             ExampleStep::Control(c) => {
-                self.control_ref(f, &format!("{q}/Control"), c, content, ids);
+                self.control_ref(f, &format!("{q}/Control"), c, &content.graph, ids);
             }
             ExampleStep::Track(t) => {
                 self.reference(
@@ -293,28 +299,5 @@ impl Checker<'_> {
             return;
         }
         self.space_ref(f, p, at, &content.graph);
-    }
-
-    fn control_ref(
-        &mut self,
-        f: &Parsed<ExampleFile>,
-        p: &str,
-        c: &ControlSetting,
-        content: &Content,
-        ids: &Ids,
-    ) {
-        if let Some(side) = &c.side {
-            self.reference(f, &format!("{p}/side"), "side", side, &ids.sides);
-        }
-        self.references(
-            f,
-            &format!("{p}/regions"),
-            "region",
-            &c.regions,
-            &ids.regions,
-        );
-        for (j, space) in c.spaces.iter().enumerate() {
-            self.space_ref(f, &format!("{p}/spaces/{j}"), space, &content.graph);
-        }
     }
 }

@@ -45,20 +45,7 @@ impl Checker<'_> {
             );
         }
         for (i, c) in s.control.iter().enumerate() {
-            let p = format!("/control/{i}");
-            if let Some(side) = &c.side {
-                self.reference(f, &format!("{p}/side"), "side", side, &ids.sides);
-            }
-            self.references(
-                f,
-                &format!("{p}/regions"),
-                "region",
-                &c.regions,
-                &ids.regions,
-            );
-            for (j, space) in c.spaces.iter().enumerate() {
-                self.space_ref(f, &format!("{p}/spaces/{j}"), space, graph);
-            }
+            self.control_ref(f, &format!("/control/{i}"), c, graph, &ids);
         }
         let by_id: BTreeMap<&str, &Counter> = counters.iter().map(|c| (c.id.as_str(), c)).collect();
         let mut used: BTreeMap<&str, u32> = BTreeMap::new();
@@ -312,6 +299,30 @@ impl Checker<'_> {
                     );
                 }
             }
+        }
+    }
+
+    /// A control setting's side, regions and spaces (a scenario's, an example's).
+    pub(super) fn control_ref(
+        &mut self,
+        f: &dyn At,
+        p: &str,
+        c: &ControlSetting,
+        graph: &MapGraph,
+        ids: &Ids,
+    ) {
+        if let Some(side) = &c.side {
+            self.reference(f, &format!("{p}/side"), "side", side, &ids.sides);
+        }
+        self.references(
+            f,
+            &format!("{p}/regions"),
+            "region",
+            &c.regions,
+            &ids.regions,
+        );
+        for (j, space) in c.spaces.iter().enumerate() {
+            self.space_ref(f, &format!("{p}/spaces/{j}"), space, graph);
         }
     }
 }
