@@ -55,6 +55,13 @@ impl ExamplesView {
                 }
             })
             .collect();
+        let mut runs = runs;
+        // In the rulebook's order: 4.4 before 11.1, 11.3 before 11.42.
+        runs.sort_by(|a, b| {
+            rule_key(&a.rule)
+                .cmp(&rule_key(&b.rule))
+                .then(a.id.cmp(&b.id))
+        });
         let before: BTreeMap<&str, bool> = self
             .runs
             .iter()
@@ -85,6 +92,16 @@ impl ExamplesView {
     pub fn failed(&self) -> usize {
         self.runs.iter().filter(|r| !r.passed).count()
     }
+}
+
+/// A rule number as numbers (`11.42` is 11 then 42), words after them.
+fn rule_key(rule: &str) -> (Vec<u32>, String) {
+    let numbers = rule
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|p| !p.is_empty())
+        .filter_map(|p| p.parse().ok())
+        .collect();
+    (numbers, rule.to_string())
 }
 
 fn outcome_report(loaded: &Loaded, outcome: &Outcome) -> Option<String> {

@@ -39,14 +39,23 @@ fn the_examples_panel_runs_rule_8s_example_and_opens_it_as_a_playtest_at_its_pos
     let n = h.state().loaded.content.examples.len();
     h.get_by_label_contains(&format!("{n} of {n} pass"));
     assert_eq!(h.get_all_by_label("passed").count(), n);
-    // The rows are in file order: rule 8's button is its row's.
+    // The rows are in the rulebook's order: rule 8's button is its row's.
+    let rules: Vec<String> = h
+        .state()
+        .examples
+        .runs
+        .iter()
+        .map(|r| r.rule.clone())
+        .collect();
+    let i10 = rules.iter().position(|r| r == "10.2.1").unwrap();
+    let i2 = rules.iter().position(|r| r == "2.1.1").unwrap();
+    assert!(i2 < i10, "2.1.1 comes before 10.2.1: {rules:?}");
     let row = h
         .state()
-        .loaded
-        .content
         .examples
+        .runs
         .iter()
-        .position(|e| e.data.id == "rule_8_combat_at_lebus")
+        .position(|r| r.id == "rule_8_combat_at_lebus")
         .unwrap();
     h.get_all_by_role_and_label(egui::accesskit::Role::Button, "Open in playtest")
         .nth(row)
