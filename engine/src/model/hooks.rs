@@ -48,6 +48,9 @@ pub enum HookPoint {
     MayRetreat,
     /// May unit `u` advance from `from` into `to`? (`May` or `Forbid`)
     MayAdvance,
+    /// May unit `u`, redeploying strategically from `origin`, cross from `from` into `to`?
+    /// (`May` or `Forbid`; asked of every connection its route may take.)
+    MayRedeploy,
     /// What activating `units` in `space` costs (`value`: the operations points of a space, or
     /// one of an impulse's activations per unit); `for_combat` as at `MayActivate`.
     ActivationCost,
@@ -116,12 +119,13 @@ pub enum PointKind {
 }
 
 impl HookPoint {
-    pub const ALL: [HookPoint; 18] = [
+    pub const ALL: [HookPoint; 19] = [
         HookPoint::MayActivate,
         HookPoint::MayMove,
         HookPoint::MayAttack,
         HookPoint::MayRetreat,
         HookPoint::MayAdvance,
+        HookPoint::MayRedeploy,
         HookPoint::ActivationCost,
         HookPoint::Movement,
         HookPoint::MoveCost,
@@ -140,7 +144,9 @@ impl HookPoint {
     pub fn kind(self) -> PointKind {
         use HookPoint::*;
         match self {
-            MayActivate | MayMove | MayAttack | MayRetreat | MayAdvance => PointKind::Condition,
+            MayActivate | MayMove | MayAttack | MayRetreat | MayAdvance | MayRedeploy => {
+                PointKind::Condition
+            }
             ActivationCost | Movement | MoveCost | Strength | Drm | Shift | Loss | Advance
             | SupplyReach => PointKind::Modifier,
             AfterMove | AfterCombat | AfterRetreat | AfterCapture => PointKind::After,
@@ -172,6 +178,12 @@ impl HookPoint {
                 ("value", "int"),
             ],
             MayMove | MayRetreat | MayAdvance | AfterMove | AfterRetreat => STEP,
+            MayRedeploy => &[
+                ("u", "unit"),
+                ("origin", "space"),
+                ("from", "space"),
+                ("to", "space"),
+            ],
             MayAttack => &[
                 ("u", "unit"),
                 ("from", "space"),

@@ -160,12 +160,36 @@ pub(super) fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<
             if blocked(start) {
                 return out;
             }
+            // The game's `MayRedeploy` hooks, asked of each connection a route may cross.
+            let hooked = crate::rules::hooks::any_at(rules.content, HookPoint::MayRedeploy);
+            let may_cross = |i: usize, n: usize| {
+                !hooked
+                    || crate::rules::hooks::may(
+                        rules.content,
+                        state,
+                        HookPoint::MayRedeploy,
+                        side,
+                        || {
+                            vec![
+                                crate::rules::hooks::unit("u", unit),
+                                crate::rules::hooks::space("origin", at),
+                                crate::rules::hooks::space("from", &g.spaces[i].id),
+                                crate::rules::hooks::space("to", &g.spaces[n].id),
+                            ]
+                        },
+                    )
+            };
             let mut seen = vec![false; g.spaces.len()];
             seen[start] = true;
             let mut stack = vec![start];
             while let Some(i) = stack.pop() {
                 for &(n, e) in g.neighbours(i) {
-                    if seen[n] || !friendly(n) || !may_enter(rules, state, side, n) || blocked(n) {
+                    if seen[n]
+                        || !friendly(n)
+                        || !may_enter(rules, state, side, n)
+                        || blocked(n)
+                        || !may_cross(i, n)
+                    {
                         continue;
                     }
                     let kinds = &g.edges[e].kinds;
