@@ -81,12 +81,22 @@ pub fn may(
     if !any_at(content, at) {
         return true;
     }
-    let ctx = context(content, me, names());
+    may_in(content, state, at, &context(content, me, names()))
+}
+
+/// The context a hook's scripts see (`me`, `enemy`, the point's names): for a procedure that
+/// asks one point many times (a route's every connection), built once and changed in place.
+pub fn context_for(content: &Content, me: &str, names: Names) -> Context {
+    context(content, me, names)
+}
+
+/// [`may`] in a context already built (see [`context_for`]).
+pub fn may_in(content: &Content, state: &State, at: HookPoint, ctx: &Context) -> bool {
     let Some(game) = content.game.as_ref() else {
         return true;
     };
     at_point(content, at).all(|h| {
-        if !applies(content, state, h, &ctx) {
+        if !applies(content, state, h, ctx) {
             return true;
         }
         match game.hooks.get(h.index).map(|x| &x.then) {
@@ -94,7 +104,7 @@ pub fn may(
             Some(HookEffect::May(_)) => h
                 .value
                 .as_ref()
-                .is_some_and(|v| eval::condition(v, content, state, &ctx).unwrap_or(false)),
+                .is_some_and(|v| eval::condition(v, content, state, ctx).unwrap_or(false)),
             _ => true,
         }
     })

@@ -160,24 +160,26 @@ pub(super) fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<
             if blocked(start) {
                 return out;
             }
-            // The game's `MayRedeploy` hooks, asked of each connection a route may cross.
-            let hooked = crate::rules::hooks::any_at(rules.content, HookPoint::MayRedeploy);
-            let may_cross = |i: usize, n: usize| {
-                !hooked
-                    || crate::rules::hooks::may(
-                        rules.content,
-                        state,
-                        HookPoint::MayRedeploy,
-                        side,
-                        || {
-                            vec![
-                                crate::rules::hooks::unit("u", unit),
-                                crate::rules::hooks::space("origin", at),
-                                crate::rules::hooks::space("from", &g.spaces[i].id),
-                                crate::rules::hooks::space("to", &g.spaces[n].id),
-                            ]
-                        },
-                    )
+            // The game's `MayRedeploy` hooks, asked of each connection a route may cross, in
+            // one context whose `from` and `to` change.
+            use crate::rules::hooks;
+            let hooked = hooks::any_at(rules.content, HookPoint::MayRedeploy);
+            let mut ctx = hooked.then(|| {
+                let names = vec![
+                    hooks::unit("u", unit),
+                    hooks::space("origin", at),
+                    hooks::space("from", at),
+                    hooks::space("to", at),
+                ];
+                hooks::context_for(rules.content, side, names)
+            });
+            let mut may_cross = |i: usize, n: usize| {
+                let Some(ctx) = ctx.as_mut() else {
+                    return true;
+                };
+                ctx.names[2] = hooks::space("from", &g.spaces[i].id);
+                ctx.names[3] = hooks::space("to", &g.spaces[n].id);
+                hooks::may_in(rules.content, state, HookPoint::MayRedeploy, ctx)
             };
             let mut seen = vec![false; g.spaces.len()];
             seen[start] = true;
