@@ -188,6 +188,14 @@ impl Checker<'_> {
                 );
             }
         }
+        if let Some(play) = &g.play {
+            let markers = self.ids.markers.clone();
+            for (i, c) in play.victory.counts_as.iter().enumerate() {
+                let at = format!("/play/victory/counts_as/{i}");
+                self.reference(f, &format!("{at}/side"), "side", &c.side, &sides);
+                self.reference(f, &format!("{at}/marker"), "marker", &c.marker, &markers);
+            }
+        }
         if g.stacking.limit == Some(0) {
             self.error(
                 f.at("/stacking/limit"),

@@ -106,6 +106,12 @@ impl Checker<'_> {
                         conditions.push((at, c, &[]));
                     }
                 }
+                for (i, c) in play.victory.counts_as.iter().enumerate() {
+                    if let Some(w) = &c.when {
+                        let at = format!("/play/victory/counts_as/{i}/when");
+                        conditions.push((at, w, &space));
+                    }
+                }
                 let combat = [
                     ("attackers", Type::set(Type::Entity(Kind::Unit))),
                     ("defenders", Type::set(Type::Entity(Kind::Unit))),

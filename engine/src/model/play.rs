@@ -508,6 +508,25 @@ pub struct Victory {
     pub automatic: Vec<AutomaticVictory>,
     /// Who wins when the last turn ends without an automatic victory.
     pub at_end: String,
+    /// Spaces whose victory points count for another side than their controller's while a
+    /// marker stands there and a condition holds (partisans on a VP space).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counts_as: Vec<CountsAs>,
+}
+
+/// A space's victory points count for `side` while `marker` stands there and `when` (a
+/// condition in the effect language with the space `space`) holds, whoever controls it. The
+/// victory track follows at once, both ways.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CountsAs {
+    pub side: String,
+    pub marker: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
+    /// The rule it follows, for the designer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

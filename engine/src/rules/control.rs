@@ -4,6 +4,7 @@
 
 use super::procedures::*;
 use super::{movement, Rules};
+use crate::script::eval::{self, Context};
 use crate::state::{Loc, MarkerOnMap, State};
 
 /// A unit enters a space: it takes control of it (which may meet an offensive its side owes).
@@ -151,13 +152,117 @@ pub(super) fn take_control(rules: &Rules, state: &mut State, space: &str, side: 
             ));
         }
     }
+    let counted = state.vp_counted.remove(space);
+    let was = counted.or(before);
+    let now = counts_as(rules, state, space);
+    vp_change(
+        rules,
+        state,
+        space,
+        (was.as_deref(), now.as_deref().or(Some(side))),
+    );
+    if let Some(now) = now {
+        state.vp_counted.insert(space.to_string(), now);
+    }
+}
+
+/// The side other than its controller a space's victory points count for now: the first
+/// `counts_as` rule whose marker stands there and whose condition holds.
+fn counts_as(rules: &Rules, state: &State, space: &str) -> Option<String> {
+    let controller = state.control.get(space).map(String::as_str);
+    let rules_for = &rules.play.victory.counts_as;
+    rules_for.iter().enumerate().find_map(|(i, c)| {
+        if controller == Some(c.side.as_str()) || !has_marker(state, space, &c.marker) {
+            return None;
+        }
+        let holds = c.when.as_ref().is_none_or(|_| {
+            let at = format!("/play/victory/counts_as/{i}/when");
+            rules
+                .content
+                .sequence
+                .conditions
+                .get(&at)
+                .is_some_and(|cond| {
+                    let ctx = Context {
+                        space: Some(space.to_string()),
+                        ..side_context(rules, &c.side)
+                    };
+                    eval::condition(cond, rules.content, state, &ctx).unwrap_or(false)
+                })
+        });
+        holds.then(|| c.side.clone())
+    })
+}
+
+/// The victory track follows a space's points from the side they counted for to another.
+fn vp_change(
+    rules: &Rules,
+    state: &mut State,
+    space: &str,
+    (was, now): (Option<&str>, Option<&str>),
+) {
     let vp = rules.content.graph.space(space).map_or(0, |s| s.vp);
-    if vp != 0 {
-        let v = &rules.play.victory;
-        if side == v.raised_by {
-            add_track(rules, state, &v.track, i64::from(vp));
-        } else if before.as_deref() == Some(v.raised_by.as_str()) {
-            add_track(rules, state, &v.track, -i64::from(vp));
+    if vp == 0 || was == now {
+        return;
+    }
+    let v = &rules.play.victory;
+    if now == Some(v.raised_by.as_str()) {
+        add_track(rules, state, &v.track, i64::from(vp));
+    } else if was == Some(v.raised_by.as_str()) {
+        add_track(rules, state, &v.track, -i64::from(vp));
+    }
+}
+
+/// Records the spaces whose points count for another side than their controller's as already
+/// counted on the victory track: a position set up by hand gives the track as it stands.
+pub(crate) fn count_vp_as_set(rules: &Rules, state: &mut State) {
+    let spaces: Vec<String> = state.markers.iter().map(|m| m.space.clone()).collect();
+    for space in spaces {
+        if let Some(side) = counts_as(rules, state, &space) {
+            state.vp_counted.insert(space, side);
+        }
+    }
+}
+
+/// Brings the victory track up to date with the spaces whose points count for another side
+/// than their controller's (`counts_as`): a marker placed or removed, a unit come or gone.
+pub(super) fn settle_counted_vp(rules: &Rules, state: &mut State) {
+    let rules_for = &rules.play.victory.counts_as;
+    if rules_for.is_empty() {
+        return;
+    }
+    let mut spaces: Vec<String> = state
+        .markers
+        .iter()
+        .filter(|m| rules_for.iter().any(|c| c.marker == m.marker))
+        .map(|m| m.space.clone())
+        .chain(state.vp_counted.keys().cloned())
+        .collect();
+    spaces.sort();
+    spaces.dedup();
+    for space in spaces {
+        let now = counts_as(rules, state, &space);
+        if state.vp_counted.get(&space) == now.as_ref() {
+            continue;
+        }
+        let controller = state.control.get(&space).cloned();
+        let was = state.vp_counted.remove(&space).or(controller.clone());
+        let counted_now = now.clone().or(controller);
+        vp_change(
+            rules,
+            state,
+            &space,
+            (was.as_deref(), counted_now.as_deref()),
+        );
+        if let Some(side) = now {
+            state.flow.messages.push(format!(
+                "{space}'s victory points count for {side} while its {} marker stands",
+                rules_for
+                    .iter()
+                    .find(|c| c.side == side)
+                    .map_or("", |c| c.marker.as_str())
+            ));
+            state.vp_counted.insert(space, side);
         }
     }
 }

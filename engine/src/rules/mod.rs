@@ -475,6 +475,7 @@ pub fn start_from(
     }
     if let Some(p) = position {
         position::apply(rules, &mut state, p)?;
+        control::count_vp_as_set(rules, &mut state);
     }
     procedures::advance(rules, &mut state);
     Ok(state)

@@ -37,6 +37,7 @@ pub(super) fn advance(rules: &Rules, state: &mut State) {
             state.flow.prompt = None;
             return;
         }
+        settle_counted_vp(rules, state);
         if !state.flow.hooks_due.is_empty() {
             // The stack runs its top first: the first due goes last.
             let due = std::mem::take(&mut state.flow.hooks_due);
