@@ -51,6 +51,9 @@ pub enum HookPoint {
     /// May unit `u`, redeploying strategically from `origin`, cross from `from` into `to`?
     /// (`May` or `Forbid`; asked of every connection its route may take.)
     MayRedeploy,
+    /// May side `me` lose control of `space` for its being out of supply (attrition)?
+    /// (`May` or `Forbid`)
+    MayLoseControl,
     /// What activating `units` in `space` costs (`value`: the operations points of a space, or
     /// one of an impulse's activations per unit); `for_combat` as at `MayActivate`.
     ActivationCost,
@@ -119,13 +122,14 @@ pub enum PointKind {
 }
 
 impl HookPoint {
-    pub const ALL: [HookPoint; 19] = [
+    pub const ALL: [HookPoint; 20] = [
         HookPoint::MayActivate,
         HookPoint::MayMove,
         HookPoint::MayAttack,
         HookPoint::MayRetreat,
         HookPoint::MayAdvance,
         HookPoint::MayRedeploy,
+        HookPoint::MayLoseControl,
         HookPoint::ActivationCost,
         HookPoint::Movement,
         HookPoint::MoveCost,
@@ -144,9 +148,8 @@ impl HookPoint {
     pub fn kind(self) -> PointKind {
         use HookPoint::*;
         match self {
-            MayActivate | MayMove | MayAttack | MayRetreat | MayAdvance | MayRedeploy => {
-                PointKind::Condition
-            }
+            MayActivate | MayMove | MayAttack | MayRetreat | MayAdvance | MayRedeploy
+            | MayLoseControl => PointKind::Condition,
             ActivationCost | Movement | MoveCost | Strength | Drm | Shift | Loss | Advance
             | SupplyReach => PointKind::Modifier,
             AfterMove | AfterCombat | AfterRetreat | AfterCapture => PointKind::After,
@@ -216,7 +219,7 @@ impl HookPoint {
                 ("attacker_steps_lost", "int"),
                 ("defender_steps_lost", "int"),
             ],
-            AfterCapture => &[("space", "space")],
+            AfterCapture | MayLoseControl => &[("space", "space")],
         }
     }
 }

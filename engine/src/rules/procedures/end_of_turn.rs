@@ -27,15 +27,17 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
     for u in out {
         crate::rules::losses::eliminate_out_of_supply(rules, state, u);
     }
-    // Spaces the side controls that no nation of it could trace supply from pass to the
-    // enemy, unless a friendly fort holds them or friendly units stand there.
-    let nations: Vec<&str> = rules
-        .game
-        .nations
+    // Spaces the side controls that no nation of it with units on the map could trace supply
+    // from (a unit of it there would be eliminated, 13.5) pass to the enemy, unless a friendly
+    // fort holds them or friendly units stand there.
+    let mut nations: Vec<&str> = state
+        .units
         .iter()
-        .filter(|n| n.side.as_deref() == Some(side))
-        .map(|n| n.id.as_str())
+        .filter(|u| matches!(u.at, Loc::Space(_)) && rules.side(u) == side)
+        .map(|u| rules.nation(u))
         .collect();
+    nations.sort_unstable();
+    nations.dedup();
     let enemy = rules.other_side(side).to_string();
     let g = &rules.content.graph;
     let mut lost = Vec::new();
@@ -46,7 +48,13 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
         if supply::intact_fort(rules.content, state, &s.id)
             || state.units_at(&s.id).next().is_some()
             || s.supply.iter().any(|x| {
-                !x.nations.is_empty() && x.nations.iter().any(|n| nations.contains(&n.as_str()))
+                x.nations.iter().any(|n| {
+                    rules
+                        .game
+                        .nations
+                        .iter()
+                        .any(|m| &m.id == n && m.side.as_deref() == Some(side))
+                })
             })
         {
             continue;
@@ -54,6 +62,13 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
         if nations
             .iter()
             .all(|n| cache.at(rules, state, i, n, side) == Level::Out)
+            && crate::rules::hooks::may(
+                rules.content,
+                state,
+                HookPoint::MayLoseControl,
+                side,
+                || vec![crate::rules::hooks::space("space", &s.id)],
+            )
         {
             lost.push(s.id.clone());
         }
