@@ -262,6 +262,10 @@ pub struct BoxEntry {
     pub sizes: Vec<String>,
     /// Where they may enter: a condition in the effect language with the space `space`.
     pub to: String,
+    /// At most this many units enter a space by SR out of the box in one action round where
+    /// only such limited entries open it (one German SCU a Wehrkreis space, 12.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_round: Option<u32>,
     /// The rule it follows, for the designer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,

@@ -115,6 +115,8 @@ pub struct Marks {
     pub fought: BTreeSet<usize>,
     pub retreated: BTreeSet<usize>,
     pub redeployed: BTreeSet<usize>,
+    /// How many units entered each space by SR out of a box in this action.
+    pub entered_from_box: BTreeMap<String, u32>,
     pub attacked: BTreeSet<String>,
     /// Spaces where a unit tries to entrench when movement ends.
     pub entrenching: BTreeSet<String>,

@@ -249,7 +249,7 @@ pub(super) fn home_spaces(
         .map(|n| n.home.iter().collect())
         .unwrap_or_default();
     let size = rules.size(u);
-    let entries: Vec<&crate::script::syntax::Expr> = rules
+    let entries: Vec<(&crate::script::syntax::Expr, Option<u32>)> = rules
         .play
         .box_entries
         .iter()
@@ -258,22 +258,23 @@ pub(super) fn home_spaces(
             e.nations.iter().any(|n| n == nation)
                 && (e.sizes.is_empty() || e.sizes.iter().any(|s| s == size))
         })
-        .filter_map(|(i, _)| {
-            rules
-                .content
-                .sequence
-                .conditions
-                .get(&format!("/play/box_entries/{i}/to"))
+        .filter_map(|(i, e)| {
+            let to = format!("/play/box_entries/{i}/to");
+            let condition = rules.content.sequence.conditions.get(&to)?;
+            Some((condition, e.per_round))
         })
         .collect();
+    // An entry limited to some units a round opens a space only until that many came in.
     let opened = |space: &str| {
         let ctx = Context {
             space: Some(space.to_string()),
             ..side_context(rules, side)
         };
-        entries
-            .iter()
-            .any(|c| eval::condition(c, rules.content, state, &ctx).unwrap_or(false))
+        let came = state.flow.marks.entered_from_box.get(space).copied();
+        entries.iter().any(|(c, per_round)| {
+            per_round.is_none_or(|n| came.unwrap_or(0) < n)
+                && eval::condition(c, rules.content, state, &ctx).unwrap_or(false)
+        })
     };
     let mut out = Vec::new();
     for (i, s) in rules.content.graph.spaces.iter().enumerate() {
@@ -348,6 +349,14 @@ pub(super) fn sr_act(
             let to = words.get(1).ok_or("where to?")?.to_string();
             let cost = sr_cost(rules, state, u);
             if rules.content.graph.space(&to).is_some() {
+                if matches!(state.units[u].at, Loc::Box(_)) {
+                    *state
+                        .flow
+                        .marks
+                        .entered_from_box
+                        .entry(to.clone())
+                        .or_default() += 1;
+                }
                 enter(rules, state, u, &to);
             } else {
                 state.units[u].at = Loc::Box(to);
