@@ -190,6 +190,14 @@ impl Checker<'_> {
         }
         if let Some(play) = &g.play {
             let markers = self.ids.markers.clone();
+            let flags = self.ids.flags.clone();
+            for (i, n) in play.sr_neutrals.iter().enumerate() {
+                let at = format!("/play/sr_neutrals/{i}");
+                self.references(f, &format!("{at}/sides"), "side", &n.sides, &sides);
+                if let Some(flag) = &n.flag {
+                    self.reference(f, &format!("{at}/flag"), "flag", flag, &flags);
+                }
+            }
             for (i, c) in play.victory.counts_as.iter().enumerate() {
                 let at = format!("/play/victory/counts_as/{i}");
                 self.reference(f, &format!("{at}/side"), "side", &c.side, &sides);

@@ -126,6 +126,14 @@ impl Checker<'_> {
                 for (i, e) in play.box_entries.iter().enumerate() {
                     conditions.push((format!("/play/box_entries/{i}/to"), &e.to, &space));
                 }
+                let crossing = [
+                    ("from", Type::Entity(Kind::Space)),
+                    ("to", Type::Entity(Kind::Space)),
+                ];
+                for (i, n) in play.sr_neutrals.iter().enumerate() {
+                    conditions.push((format!("/play/sr_neutrals/{i}/enter"), &n.enter, &crossing));
+                    conditions.push((format!("/play/sr_neutrals/{i}/end"), &n.end, &space));
+                }
                 for (i, pool) in play.replacements.iter().enumerate() {
                     if let Some(c) = &pool.less_one_unless {
                         let at = format!("/play/replacements/{i}/less_one_unless");

@@ -145,6 +145,11 @@ pub struct PlayRules {
     /// the side's, in Full Supply and with room.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub box_entries: Vec<BoxEntry>,
+    /// Neutral spaces a side's strategic redeployment may cross and end in while a flag is set;
+    /// each neutral space the route crosses becomes the side's (Axis SR into Tunis via
+    /// Syracuse, and into Marseilles, once Vichy France is at war, 17.3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sr_neutrals: Vec<SrNeutral>,
     /// Neutral spaces of some regions that either side may enter (and so take) once a flag is
     /// set (Vichy France once it is in the war, 17.3).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -266,6 +271,24 @@ pub struct BoxEntry {
     /// only such limited entries open it (one German SCU a Wehrkreis space, 12.4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_round: Option<u32>,
+    /// The rule it follows, for the designer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+}
+
+/// Where an SR route may go into neutral spaces (see `PlayRules::sr_neutrals`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SrNeutral {
+    pub sides: Vec<String>,
+    /// Only while this flag is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flag: Option<String>,
+    /// A condition with the spaces `from` and `to`: the route may cross from `from` into the
+    /// neutral space `to` (once in a neutral space it goes on only into neutral spaces).
+    pub enter: String,
+    /// A condition on `space`: the neutral spaces the route may end in.
+    pub end: String,
     /// The rule it follows, for the designer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,

@@ -17,6 +17,7 @@ mod operations;
 mod replacements;
 mod rounds;
 mod sr;
+mod sr_route;
 
 pub(super) use super::control::*;
 pub(super) use super::stacking::*;

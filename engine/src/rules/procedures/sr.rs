@@ -145,79 +145,25 @@ pub(super) fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<
     let reserve = rules.box_of(side, BoxRole::Reserve);
     match &u.at {
         Loc::Space(at) => {
-            let Some(start) = g.index_of(at) else {
+            let Some(reach) = sr_route::reach(rules, state, unit, at) else {
                 return out;
             };
-            let friendly = |i: usize| {
-                state.control.get(&g.spaces[i].id).map(String::as_str) == Some(side)
-                    && !enemy_in(rules, state, &g.spaces[i].id, side)
-            };
-            let blocked = |i: usize| {
-                rules.play.hindering_markers.iter().any(|h| {
-                    h.blocks_sr && h.side == side && has_marker(state, &g.spaces[i].id, &h.marker)
-                })
-            };
-            if blocked(start) {
-                return out;
-            }
-            // The game's `MayRedeploy` hooks, asked of each connection a route may cross, in
-            // one context whose `from` and `to` change.
-            use crate::rules::hooks;
-            let hooked = hooks::any_at(rules.content, HookPoint::MayRedeploy);
-            let mut ctx = hooked.then(|| {
-                let names = vec![
-                    hooks::unit("u", unit),
-                    hooks::space("origin", at),
-                    hooks::space("from", at),
-                    hooks::space("to", at),
-                ];
-                hooks::context_for(rules.content, side, names)
-            });
-            let mut may_cross = |i: usize, n: usize| {
-                let Some(ctx) = ctx.as_mut() else {
-                    return true;
-                };
-                ctx.names[2] = hooks::space("from", &g.spaces[i].id);
-                ctx.names[3] = hooks::space("to", &g.spaces[n].id);
-                hooks::may_in(rules.content, state, HookPoint::MayRedeploy, ctx)
-            };
-            let mut seen = vec![false; g.spaces.len()];
-            seen[start] = true;
-            let mut stack = vec![start];
-            while let Some(i) = stack.pop() {
-                for &(n, e) in g.neighbours(i) {
-                    if seen[n]
-                        || !friendly(n)
-                        || !may_enter(rules, state, side, n)
-                        || blocked(n)
-                        || !may_cross(i, n)
-                    {
-                        continue;
-                    }
-                    let kinds = &g.edges[e].kinds;
-                    if !kinds.iter().all(|k| rules.play.sr_kinds.contains(k)) {
-                        continue;
-                    }
-                    let sea = kinds.iter().any(|k| rules.play.sea_kinds.contains(k));
-                    if sea && large {
-                        continue;
-                    }
-                    seen[n] = true;
-                    if !sea {
-                        stack.push(n);
-                    }
-                }
-            }
             for (i, s) in g.spaces.iter().enumerate() {
-                if i != start
-                    && seen[i]
+                if i != reach.start
+                    && reach.seen[i]
                     && levels[i] != Level::Out
                     && may_stack(rules, state, unit, &s.id)
                 {
                     out.push(s.id.clone());
                 }
             }
-            if !large && levels[start] == Level::Full {
+            for &i in reach.neutral.keys() {
+                let id = &g.spaces[i].id;
+                if sr_route::may_end(rules, state, side, id) && may_stack(rules, state, unit, id) {
+                    out.push(id.clone());
+                }
+            }
+            if !large && levels[reach.start] == Level::Full {
                 if let Some(r) = reserve {
                     out.push(r.to_string());
                 }
@@ -349,6 +295,11 @@ pub(super) fn sr_act(
             let to = words.get(1).ok_or("where to?")?.to_string();
             let cost = sr_cost(rules, state, u);
             if rules.content.graph.space(&to).is_some() {
+                if !state.control.contains_key(&to) {
+                    // Into a neutral space (`sr_neutrals`): the route takes the neutral spaces
+                    // it crosses.
+                    take_neutral_route(rules, state, u, &to);
+                }
                 if matches!(state.units[u].at, Loc::Box(_)) {
                     *state
                         .flow
@@ -368,4 +319,27 @@ pub(super) fn sr_act(
         _ => return Err(format!("`{}` does not fit this step", words.join(" "))),
     }
     Ok(())
+}
+
+/// The neutral spaces a unit's SR route crosses into the neutral space `to` become its side's.
+fn take_neutral_route(rules: &Rules, state: &mut State, u: usize, to: &str) {
+    let Loc::Space(at) = state.units[u].at.clone() else {
+        return;
+    };
+    let g = &rules.content.graph;
+    let Some(end) = g.index_of(to) else {
+        return;
+    };
+    let Some(reach) = sr_route::reach(rules, state, u, &at) else {
+        return;
+    };
+    let side = rules.side(&state.units[u]).to_string();
+    for i in sr_route::crossed(&reach, end) {
+        let id = g.spaces[i].id.clone();
+        take_control(rules, state, &id, &side);
+        state
+            .flow
+            .messages
+            .push(format!("{side} takes neutral {id} on the way to {to}"));
+    }
 }

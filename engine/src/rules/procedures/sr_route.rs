@@ -1,0 +1,209 @@
+//! The route of a strategic redeployment: through the side's own spaces along the SR
+//! connections (a sea connection ends it; large units never cross one), as the `MayRedeploy`
+//! hooks allow; and, under a play rule `sr_neutrals`, on into neutral spaces, each of which the
+//! route then takes for the side.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use super::*;
+use crate::rules::hooks;
+
+/// Where a unit's SR may reach from its space.
+pub(super) struct Reach {
+    /// The space it starts from (graph index).
+    pub start: usize,
+    /// The side's spaces the route reaches.
+    pub seen: Vec<bool>,
+    /// The neutral spaces it reaches under `sr_neutrals`, each with the space it comes from
+    /// (the route crossing the fewest neutral spaces, first in the map's order).
+    pub neutral: BTreeMap<usize, usize>,
+}
+
+/// The routes of unit `unit`'s SR from space `at`; none when it may not leave.
+pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Option<Reach> {
+    let g = &rules.content.graph;
+    let u = &state.units[unit];
+    let side = rules.side(u);
+    let large = rules.is_large(u);
+    let start = g.index_of(at)?;
+    let friendly = |i: usize| {
+        state.control.get(&g.spaces[i].id).map(String::as_str) == Some(side)
+            && !enemy_in(rules, state, &g.spaces[i].id, side)
+    };
+    let blocked =
+        |i: usize| {
+            rules.play.hindering_markers.iter().any(|h| {
+                h.blocks_sr && h.side == side && has_marker(state, &g.spaces[i].id, &h.marker)
+            })
+        };
+    if blocked(start) {
+        return None;
+    }
+    // The game's `MayRedeploy` hooks, asked of each connection a route may cross, in one
+    // context whose `from` and `to` change.
+    let hooked = hooks::any_at(rules.content, HookPoint::MayRedeploy);
+    let mut ctx = hooked.then(|| {
+        let names = vec![
+            hooks::unit("u", unit),
+            hooks::space("origin", at),
+            hooks::space("from", at),
+            hooks::space("to", at),
+        ];
+        hooks::context_for(rules.content, side, names)
+    });
+    let mut may_cross = |i: usize, n: usize| {
+        let Some(ctx) = ctx.as_mut() else {
+            return true;
+        };
+        ctx.names[2] = hooks::space("from", &g.spaces[i].id);
+        ctx.names[3] = hooks::space("to", &g.spaces[n].id);
+        hooks::may_in(rules.content, state, HookPoint::MayRedeploy, ctx)
+    };
+    // A connection's kinds: whether SR may use it at all, and whether it is a sea crossing
+    // (which ends the route, and which large units may not take).
+    let crossing = |e: usize| -> Option<bool> {
+        let kinds = &g.edges[e].kinds;
+        if !kinds.iter().all(|k| rules.play.sr_kinds.contains(k)) {
+            return None;
+        }
+        let sea = kinds.iter().any(|k| rules.play.sea_kinds.contains(k));
+        (!(sea && large)).then_some(sea)
+    };
+    let mut seen = vec![false; g.spaces.len()];
+    seen[start] = true;
+    let mut expanded = vec![start];
+    let mut stack = vec![start];
+    while let Some(i) = stack.pop() {
+        for &(n, e) in g.neighbours(i) {
+            if seen[n]
+                || !friendly(n)
+                || !may_enter(rules, state, side, n)
+                || blocked(n)
+                || !may_cross(i, n)
+            {
+                continue;
+            }
+            let Some(sea) = crossing(e) else {
+                continue;
+            };
+            seen[n] = true;
+            if !sea {
+                stack.push(n);
+                expanded.push(n);
+            }
+        }
+    }
+    // On into neutral spaces, level by level from the spaces the route may go on from.
+    let mut neutral = BTreeMap::new();
+    let open: Vec<usize> = open_rules(rules, state, side).collect();
+    if !open.is_empty() {
+        expanded.sort_unstable();
+        let mut queue: VecDeque<usize> = expanded.into_iter().collect();
+        while let Some(i) = queue.pop_front() {
+            for &(n, e) in g.neighbours(i) {
+                let id = &g.spaces[n].id;
+                if n == start
+                    || neutral.contains_key(&n)
+                    || state.control.contains_key(id)
+                    || enemy_in(rules, state, id, side)
+                    || !may_enter(rules, state, side, n)
+                    || blocked(n)
+                    || !open
+                        .iter()
+                        .any(|&r| may_go(rules, state, (side, r), (i, n)))
+                    || !may_cross(i, n)
+                {
+                    continue;
+                }
+                let Some(sea) = crossing(e) else {
+                    continue;
+                };
+                neutral.insert(n, i);
+                if !sea {
+                    queue.push_back(n);
+                }
+            }
+        }
+    }
+    Some(Reach {
+        start,
+        seen,
+        neutral,
+    })
+}
+
+/// The `sr_neutrals` rules of a side in force now (their flags set), by index.
+fn open_rules<'a>(
+    rules: &'a Rules,
+    state: &'a State,
+    side: &'a str,
+) -> impl Iterator<Item = usize> + 'a {
+    rules
+        .play
+        .sr_neutrals
+        .iter()
+        .enumerate()
+        .filter(move |(_, r)| {
+            r.sides.iter().any(|s| s == side)
+                && r.flag.as_ref().is_none_or(|f| state.flags.contains(f))
+        })
+        .map(|(i, _)| i)
+}
+
+/// Whether rule `r` lets a route cross from space `from` into the neutral space `to`.
+fn may_go(
+    rules: &Rules,
+    state: &State,
+    (side, r): (&str, usize),
+    (from, to): (usize, usize),
+) -> bool {
+    let g = &rules.content.graph;
+    let at = format!("/play/sr_neutrals/{r}/enter");
+    let Some(condition) = rules.content.sequence.conditions.get(&at) else {
+        return false;
+    };
+    let ctx = hooks::context_for(
+        rules.content,
+        side,
+        vec![
+            hooks::space("from", &g.spaces[from].id),
+            hooks::space("to", &g.spaces[to].id),
+        ],
+    );
+    eval::condition(condition, rules.content, state, &ctx).unwrap_or(false)
+}
+
+/// Whether a side's SR may end in the neutral space `space`.
+pub(super) fn may_end(rules: &Rules, state: &State, side: &str, space: &str) -> bool {
+    open_rules(rules, state, side).any(|r| {
+        let at = format!("/play/sr_neutrals/{r}/end");
+        rules
+            .content
+            .sequence
+            .conditions
+            .get(&at)
+            .is_some_and(|condition| {
+                let ctx = Context {
+                    space: Some(space.to_string()),
+                    ..side_context(rules, side)
+                };
+                eval::condition(condition, rules.content, state, &ctx).unwrap_or(false)
+            })
+    })
+}
+
+/// The neutral spaces a route to the neutral space `to` crosses before it, nearest first:
+/// they become the side's as the unit passes.
+pub(super) fn crossed(reach: &Reach, to: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut at = reach.neutral.get(&to).copied();
+    while let Some(i) = at {
+        if !reach.neutral.contains_key(&i) {
+            break;
+        }
+        out.push(i);
+        at = reach.neutral.get(&i).copied();
+    }
+    out.reverse();
+    out
+}
