@@ -223,6 +223,19 @@ pub(crate) fn check(
     if let Some(map) = &files.map {
         content.graph = c.map(map, files.game.as_ref().map(|g| &g.data));
         content.map = map.data.clone();
+        if let Some(play) = files
+            .game
+            .as_ref()
+            .and_then(|g| g.data.play.as_ref().map(|p| (g, p)))
+        {
+            let (game, play) = play;
+            for (i, r) in play.operate_in.iter().enumerate() {
+                for (j, space) in r.spaces.iter().enumerate() {
+                    let at = format!("/play/operate_in/{i}/spaces/{j}");
+                    c.space_ref(game, &at, space, &content.graph);
+                }
+            }
+        }
     }
     if let Some(tables) = &files.tables {
         c.tables(tables, files.game.as_ref().map_or(6, |g| g.data.dice.faces));

@@ -432,9 +432,12 @@ pub struct OperateIn {
     /// Counters the rule does not bind (a unit with a rule of its own).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub except_counters: Vec<String>,
-    /// The regions they may be in (anywhere, if empty) ...
+    /// The regions they may be in (anywhere, if empty and no `spaces` are given) ...
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub regions: Vec<String>,
+    /// ... or these spaces besides (beaches off a region's coast) ...
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spaces: Vec<String>,
     /// ... and the regions they may not be in.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_regions: Vec<String>,

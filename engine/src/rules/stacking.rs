@@ -41,7 +41,10 @@ pub fn may_operate(rules: &Rules, state: &State, unit: usize, space: &str) -> bo
                 .iter()
                 .any(|reg| crate::state::space_in_region(rules.content, space, reg))
         };
-        !binds || (r.regions.is_empty() || within(&r.regions)) && !within(&r.not_regions)
+        let allowed = r.regions.is_empty() && r.spaces.is_empty()
+            || within(&r.regions)
+            || r.spaces.iter().any(|s| s == space);
+        !binds || allowed && !within(&r.not_regions)
     })
 }
 
