@@ -103,6 +103,18 @@ pub fn answer(options: &[&str]) -> Answer {
     options.iter().map(|s| s.to_string()).collect()
 }
 
+/// The spaces holding a marker, sorted.
+pub fn marked(s: &State, marker: &str) -> Vec<String> {
+    let mut v: Vec<String> = s
+        .markers
+        .iter()
+        .filter(|m| m.marker == marker)
+        .map(|m| m.space.clone())
+        .collect();
+    v.sort();
+    v
+}
+
 #[test]
 fn axis_4_taifun_marks_four_spaces_adds_a_drm_and_costs_a_vp_without_okh_conference() {
     let mut s = campaign();
