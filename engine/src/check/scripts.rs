@@ -126,6 +126,11 @@ impl Checker<'_> {
                 for (i, e) in play.box_entries.iter().enumerate() {
                     conditions.push((format!("/play/box_entries/{i}/to"), &e.to, &space));
                 }
+                for (i, t) in play.theatres.iter().enumerate() {
+                    let at = format!("/play/theatres/{i}");
+                    conditions.push((format!("{at}/sources"), &t.sources, &space));
+                    conditions.push((format!("{at}/places"), &t.places, &space));
+                }
                 for (i, pool) in play.replacements.iter().enumerate() {
                     if let Some(c) = &pool.less_one_unless {
                         let at = format!("/play/replacements/{i}/less_one_unless");
