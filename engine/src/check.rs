@@ -57,6 +57,7 @@ struct Ids {
     seasons: BTreeSet<String>,
     turns: BTreeSet<u32>,
     counters: BTreeSet<String>,
+    theatres: BTreeSet<String>,
     cards: BTreeSet<String>,
     /// Each card's deck.
     card_decks: BTreeMap<String, String>,
@@ -219,6 +220,21 @@ pub(crate) fn check(
             &game.data.stacking.alone,
             &counter_ids,
         );
+        for (i, e) in game
+            .data
+            .play
+            .iter()
+            .flat_map(|p| &p.box_entries)
+            .enumerate()
+        {
+            c.references(
+                game,
+                &format!("/play/box_entries/{i}/counters"),
+                "counter",
+                &e.counters,
+                &counter_ids,
+            );
+        }
     }
     if let Some(map) = &files.map {
         content.graph = c.map(map, files.game.as_ref().map(|g| &g.data));

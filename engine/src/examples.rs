@@ -220,6 +220,20 @@ fn play_step(
                     }
                 }
             }
+            if let Some(want) = &u.theatres {
+                let now = state.theatres.get(&i).cloned().unwrap_or_default();
+                if now != *want {
+                    return Err((
+                        format!(
+                            "`{}` was eliminated in the theatres [{}], not [{}]",
+                            u.unit,
+                            now.join(", "),
+                            want.join(", ")
+                        ),
+                        Vec::new(),
+                    ));
+                }
+            }
             if let Some(reduced) = u.reduced {
                 if unit.reduced != reduced {
                     let is = if unit.reduced {

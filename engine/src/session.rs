@@ -282,8 +282,16 @@ pub fn state_json(content: &Content, state: &State) -> serde_json::Value {
     let units: Vec<serde_json::Value> = state
         .units
         .iter()
-        .filter(|u| u.at != Loc::Unplaced)
-        .map(|u| json!({"unit": u.name(content), "at": place(&u.at), "reduced": u.reduced}))
+        .enumerate()
+        .filter(|(_, u)| u.at != Loc::Unplaced)
+        .map(|(i, u)| {
+            let mut v = json!({"unit": u.name(content), "at": place(&u.at), "reduced": u.reduced});
+            // Where an eliminated unit was lost, when the game has theatres (14.2).
+            if let (Some(marks), Some(o)) = (state.theatres.get(&i), v.as_object_mut()) {
+                o.insert("theatres".into(), json!(marks));
+            }
+            v
+        })
         .collect();
     let markers: Vec<serde_json::Value> = state
         .markers

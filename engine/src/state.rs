@@ -209,6 +209,9 @@ pub struct State {
     pub forced_dice: Vec<i64>,
     /// Units waiting on the turn track, with the turn they reach the eliminated box.
     pub delayed: BTreeMap<usize, u32>,
+    /// The theatres (of the play rule `theatres`) each eliminated unit was eliminated in, in
+    /// the order the game lists them: where it may be rebuilt.
+    pub theatres: BTreeMap<usize, Vec<String>>,
     /// Spaces whose victory points count for another side than their controller's (the play
     /// rule `counts_as`), with that side: what the victory track has been changed by.
     pub vp_counted: BTreeMap<String, String>,
@@ -255,6 +258,7 @@ impl State {
             revealed_cards: BTreeMap::new(),
             modifiers: Vec::new(),
             delayed: BTreeMap::new(),
+            theatres: BTreeMap::new(),
             vp_counted: BTreeMap::new(),
             forced_dice: Vec::new(),
             flow: crate::rules::Flow::default(),

@@ -27,6 +27,7 @@ pub(crate) fn unit_at(unit: &str, at: &str) -> UnitAt {
         reduced: false,
         due: None,
         serves: None,
+        theatres: Vec::new(),
     }
 }
 

@@ -108,6 +108,40 @@ fn duplicate_id_is_reported_at_the_second_one() {
 }
 
 #[test]
+fn the_placement_rules_names_are_checked_where_written() {
+    // A box entry's counter, a theatre's nation, an example's theatre.
+    let (out, path, line, col) = mutate(
+        "game.ron",
+        "counters: [\"br_desert_army\"]",
+        "counters: [\"br_desert_armyy\"]",
+        "\"br_desert_armyy\"",
+    );
+    assert_reported(&out, &path, line, col, "E0201");
+    let (out, path, line, col) = mutate(
+        "game.ron",
+        "nations: [\"br\", \"cw\", \"ca\", \"us\", \"ff\"],\n                sizes: [\"lcu\"],",
+        "nations: [\"br\", \"cw\", \"ca\", \"uss\", \"ff\"],\n                sizes: [\"lcu\"],",
+        "\"uss\"",
+    );
+    assert_reported(&out, &path, line, col, "E0201");
+    let (out, path, line, col) = mutate(
+        "examples/rule_14_2_an_army_eliminated_tracing_supply_to_naples_is_lost_in_the_mediterranean.ron",
+        "theatres: Some([\"mediterranean\"])",
+        "theatres: Some([\"med\"])",
+        "\"med\"",
+    );
+    assert_reported(&out, &path, line, col, "E0201");
+    // An entry that names no unit opens nothing.
+    let (out, path, line, col) = mutate(
+        "game.ron",
+        "(\n                counters: [\"br_desert_army\"],",
+        "(\n                counters: [],",
+        "(",
+    );
+    assert_reported(&out, &path, line, col, "E0207");
+}
+
+#[test]
 fn schema_violation_is_reported_at_its_value() {
     let (out, path, line, col) = mutate(
         "game.ron",

@@ -98,6 +98,8 @@ impl Checker<'_> {
             if let Some(side) = &u.serves {
                 self.reference(f, &format!("{q}/serves"), "side", side, &ids.sides);
             }
+            let at = format!("{q}/theatres");
+            self.references(f, &at, "theatre", &u.theatres, &ids.theatres);
         }
         for (i, c) in p.control.iter().enumerate() {
             self.control_ref(
@@ -176,6 +178,10 @@ impl Checker<'_> {
                 if let Some(at) = &u.at {
                     let at = at.strip_prefix("not:").unwrap_or(at);
                     self.place_ref(f, &format!("{q}/Unit/at"), at, content, ids);
+                }
+                if let Some(theatres) = &u.theatres {
+                    let at = format!("{q}/Unit/theatres");
+                    self.references(f, &at, "theatre", theatres, &ids.theatres);
                 }
             }
             ExampleStep::Control(c) => {

@@ -203,6 +203,7 @@ impl Checker<'_> {
                 self.reference(f, &format!("{at}/side"), "side", &c.side, &sides);
                 self.reference(f, &format!("{at}/marker"), "marker", &c.marker, &markers);
             }
+            self.entries_and_theatres(f, play);
         }
         if g.stacking.limit == Some(0) {
             self.error(
@@ -237,6 +238,36 @@ impl Checker<'_> {
                     _ => {}
                 }
             }
+        }
+    }
+
+    /// The play rules `box_entries` and `theatres`: the nations and sizes they name, each
+    /// entry names some units, each theatre has an id of its own (the counters entries name
+    /// are checked once the countersheet is known).
+    fn entries_and_theatres(&mut self, f: &Parsed<GameFile>, play: &crate::model::PlayRules) {
+        let (nations, sizes) = (self.ids.nations.clone(), self.ids.sizes.clone());
+        for (i, e) in play.box_entries.iter().enumerate() {
+            let at = format!("/play/box_entries/{i}");
+            self.references(f, &format!("{at}/nations"), "nation", &e.nations, &nations);
+            self.references(f, &format!("{at}/sizes"), "unit size", &e.sizes, &sizes);
+            if e.nations.is_empty() && e.counters.is_empty() {
+                self.error(
+                    f.at(&at),
+                    "E0207",
+                    "a box entry names no nation and no counter: it opens no space to any unit"
+                        .into(),
+                );
+            }
+        }
+        self.ids.theatres = self.declare(
+            f,
+            "theatre",
+            ids("/play/theatres", &play.theatres, |x| &x.id),
+        );
+        for (i, t) in play.theatres.iter().enumerate() {
+            let at = format!("/play/theatres/{i}");
+            self.references(f, &format!("{at}/nations"), "nation", &t.nations, &nations);
+            self.references(f, &format!("{at}/sizes"), "unit size", &t.sizes, &sizes);
         }
     }
 

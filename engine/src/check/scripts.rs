@@ -134,6 +134,11 @@ impl Checker<'_> {
                     conditions.push((format!("/play/sr_neutrals/{i}/enter"), &n.enter, &crossing));
                     conditions.push((format!("/play/sr_neutrals/{i}/end"), &n.end, &space));
                 }
+                for (i, t) in play.theatres.iter().enumerate() {
+                    let at = format!("/play/theatres/{i}");
+                    conditions.push((format!("{at}/sources"), &t.sources, &space));
+                    conditions.push((format!("{at}/places"), &t.places, &space));
+                }
                 for (i, pool) in play.replacements.iter().enumerate() {
                     if let Some(c) = &pool.less_one_unless {
                         let at = format!("/play/replacements/{i}/less_one_unless");

@@ -133,6 +133,9 @@ pub struct UnitAt {
     /// For a unit put in a box of delayed units (a turn track), the turn it is due back.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub due: Option<u32>,
+    /// For an eliminated unit, the theatres (of the play rule `theatres`) it was eliminated in.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub theatres: Vec<String>,
 }
 
 /// A marker put on a space by an example's position.
@@ -224,6 +227,10 @@ pub struct UnitCheck {
     /// The turn a unit waiting in a box of delayed units (a turn track) is due back.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub due: Option<u32>,
+    /// The theatres an eliminated unit was eliminated in (the play rule `theatres`), in the
+    /// order the game lists them (`[]`: none recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theatres: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

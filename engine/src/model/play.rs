@@ -139,10 +139,11 @@ pub struct PlayRules {
     /// costs, and a condition on the destination (named `space`), read before the marker moves.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sr_markers: Vec<SrMarker>,
-    /// Where units of some nations (of some sizes) also enter from a box, redeployed out of
-    /// the reserve or rebuilt, besides the capitals, urban centres and own supply sources of
-    /// their home regions: the spaces a condition on `space` allows. The space must still be
-    /// the side's, in Full Supply and with room.
+    /// Where units of some nations or counters (of some sizes) also enter from a box,
+    /// redeployed out of the reserve or rebuilt, besides the capitals, urban centres and own
+    /// supply sources of their home regions: the spaces a condition on `space` allows; or the
+    /// only spaces where they enter. The space must still be the side's, in Full Supply
+    /// (unless the entry asks less) and with room.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub box_entries: Vec<BoxEntry>,
     /// Neutral spaces a side's strategic redeployment may cross and end in while a flag is set;
@@ -150,6 +151,11 @@ pub struct PlayRules {
     /// Syracuse, and into Marseilles, once Vichy France is at war, 17.3).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sr_neutrals: Vec<SrNeutral>,
+    /// Theatres of war: where a unit was eliminated, by the supply sources it traced to, and
+    /// so where it may be rebuilt (the Western Allies' Mediterranean and Northwest Europe,
+    /// 14.2, 14.3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub theatres: Vec<Theatre>,
     /// Neutral spaces of some regions that either side may enter (and so take) once a flag is
     /// set (Vichy France once it is in the war, 17.3).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -257,12 +263,18 @@ pub struct SrMarker {
     pub to: String,
 }
 
-/// Spaces where units of some nations enter from a box besides their home country.
+/// Spaces where units of some nations or counters enter from a box besides their home
+/// country; or, with `only`, the only spaces where they do.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BoxEntry {
+    /// Units of these nations ...
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub nations: Vec<String>,
-    /// Only units of these sizes (any if none).
+    /// ... or of these counters ...
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counters: Vec<String>,
+    /// ... of these sizes (any if none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sizes: Vec<String>,
     /// Where they may enter: a condition in the effect language with the space `space`.
@@ -271,6 +283,17 @@ pub struct BoxEntry {
     /// only such limited entries open it (one German SCU a Wehrkreis space, 12.4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_round: Option<u32>,
+    /// Only for units rebuilt out of the eliminated box, not for units redeployed out of the
+    /// reserve.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub rebuilt: bool,
+    /// The units it names enter only where this entry (or another `only` entry for them)
+    /// allows: not in their home country, nor where other entries allow.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub only: bool,
+    /// The least supply the space must have: `Full`, or `Limited` for any supply at all.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub supply: SupplyLevel,
     /// The rule it follows, for the designer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
@@ -292,6 +315,34 @@ pub struct SrNeutral {
     /// The rule it follows, for the designer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+}
+
+/// A theatre of war: where a unit was eliminated says where it may be rebuilt. A unit of the
+/// theatre's nations (and sizes) eliminated while it traces supply to a source whose space
+/// fits `sources` belongs to it; one that traces to sources of several theatres, or to none
+/// (eliminated out of supply, or waiting on a turn track as if it were), belongs to each
+/// theatre that names it, and its side chooses among them when it rebuilds it. A rebuilt unit
+/// enters only in spaces that fit `places` of one of its theatres, among those it may enter
+/// from the box.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Theatre {
+    pub id: String,
+    pub name: String,
+    pub nations: Vec<String>,
+    /// Only units of these sizes (any if none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<String>,
+    /// The supply sources of the theatre: a condition in the effect language on the source's
+    /// space (`space`), a space with a source of the map or a marker that is one.
+    pub sources: String,
+    /// Where its units are rebuilt: a condition in the effect language with the space `space`.
+    pub places: String,
+    /// The rule it follows, for the designer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub notes: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

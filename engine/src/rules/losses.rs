@@ -172,6 +172,7 @@ pub fn lose_step(rules: &Rules, state: &mut State, unit: usize) -> Option<usize>
     }
     let at = state.units[unit].at.clone();
     if rules.is_large(&state.units[unit]) {
+        super::theatres::record(rules.content, state, unit, false);
         let by = step_down_unit(rules, state, unit);
         let side = rules.side(&state.units[unit]).to_string();
         state.units[unit].reduced = false;
@@ -192,8 +193,14 @@ pub fn lose_step(rules: &Rules, state: &mut State, unit: usize) -> Option<usize>
 }
 
 /// A unit goes to its side's eliminated box (else the game's box of removed units, else out of
-/// the game).
+/// the game), marked with the theatres it was eliminated in.
 pub fn eliminate(rules: &Rules, state: &mut State, unit: usize) {
+    eliminate_marked(rules, state, unit, false);
+}
+
+/// [`eliminate`], the unit counted out of supply (or not) for its theatres.
+fn eliminate_marked(rules: &Rules, state: &mut State, unit: usize, out_of_supply: bool) {
+    super::theatres::record(rules.content, state, unit, out_of_supply);
     let side = rules.side(&state.units[unit]).to_string();
     state.units[unit].reduced = false;
     let to = rules
@@ -211,7 +218,8 @@ pub fn eliminate(rules: &Rules, state: &mut State, unit: usize) {
 }
 
 /// Puts an eliminated unit where it goes; in its side's eliminated box, a counter that is
-/// `eliminated_as` another is replaced there by a piece of that one not yet in play (14.51).
+/// `eliminated_as` another is replaced there by a piece of that one not yet in play (14.51),
+/// which takes over its theatres.
 pub fn put_eliminated(rules: &Rules, state: &mut State, unit: usize, to: Loc) {
     let side = rules.side(&state.units[unit]);
     let eliminated_box = rules.box_of(side, BoxRole::Eliminated);
@@ -231,6 +239,9 @@ pub fn put_eliminated(rules: &Rules, state: &mut State, unit: usize, to: Loc) {
             state.units[s].reduced = false;
             state.units[s].at = to;
             state.units[unit].at = Loc::Removed;
+            if let Some(marks) = state.theatres.remove(&unit) {
+                state.theatres.insert(s, marks);
+            }
         }
         None => state.units[unit].at = to,
     }
@@ -244,7 +255,7 @@ pub fn put_eliminated(rules: &Rules, state: &mut State, unit: usize, to: Loc) {
 pub fn eliminate_out_of_supply(rules: &Rules, state: &mut State, u: usize) {
     let delay = rules.play.oos_delay.as_ref();
     if !rules.is_large(&state.units[u]) || delay.is_none() {
-        eliminate(rules, state, u);
+        eliminate_marked(rules, state, u, true);
         return;
     }
     state.units[u].reduced = false;
@@ -263,10 +274,11 @@ pub fn eliminate_out_of_supply(rules: &Rules, state: &mut State, u: usize) {
     });
     match (rules.box_of(&side, BoxRole::Delayed), delay) {
         (Some(b), Some(d)) if !excepted => {
+            super::theatres::record(rules.content, state, u, true);
             state.units[u].at = Loc::Box(b.to_string());
             state.delayed.insert(u, state.turn + d.turns);
         }
-        _ => eliminate(rules, state, u),
+        _ => eliminate_marked(rules, state, u, true),
     }
 }
 

@@ -26,6 +26,7 @@ mod procedures;
 pub mod retreat;
 mod stacking;
 pub mod supply;
+pub mod theatres;
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -55,6 +55,11 @@ pub fn apply(rules: &Rules, state: &mut State, p: &Position) -> Result<(), Rules
             Some(turn) => state.delayed.insert(i, turn),
             None => state.delayed.remove(&i),
         };
+        if u.theatres.is_empty() {
+            state.theatres.remove(&i);
+        } else {
+            state.theatres.insert(i, u.theatres.clone());
+        }
     }
     for c in &p.control {
         let mut spaces = c.spaces.clone();

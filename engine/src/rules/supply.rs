@@ -118,58 +118,7 @@ pub fn levels(content: &Content, state: &State, nation: &str, side: &str) -> Vec
 /// The supply level of every space for a piece of `nation`, on a side's view of the map.
 pub fn levels_seen(content: &Content, state: &State, view: &SideView, nation: &str) -> Vec<Level> {
     let g = &content.graph;
-    let index = content.supply_index();
-    let n = g.spaces.len();
-    let side = view.side.as_str();
-    let (friendly, hindered) = (&view.friendly, &view.hindered);
-    let sources = index.sources.get(nation).map_or(&[][..], Vec::as_slice);
-    let reach = max_reach(content, state, nation, side);
-    let mut out = vec![Level::Out; n];
-    let mut seen = vec![false; n];
-    let mut stack = Vec::new();
-    for full in [true, false] {
-        let level = if full { Level::Full } else { Level::Limited };
-        seen.iter_mut().for_each(|x| *x = false);
-        stack.clear();
-        for src in sources {
-            let i = src.space;
-            let open = (!full || src.level == SupplyLevel::Full)
-                && src.flag.as_ref().is_none_or(|f| state.flags.contains(f))
-                && src
-                    .unless_flag
-                    .as_ref()
-                    .is_none_or(|f| !state.flags.contains(f));
-            if open
-                && !seen[i]
-                && (friendly[i]
-                    || state.control.get(&g.spaces[i].id).map(String::as_str) == Some(side))
-                && !(full && hindered[i])
-            {
-                seen[i] = true;
-                if friendly[i] {
-                    stack.push(i);
-                }
-            }
-        }
-        let open_edge = |e: usize, m: usize| {
-            let trace = index.edges[e];
-            !(trace == TraceSupply::Blocked
-                || (full && (trace == TraceSupply::Limited || hindered[m])))
-        };
-        trace(
-            content,
-            (&mut seen, std::mem::take(&mut stack)),
-            reach,
-            |m| friendly[m],
-            open_edge,
-        );
-        for i in 0..n {
-            if seen[i] && out[i] < level {
-                out[i] = level;
-            }
-        }
-    }
-    from_markers(content, state, view, nation, &mut out);
+    let mut out = lines(content, state, view, nation, &mut |_| true);
     // With no supply line, a unit in a friendly intact fort is in Limited Supply (13.1).
     for (i, level) in out.iter_mut().enumerate() {
         if *level == Level::Out && view.friendly[i] && intact_fort(content, state, &g.spaces[i].id)
@@ -213,6 +162,87 @@ pub fn levels_seen(content: &Content, state: &State, view: &SideView, nation: &s
         }
     }
     out
+}
+
+/// The supply lines of a piece of `nation` on a side's view of the map: the level of every
+/// space reached from the sources (of the map, and markers that are sources) whose space
+/// `keep` accepts (asked of each source's space by its graph index).
+fn lines(
+    content: &Content,
+    state: &State,
+    view: &SideView,
+    nation: &str,
+    keep: &mut dyn FnMut(usize) -> bool,
+) -> Vec<Level> {
+    let g = &content.graph;
+    let index = content.supply_index();
+    let n = g.spaces.len();
+    let side = view.side.as_str();
+    let (friendly, hindered) = (&view.friendly, &view.hindered);
+    let sources = index.sources.get(nation).map_or(&[][..], Vec::as_slice);
+    let reach = max_reach(content, state, nation, side);
+    let mut out = vec![Level::Out; n];
+    let mut seen = vec![false; n];
+    let mut stack = Vec::new();
+    for full in [true, false] {
+        let level = if full { Level::Full } else { Level::Limited };
+        seen.iter_mut().for_each(|x| *x = false);
+        stack.clear();
+        for src in sources {
+            let i = src.space;
+            let open = (!full || src.level == SupplyLevel::Full)
+                && src.flag.as_ref().is_none_or(|f| state.flags.contains(f))
+                && src
+                    .unless_flag
+                    .as_ref()
+                    .is_none_or(|f| !state.flags.contains(f));
+            if open
+                && !seen[i]
+                && keep(i)
+                && (friendly[i]
+                    || state.control.get(&g.spaces[i].id).map(String::as_str) == Some(side))
+                && !(full && hindered[i])
+            {
+                seen[i] = true;
+                if friendly[i] {
+                    stack.push(i);
+                }
+            }
+        }
+        let open_edge = |e: usize, m: usize| {
+            let trace = index.edges[e];
+            !(trace == TraceSupply::Blocked
+                || (full && (trace == TraceSupply::Limited || hindered[m])))
+        };
+        trace(
+            content,
+            (&mut seen, std::mem::take(&mut stack)),
+            reach,
+            |m| friendly[m],
+            open_edge,
+        );
+        for i in 0..n {
+            if seen[i] && out[i] < level {
+                out[i] = level;
+            }
+        }
+    }
+    from_markers(content, state, view, nation, &mut out, keep);
+    out
+}
+
+/// Whether a piece of `nation` in a space (by graph index) traces supply, at any level, to a
+/// source (of the map, or a marker) whose space `keep` accepts.
+pub fn traces_to(
+    content: &Content,
+    state: &State,
+    view: &SideView,
+    (nation, space): (&str, usize),
+    keep: &mut dyn FnMut(usize) -> bool,
+) -> bool {
+    lines(content, state, view, nation, keep)
+        .get(space)
+        .is_some_and(|&l| l != Level::Out)
 }
 
 /// How many connections a supply line of `nation` (commanded by `side`) may run: the number
@@ -367,6 +397,7 @@ fn from_markers(
     view: &SideView,
     nation: &str,
     out: &mut [Level],
+    keep: &mut dyn FnMut(usize) -> bool,
 ) {
     let Some(play) = content.game.as_ref().and_then(|g| g.play.as_ref()) else {
         return;
@@ -381,7 +412,8 @@ fn from_markers(
             .markers
             .iter()
             .filter(|m| m.marker == source.marker)
-            .filter_map(|m| g.index_of(&m.space));
+            .filter_map(|m| g.index_of(&m.space))
+            .filter(|&i| keep(i));
         let dist = reach(content, view, starts);
         for (i, d) in dist.iter().enumerate() {
             let level = match *d {

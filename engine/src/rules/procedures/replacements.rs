@@ -30,8 +30,7 @@ pub(super) fn replace_prompt(
     placing: Option<usize>,
 ) -> Option<Prompt> {
     if let Some(u) = placing {
-        let levels = supply::levels(rules.content, state, rules.nation(&state.units[u]), side);
-        let options: Vec<String> = home_spaces(rules, state, u, &levels)
+        let options: Vec<String> = rebuild_spaces(rules, state, u)
             .into_iter()
             .map(|s| format!("place {s}"))
             .collect();
@@ -70,12 +69,13 @@ pub(super) fn replace_prompt(
             continue;
         }
         let ok = match &u.at {
-            Loc::Space(_) => u.reduced && cache.unit(rules, state, i) == Level::Full,
+            // Supply is judged as the points are spent: out of supply, no replacements; in
+            // Limited Supply, yes (13.1, 13.41).
+            Loc::Space(_) => u.reduced && cache.unit(rules, state, i) != Level::Out,
             Loc::Box(b) if Some(b.as_str()) == reserve => u.reduced,
             Loc::Box(b) if Some(b.as_str()) == eliminated => {
                 if rules.is_large(u) {
-                    let levels = supply::levels(rules.content, state, rules.nation(u), side);
-                    !home_spaces(rules, state, i, &levels).is_empty()
+                    !rebuild_spaces(rules, state, i).is_empty()
                 } else {
                     reserve.is_some()
                 }
@@ -97,6 +97,16 @@ pub(super) fn replace_prompt(
         "Spend replacement points, then done",
         options,
     ))
+}
+
+/// Where a large unit rebuilt out of the eliminated box may enter: the spaces it may enter from
+/// a box as a rebuilt unit, in a theatre it was eliminated in.
+fn rebuild_spaces(rules: &Rules, state: &State, unit: usize) -> Vec<String> {
+    let u = &state.units[unit];
+    let levels = supply::levels(rules.content, state, rules.nation(u), rules.side(u));
+    let mut spaces = home_spaces(rules, state, unit, &levels, true);
+    spaces.retain(|s| crate::rules::theatres::allows(rules.content, state, unit, s));
+    spaces
 }
 
 /// The replacement cap a unit falls under, if any: its index, and the steps it allows this
@@ -174,6 +184,7 @@ pub(super) fn replace_act(
         (Some(u), "place") => {
             let to = words.get(1).ok_or("where?")?.to_string();
             enter(rules, state, u, &to);
+            state.theatres.remove(&u);
         }
         _ => return Err(format!("`{}` does not fit this step", words.join(" "))),
     }

@@ -169,7 +169,7 @@ pub(super) fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<
                 }
             }
         }
-        Loc::Box(_) => out = home_spaces(rules, state, unit, &levels),
+        Loc::Box(_) => out = home_spaces(rules, state, unit, &levels, false),
         _ => {}
     }
     out
@@ -177,12 +177,15 @@ pub(super) fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<
 
 /// Where a unit enters from a box (a rebuilt or redeployed unit): a space of its nation's home
 /// country with a capital, an urban centre or a supply source of its nation, or one the play
-/// rule `box_entries` opens to it, that its side controls, in Full Supply, with room.
+/// rule `box_entries` opens to it, that its side controls, in Full Supply (or the supply the
+/// entry asks), with room. An entry marked `only` replaces the rest for the units it names;
+/// one marked `rebuilt` holds only for a unit `rebuilt` out of the eliminated box.
 pub(super) fn home_spaces(
     rules: &Rules,
     state: &State,
     unit: usize,
     levels: &[Level],
+    rebuilt: bool,
 ) -> Vec<String> {
     let u = &state.units[unit];
     let side = rules.side(u);
@@ -195,47 +198,59 @@ pub(super) fn home_spaces(
         .map(|n| n.home.iter().collect())
         .unwrap_or_default();
     let size = rules.size(u);
-    let entries: Vec<(&crate::script::syntax::Expr, Option<u32>)> = rules
+    let entries: Vec<(&crate::model::BoxEntry, &crate::script::syntax::Expr)> = rules
         .play
         .box_entries
         .iter()
         .enumerate()
         .filter(|(_, e)| {
-            e.nations.iter().any(|n| n == nation)
+            (e.nations.iter().any(|n| n == nation) || e.counters.contains(&u.counter))
                 && (e.sizes.is_empty() || e.sizes.iter().any(|s| s == size))
+                && (rebuilt || !e.rebuilt)
         })
         .filter_map(|(i, e)| {
-            let to = format!("/play/box_entries/{i}/to");
-            let condition = rules.content.sequence.conditions.get(&to)?;
-            Some((condition, e.per_round))
+            let to = rules
+                .content
+                .sequence
+                .conditions
+                .get(&format!("/play/box_entries/{i}/to"))?;
+            Some((e, to))
         })
         .collect();
+    let only = entries.iter().any(|(e, _)| e.only);
     // An entry limited to some units a round opens a space only until that many came in.
-    let opened = |space: &str| {
+    let opened = |space: &str, level: Level| {
         let ctx = Context {
             space: Some(space.to_string()),
             ..side_context(rules, side)
         };
         let came = state.flow.marks.entered_from_box.get(space).copied();
-        entries.iter().any(|(c, per_round)| {
-            per_round.is_none_or(|n| came.unwrap_or(0) < n)
+        entries.iter().any(|(e, c)| {
+            let least = match e.supply {
+                crate::model::SupplyLevel::Full => Level::Full,
+                crate::model::SupplyLevel::Limited => Level::Limited,
+            };
+            (e.only || !only)
+                && level >= least
+                && e.per_round.is_none_or(|n| came.unwrap_or(0) < n)
                 && eval::condition(c, rules.content, state, &ctx).unwrap_or(false)
         })
     };
     let mut out = Vec::new();
     for (i, s) in rules.content.graph.spaces.iter().enumerate() {
-        let home = homes
-            .iter()
-            .any(|h| crate::state::space_in_region(rules.content, &s.id, h));
-        let place = s.features.iter().any(|f| f == "capital" || f == "urban")
-            || s.supply
+        if levels[i] == Level::Out || state.control.get(&s.id).map(String::as_str) != Some(side) {
+            continue;
+        }
+        let home = !only
+            && levels[i] == Level::Full
+            && homes
                 .iter()
-                .any(|x| x.nations.iter().any(|n| n == nation));
-        if levels[i] == Level::Full
-            && state.control.get(&s.id).map(String::as_str) == Some(side)
-            && (home && place || opened(&s.id))
-            && may_stack(rules, state, unit, &s.id)
-        {
+                .any(|h| crate::state::space_in_region(rules.content, &s.id, h))
+            && (s.features.iter().any(|f| f == "capital" || f == "urban")
+                || s.supply
+                    .iter()
+                    .any(|x| x.nations.iter().any(|n| n == nation)));
+        if (home || opened(&s.id, levels[i])) && may_stack(rules, state, unit, &s.id) {
             out.push(s.id.clone());
         }
     }

@@ -214,6 +214,7 @@ impl Eval<'_> {
                     Some(e) => Loc::Box(self.id(e)?),
                     None => self.eliminated_box(u),
                 };
+                crate::rules::theatres::record(self.content, self.state.to_mut(), u, false);
                 self.state.to_mut().units[u].at = to;
                 self.state.to_mut().units[u].reduced = false;
                 Value::Void
@@ -230,6 +231,9 @@ impl Eval<'_> {
                     return fail(range, format!("the game has no turn-track box for {side}"));
                 };
                 let due = self.state.turn.saturating_add(turns.clamp(0, 1000) as u32);
+                // Waiting on the turn track, it counts as eliminated out of supply for its
+                // theatres (the Western Allies' voluntary elimination, 14.54).
+                crate::rules::theatres::record(self.content, self.state.to_mut(), u, true);
                 let st = self.state.to_mut();
                 st.units[u].at = Loc::Box(track.id.clone());
                 st.units[u].reduced = false;

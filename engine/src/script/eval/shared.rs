@@ -14,6 +14,7 @@ impl Eval<'_> {
             .is_some_and(|c| c.back.is_none());
         if self.state.units[u].reduced || single_step {
             let to = self.eliminated_box(u);
+            crate::rules::theatres::record(self.content, self.state.to_mut(), u, false);
             self.state.to_mut().units[u].at = to;
             self.state.to_mut().units[u].reduced = false;
         } else {
