@@ -437,8 +437,29 @@ pub struct Stacking {
     /// a zone, 1 German unit in a Berlin zone); each holds besides `limit`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub limits: Vec<StackLimit>,
+    /// Which of these rules a moving unit may break in a space it passes through: a move must
+    /// end within all of them (`Never`, the default: they hold at every step of a move).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub pass_through: PassThrough,
     #[serde(default, skip_serializing_if = "is_default")]
     pub notes: String,
+}
+
+/// What a moving unit may pass through: a space where the stacking rules would not let it
+/// stop. Wherever a move ends, every rule holds; a step into a space the unit may only pass
+/// through is offered when it can go on from there, with the points it has left, to a space
+/// where it may stop, and it must go on at once.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum PassThrough {
+    /// Nothing: the stacking rules hold at each step of a move.
+    #[default]
+    Never,
+    /// A space where the unit would exceed a limit (`limit`, `limits`); the rules that keep
+    /// pieces `apart` or `alone` hold at each step (Berlin 1945, 6.1.1 with 6.1.2 and 7.4.5).
+    OverLimits,
+    /// A space where any stacking rule would not let it stop: no stacking rule holds during a
+    /// move (Barbarossa to Berlin, 9.1).
+    Always,
 }
 
 /// A stacking limit on some nations' pieces, in some spaces.

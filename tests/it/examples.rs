@@ -164,3 +164,50 @@ fn an_examples_unknown_unit_place_table_column_or_phase_is_reported_where_it_is_
         );
     }
 }
+
+/// The report of an example of a bundled game run on a copy of the game whose `game.ron` has
+/// `old` replaced by `new`, if it failed.
+fn run_changed(game: &str, (old, new): (&str, &str), id: &str) -> Option<String> {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&root().join("content").join(game), dir.path());
+    let path = dir.path().join("game.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(old), "{game}'s game.ron holds `{old}`");
+    std::fs::write(&path, text.replacen(old, new, 1)).unwrap();
+    let loaded = load_dir(dir.path());
+    assert!(!loaded.has_errors(), "{:?}", loaded.errors().next());
+    let e = loaded
+        .content
+        .examples
+        .iter()
+        .find(|e| e.data.id == id)
+        .unwrap();
+    let outcome = examples::run(&loaded.content, e);
+    outcome.diagnostic().map(|d| loaded.sources.render(d))
+}
+
+#[test]
+fn stacking_held_at_each_step_of_a_move_fails_the_examples_of_a_move_through_a_full_space() {
+    // Berlin 1945's 6.1.1 and Barbarossa to Berlin's 9.1: with `pass_through: Never` (the
+    // default) a unit may not enter the full space on its way.
+    let berlin = run_changed(
+        "berlin-1945",
+        ("pass_through: OverLimits,", ""),
+        "rule_6_1_1_through_full_baruth_to_dahme",
+    )
+    .expect("the example fails");
+    assert!(
+        berlin.contains("`move su_3ga.1 baruth` is not offered"),
+        "{berlin}"
+    );
+    let b2b = run_changed(
+        "barbarossa-to-berlin",
+        ("pass_through: Always,", ""),
+        "rule_9_1_a_german_army_moves_through_full_berlin",
+    )
+    .expect("the example fails");
+    assert!(
+        b2b.contains("`move ge_1st_army berlin` is not offered"),
+        "{b2b}"
+    );
+}

@@ -123,6 +123,9 @@ pub struct Marks {
     pub entrenching: BTreeSet<String>,
     /// Combat cards kept face up that were used again in this action.
     pub kept_used: BTreeSet<String>,
+    /// The unit passing through a space where it may not stop: it moves on before anything
+    /// else is done.
+    pub passing: Option<usize>,
 }
 
 /// Where play stands: the place in the sequence, the tasks under way, the current prompt.

@@ -82,25 +82,75 @@ pub fn destinations(
     rules: &Rules,
     state: &State,
     u: usize,
-    ((used, allowed), lifted): ((u32, u32), &[&String]),
+    budget: ((u32, u32), &[&String]),
     may: impl Fn(usize, usize) -> bool,
 ) -> Vec<usize> {
-    let g = &rules.content.graph;
     let crate::state::Loc::Space(at) = &state.units[u].at else {
         return Vec::new();
     };
-    let Some(from) = g.index_of(at) else {
+    let Some(from) = rules.content.graph.index_of(at) else {
         return Vec::new();
     };
+    steps_from(rules, state, u, from, budget, may)
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect()
+}
+
+/// [`destinations`] from the space `from` (a graph index), wherever the unit stands, each with
+/// what the step costs.
+pub fn steps_from(
+    rules: &Rules,
+    state: &State,
+    u: usize,
+    from: usize,
+    ((used, allowed), lifted): ((u32, u32), &[&String]),
+    may: impl Fn(usize, usize) -> bool,
+) -> Vec<(usize, u32)> {
+    let g = &rules.content.graph;
+    let at = &g.spaces[from].id;
     g.neighbours(from)
         .iter()
-        .filter(|&&(n, e)| {
-            may(n, e)
-                && fits(used, step_cost(rules, state, u, (e, n), lifted), allowed)
-                && may_step(rules, state, u, at, &g.spaces[n].id)
+        .filter(|&&(n, e)| may(n, e))
+        .filter_map(|&(n, e)| {
+            let cost = step_cost(rules, state, u, (e, n), lifted);
+            (fits(used, cost, allowed) && may_step(rules, state, u, at, &g.spaces[n].id))
+                .then_some((n, cost))
         })
-        .map(|&(n, _)| n)
         .collect()
+}
+
+/// Whether a unit that has stepped into `start` (a graph index), a space where it may pass
+/// but not stop, having used `used` half points, can go on from there to a space where it may
+/// stop: a search over the steps `next(space, used)` gives (each with its cost), through
+/// spaces `goes_on` allows it to leave again (not a space where its move must end), to one
+/// `stops` allows. A space is searched again only with fewer points used, so the search ends
+/// whatever the costs.
+pub fn reaches_stop(
+    (start, used): (usize, u32),
+    mut next: impl FnMut(usize, u32) -> Vec<(usize, u32)>,
+    mut stops: impl FnMut(usize) -> bool,
+    mut goes_on: impl FnMut(usize) -> bool,
+) -> bool {
+    let mut best = std::collections::BTreeMap::from([(start, used)]);
+    let mut frontier = vec![(start, used)];
+    while let Some((x, spent)) = frontier.pop() {
+        if best.get(&x).is_some_and(|&b| b < spent) {
+            continue;
+        }
+        for (n, cost) in next(x, spent) {
+            if stops(n) {
+                return true;
+            }
+            let now = spent.saturating_add(cost);
+            if best.get(&n).is_some_and(|&b| b <= now) || !goes_on(n) {
+                continue;
+            }
+            best.insert(n, now);
+            frontier.push((n, now));
+        }
+    }
+    false
 }
 
 /// Whether a step of `cost` fits what a unit has left: it does when the unit has not moved
@@ -157,4 +207,35 @@ pub fn after_capture(rules: &Rules, state: &mut State, side: &str, at: &str) {
         side,
         vec![space("space", at)],
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reaches_stop;
+
+    /// Spaces 0-1-2-3 in a line, each step costing 2 half points out of `allowed`; spaces
+    /// in `full` may only be passed through.
+    fn line(start: usize, used: u32, allowed: u32, full: &[usize]) -> bool {
+        let next = |x: usize, spent: u32| {
+            [x.wrapping_sub(1), x + 1]
+                .into_iter()
+                .filter(|&n| n <= 3 && spent + 2 <= allowed)
+                .map(|n| (n, 2))
+                .collect()
+        };
+        reaches_stop((start, used), next, |n| !full.contains(&n), |_| true)
+    }
+
+    #[test]
+    fn a_unit_passing_through_full_spaces_reaches_a_stop_only_with_the_points_to_get_there() {
+        // Into 1 (full) having used 2: 0 is free behind it, 2 beyond it.
+        assert!(line(1, 2, 4, &[1]));
+        // No points left in 1.
+        assert!(!line(1, 4, 4, &[1]));
+        // 0, 1 and 2 full: 3 lies two steps on.
+        assert!(line(1, 2, 6, &[0, 1, 2]));
+        assert!(!line(1, 2, 4, &[0, 1, 2]));
+        // Nowhere to stop: the search ends.
+        assert!(!line(1, 0, 100, &[0, 1, 2, 3]));
+    }
 }

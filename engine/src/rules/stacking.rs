@@ -2,7 +2,8 @@
 //! national restrictions (where a unit may operate), the stacking limits.
 
 use super::Rules;
-use crate::state::State;
+use crate::model::{Apart, PassThrough};
+use crate::state::{State, Unit};
 
 /// Whether a side may ever enter a space (terrain and spaces it may not enter; neutral
 /// territory stays closed until its country enters the war).
@@ -79,60 +80,112 @@ pub(super) fn stacking_allows_with(
     space: &str,
     in_retreat: bool,
 ) -> bool {
-    let u = &state.units[unit];
-    let nation = rules.nation(u);
-    let st = &rules.game.stacking;
-    let others: Vec<&crate::state::Unit> = state
+    let others = others_at(state, unit, space);
+    within_limits(rules, state, unit, space, &others)
+        && may_be_together(rules, state, unit, space, (&others, in_retreat))
+}
+
+/// Whether a moving unit may pass through a space, stopping there or not: the stacking rules
+/// that hold at each step of a move, by the game's `pass_through` (all of them, those that
+/// keep pieces apart or alone, or none). Where it may stop is [`stacking_allows`].
+pub(super) fn may_pass(rules: &Rules, state: &State, unit: usize, space: &str) -> bool {
+    match rules.game.stacking.pass_through {
+        PassThrough::Never => stacking_allows(rules, state, unit, space),
+        PassThrough::OverLimits => {
+            let others = others_at(state, unit, space);
+            may_be_together(rules, state, unit, space, (&others, false))
+        }
+        PassThrough::Always => true,
+    }
+}
+
+/// Whether the game lets a moving unit pass through spaces where it may not stop.
+pub(super) fn passes_through(rules: &Rules) -> bool {
+    rules.game.stacking.pass_through != PassThrough::Never
+}
+
+/// The other units in a space.
+fn others_at<'s>(state: &'s State, unit: usize, space: &'s str) -> Vec<&'s Unit> {
+    state
         .units_at(space)
         .filter(|(i, _)| *i != unit)
         .map(|(_, x)| x)
-        .collect();
-    let counts = |x: &crate::state::Unit| {
-        !rules
-            .game
-            .unit_types
-            .iter()
-            .any(|t| t.id == rules.unit_type(x) && t.no_stacking)
-    };
+        .collect()
+}
+
+/// Whether a unit counts for stacking.
+fn counts(rules: &Rules, x: &Unit) -> bool {
+    !rules
+        .game
+        .unit_types
+        .iter()
+        .any(|t| t.id == rules.unit_type(x) && t.no_stacking)
+}
+
+/// Whether a unit in a space with `others` stays within the stacking limits (`limit`, and the
+/// `limits` by nation and region).
+fn within_limits(rules: &Rules, state: &State, unit: usize, space: &str, others: &[&Unit]) -> bool {
+    let u = &state.units[unit];
+    if !counts(rules, u) {
+        return true;
+    }
+    let st = &rules.game.stacking;
     if let Some(limit) = st.limit {
-        if counts(u) && others.iter().filter(|x| counts(x)).count() as u32 >= limit {
+        if others.iter().filter(|x| counts(rules, x)).count() as u32 >= limit {
             return false;
         }
     }
-    // The space itself, only for the limits and exceptions that depend on where it lies.
-    let by_region = !st.limits.is_empty() || st.apart.iter().any(|a| !a.except.is_empty());
-    let here = if by_region {
-        rules.content.graph.space(space)
-    } else {
-        None
+    if st.limits.is_empty() {
+        return true;
+    }
+    let Some(here) = rules.content.graph.space(space) else {
+        return true;
     };
-    for l in &st.limits {
-        if here.is_some_and(|h| l.applies(rules.game, h))
-            && counts(u)
+    let nation = rules.nation(u);
+    !st.limits.iter().any(|l| {
+        l.applies(rules.game, here)
             && l.counts(nation)
             && others
                 .iter()
-                .filter(|x| counts(x) && l.counts(rules.nation(x)))
+                .filter(|x| counts(rules, x) && l.counts(rules.nation(x)))
                 .count() as u32
                 >= l.limit
-        {
-            return false;
-        }
-    }
+    })
+}
+
+/// Whether a unit may be in a space with `others` by the rules that keep pieces alone or
+/// nations apart (in a retreat, those that say a retreat may break them do not hold).
+fn may_be_together(
+    rules: &Rules,
+    state: &State,
+    unit: usize,
+    space: &str,
+    (others, in_retreat): (&[&Unit], bool),
+) -> bool {
+    let u = &state.units[unit];
+    let st = &rules.game.stacking;
     if st.alone.contains(&u.counter) && !others.is_empty()
         || others.iter().any(|x| st.alone.contains(&x.counter))
     {
         return false;
     }
-    let together_here = |ap: &crate::model::Apart| {
+    if st.apart.is_empty() || others.is_empty() {
+        return true;
+    }
+    // The space itself, only for the exceptions that depend on where it lies.
+    let here = if st.apart.iter().any(|a| !a.except.is_empty()) {
+        rules.content.graph.space(space)
+    } else {
+        None
+    };
+    let together_here = |ap: &Apart| {
         here.is_some_and(|h| {
             ap.except
                 .iter()
                 .any(|r| crate::state::space_lies_in(rules.game, h, r))
         })
     };
-    // In a retreat, the rules that say a retreat may break them do not hold.
-    let holds = |ap: &crate::model::Apart| !(together_here(ap) || in_retreat && ap.retreat);
+    let holds = |ap: &Apart| !(together_here(ap) || in_retreat && ap.retreat);
     let clash = |a: &str, b: &str| {
         st.apart.iter().any(|ap| {
             holds(ap)
@@ -141,6 +194,7 @@ pub(super) fn stacking_allows_with(
                 && (ap.from.is_empty() || ap.from.iter().any(|n| n == b))
         })
     };
+    let nation = rules.nation(u);
     !others.iter().any(|x| {
         let n = rules.nation(x);
         clash(nation, n) || clash(n, nation)

@@ -2,6 +2,7 @@
 //! and of the operations.
 
 use super::*;
+use crate::rules::stacking::passes_through;
 
 /// Performs a legal action of the operations.
 pub(in crate::rules) fn act(
@@ -102,6 +103,11 @@ pub(in crate::rules) fn act(
                 *used += cost;
             }
             enter(rules, state, s, u, to);
+            // A unit that may not stop where it stepped passes through: it goes on at once.
+            t.passing = (t.stage != Stage::EndMove
+                && passes_through(rules)
+                && !may_stop(rules, state, u, to))
+            .then_some(u);
             movement::after_step(rules, state, HookPoint::AfterMove, u, (&from, to));
             let left = leave::leaving(&t, u).is_some();
             if t.stage != Stage::EndMove && (left || stops_in(rules, state, s, u, to)) {

@@ -81,7 +81,9 @@ pub(super) fn leave_steps(
             ],
             ..side_context(rules, side)
         };
+        // It steps once and stops.
         may_step_across(rules, state, s, unit, (from, n, e), &rule.crossing)
+            && may_stop(rules, state, unit, to)
             && holds(rules, state, &to_rule, &ctx)
     };
     movement::destinations(rules, state, unit, ((used, allowed), &lifted), may)

@@ -32,12 +32,14 @@ use crate::tables::{ColumnInput, RowInput};
 
 mod actions;
 mod leave;
+mod moves;
 mod orders;
 mod prompts;
 pub(in crate::rules) mod zone;
 
 pub(super) use actions::act;
 use actions::*;
+use moves::*;
 use orders::*;
 pub(super) use prompts::step;
 use prompts::*;
@@ -115,6 +117,9 @@ pub struct ImpulseTask {
     pub held: Vec<(String, String)>,
     /// Units that made their end-of-turn move.
     pub end_moved: BTreeSet<usize>,
+    /// The unit passing through a space where it may not stop: it moves on before anything
+    /// else is done.
+    pub passing: Option<usize>,
     /// The other sides that were offered, at the start of this impulse, to play a card their
     /// conditions allow then (a chit played at the start of the opponent's impulse).
     pub window: Vec<String>,
@@ -157,6 +162,7 @@ pub(super) fn start(rules: &Rules, state: &mut State, at: (usize, usize)) {
         leaving: Vec::new(),
         held: Vec::new(),
         end_moved: BTreeSet::new(),
+        passing: None,
         window: Vec::new(),
     };
     if s.impulses.is_empty() {
@@ -281,6 +287,7 @@ fn begin_impulse(rules: &Rules, state: &mut State, t: &mut ImpulseTask) {
     };
     t.held.clear();
     t.window.clear();
+    t.passing = None;
     if let Some(city) = spec(rules, t.at).and_then(|s| s.city.as_ref()) {
         for s in &rules.content.graph.spaces {
             if !in_region(rules, &s.id, &city.region) {

@@ -174,7 +174,8 @@ pub(super) fn can_approach(
             {
                 continue;
             }
-            if next_to_hostile(rules, state, unit, Some(n)) {
+            // Its move may end there, or pass on (the stacking rules hold where it ends).
+            if next_to_hostile(rules, state, unit, Some(n)) && may_stop(rules, state, unit, to) {
                 return true;
             }
             let now = spent + cost.max(1);
@@ -217,28 +218,29 @@ pub(super) fn approach_pending(
         })
 }
 
-/// Whether a step keeps a unit under an order to approach able to end next to a hostile unit
-/// (always, for a unit the order does not bind or that needs not move).
+/// Whether a step into `n`, costing `cost` after `used` half points, keeps a unit under an
+/// order to approach able to end next to a hostile unit (always, for a unit the order does not
+/// bind or that needs not move).
 pub(super) fn keeps_approach(
     rules: &Rules,
     state: &State,
     (s, t): (&Impulses, &ImpulseTask),
     unit: usize,
-    (n, cost): (usize, u32),
+    (n, used, cost): (usize, u32, u32),
 ) -> bool {
     if !t.approach || !t.ordered.contains(&unit) || !approach_pending(rules, state, s, t) {
         return true;
     }
-    if next_to_hostile(rules, state, unit, Some(n)) {
-        return true;
-    }
     let g = &rules.content.graph;
     let to = &g.spaces[n].id;
+    if next_to_hostile(rules, state, unit, Some(n)) && may_stop(rules, state, unit, to) {
+        return true;
+    }
     if stops_in(rules, state, s, unit, to) {
         return false;
     }
     // From there, with what it would have left.
-    let used = t.used.get(&unit).copied().unwrap_or(0) + cost.max(1);
+    let used = used + cost.max(1);
     let allowed = t.allowed.get(&unit).copied().unwrap_or(0);
     used < allowed && can_approach(rules, state, (s, t), (unit, n), (used, allowed))
 }

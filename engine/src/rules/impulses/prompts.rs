@@ -1,5 +1,5 @@
 //! Operations in impulses: the prompts of each stage and the options they offer (activation,
-//! orders, movement, attacks, the end-of-turn move).
+//! orders, attacks; the moves are `moves.rs`'s).
 
 use super::*;
 
@@ -50,7 +50,7 @@ pub(in crate::rules) fn step(
             } else {
                 Mode::Reserve
             };
-            let options = move_options(rules, state, &t, mode);
+            let (options, passing) = move_options(rules, state, &t, mode);
             if options.is_empty() {
                 if t.stage == Stage::Move {
                     t.stage = Stage::Combat;
@@ -60,14 +60,24 @@ pub(in crate::rules) fn step(
                 }
                 return None;
             }
-            let question = format!(
-                "{}: move the units activated in {} mode, then done",
-                imp.name,
-                mode.word()
-            );
-            // Units that must leave, or approach under an order, move before the move ends.
-            if mode == Mode::Move
-                && (leave::must_move(rules, state, s, &t) || approach_pending(rules, state, s, &t))
+            let question = if passing {
+                format!(
+                    "{}: move on the unit passing through a space where it may not stop",
+                    imp.name
+                )
+            } else {
+                format!(
+                    "{}: move the units activated in {} mode, then done",
+                    imp.name,
+                    mode.word()
+                )
+            };
+            // A unit passing through a space where it may not stop goes on; units that must
+            // leave, or approach under an order, move before the move ends.
+            if passing
+                || mode == Mode::Move
+                    && (leave::must_move(rules, state, s, &t)
+                        || approach_pending(rules, state, s, &t))
             {
                 return Some(Prompt::one_of(side, "move", question, options));
             }
@@ -276,6 +286,7 @@ pub(super) fn prepare_moves(rules: &Rules, state: &mut State, t: &mut ImpulseTas
     let Some(s) = spec(rules, t.at) else { return };
     t.used.clear();
     t.allowed.clear();
+    t.passing = None;
     let faces = rules.game.dice.faces;
     for &(u, m) in &t.units.clone() {
         if m != mode || on_map(state, u).is_none() {
@@ -328,163 +339,6 @@ pub(super) fn prepare_moves(rules: &Rules, state: &mut State, t: &mut ImpulseTas
             ));
         }
     }
-}
-
-/// Whether a unit may step from where it is into a neighbouring space, by the connection
-/// `edge`, moving (not retreating).
-pub(super) fn may_step(
-    rules: &Rules,
-    state: &State,
-    s: &Impulses,
-    unit: usize,
-    from: &str,
-    to: usize,
-    edge: usize,
-) -> bool {
-    may_step_across(rules, state, s, unit, (from, to, edge), &[])
-}
-
-/// [`may_step`], with the connection kinds in `crossing` barring nothing (a unit leaving by a
-/// rule that lets it cross them).
-pub(super) fn may_step_across(
-    rules: &Rules,
-    state: &State,
-    s: &Impulses,
-    unit: usize,
-    (from, to, edge): (&str, usize, usize),
-    crossing: &[String],
-) -> bool {
-    let g = &rules.content.graph;
-    let to_id = g.spaces[to].id.as_str();
-    if barring(rules, state, s, unit, edge, crossing).is_some() || is_closed(state, s, to_id) {
-        return false;
-    }
-    if hostile_in(rules, state, to_id, unit)
-        && !s
-            .movement_rules
-            .enter_hostile_in
-            .iter()
-            .any(|r| in_region(rules, to_id, r))
-    {
-        return false;
-    }
-    city_allows(rules, state, s, unit, from, to_id, false)
-        && stacking_allows(rules, state, unit, to_id)
-}
-
-/// Whether a unit's move must end in a space (a city space it does not hold).
-pub(super) fn stops_in(
-    rules: &Rules,
-    state: &State,
-    s: &Impulses,
-    unit: usize,
-    space: &str,
-) -> bool {
-    if hostile_in(rules, state, space, unit) {
-        return true;
-    }
-    match &s.city {
-        Some(city) if in_region(rules, space, &city.region) => {
-            if is_besieger(rules, state, city, unit) {
-                marker_level(state, &city.marker, space) < city.control_level
-            } else {
-                contested_or_held(rules, state, city, space)
-            }
-        }
-        _ => false,
-    }
-}
-
-pub(super) fn move_options(
-    rules: &Rules,
-    state: &State,
-    t: &ImpulseTask,
-    mode: Mode,
-) -> Vec<String> {
-    let Some(s) = spec(rules, t.at) else {
-        return Vec::new();
-    };
-    let g = &rules.content.graph;
-    let mut options = Vec::new();
-    for &(u, m) in &t.units {
-        if m != mode {
-            continue;
-        }
-        let (Some(&used), Some(&allowed)) = (t.used.get(&u), t.allowed.get(&u)) else {
-            continue;
-        };
-        if used >= allowed && used > 0 {
-            continue;
-        }
-        let Some(from) = on_map(state, u) else {
-            continue;
-        };
-        let name = state.units[u].name(rules.content);
-        // A unit that may not stay where it stands steps only out of it.
-        if leave::leaving(t, u).is_some() {
-            if used == 0 {
-                for n in leave::leave_steps(rules, state, (s, t), u) {
-                    options.push(format!("move {name} {}", g.spaces[n].id));
-                }
-            }
-            continue;
-        }
-        // A piece apart from its army moves only to rejoin it, and stops when it has.
-        let rejoining = t
-            .apart
-            .contains(&u)
-            .then(|| apart_from_its_own(rules, state, u));
-        if rejoining.is_some_and(|d| d <= 1) {
-            continue;
-        }
-        let lifted = lifted_kinds(state, s, u);
-        let may = |n: usize, e: usize| {
-            let floor = t.restricted.get(&u);
-            floor.is_none_or(|&f| prop(rules, &g.spaces[n].id, &restricted_property(s)) >= f)
-                && rejoining.is_none_or(|d| farthest_own(rules, state, u, n) < d)
-                && may_step(rules, state, s, u, from, n, e)
-                && keeps_approach(
-                    rules,
-                    state,
-                    (s, t),
-                    u,
-                    (n, move_cost(rules, state, s, u, (e, n))),
-                )
-        };
-        for n in movement::destinations(rules, state, u, ((used, allowed), &lifted), may) {
-            options.push(format!("move {name} {}", g.spaces[n].id));
-        }
-    }
-    options
-}
-
-/// What a step across a connection into a space costs, in half points, with the costs an
-/// event lifts.
-pub(super) fn move_cost(
-    rules: &Rules,
-    state: &State,
-    s: &Impulses,
-    unit: usize,
-    step: (usize, usize),
-) -> u32 {
-    movement::step_cost(rules, state, unit, step, &lifted_kinds(state, s, unit))
-}
-
-/// The connection kinds whose extra cost an event lifts for a unit.
-pub(super) fn lifted_kinds<'s>(state: &State, s: &'s Impulses, unit: usize) -> Vec<&'s String> {
-    s.movement_rules
-        .ignore_costs
-        .iter()
-        .filter(|f| state.flags.contains(&f.flag) || state.unit_flag(unit, &f.flag))
-        .flat_map(|f| &f.kinds)
-        .collect()
-}
-
-pub(super) fn restricted_property(s: &Impulses) -> String {
-    s.movement_rules
-        .move_test
-        .as_ref()
-        .map_or_else(String::new, |m| m.property.clone())
 }
 
 pub(super) fn attack_options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<String> {
@@ -597,71 +451,4 @@ pub(in crate::rules) fn garrison(
         Some((flag, value)) if state.flags.contains(flag) => i64::from(*value),
         _ => prop(rules, space, &city.garrison),
     }
-}
-
-pub(super) fn end_move_options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<String> {
-    let Some(s) = spec(rules, t.at) else {
-        return Vec::new();
-    };
-    let Some(em) = &s.end_move else {
-        return Vec::new();
-    };
-    let imp = &s.impulses[t.impulse];
-    let g = &rules.content.graph;
-    let mut options = Vec::new();
-    for (i, u) in state.units.iter().enumerate() {
-        let Some(from) = on_map(state, i) else {
-            continue;
-        };
-        if rules.side(u) != imp.side
-            || !imp.nations.iter().any(|n| n == rules.nation(u))
-            || state.flow.activated.contains(&i)
-            || state.flow.oos.contains(&i)
-            || t.end_moved.contains(&i)
-            || hostile_in(rules, state, from, i)
-        {
-            continue;
-        }
-        let Some(fi) = g.index_of(from) else { continue };
-        let test = s.movement_rules.move_test.as_ref().filter(|m| {
-            m.nations.iter().any(|n| n == rules.nation(u))
-                && !m.lifted_by.iter().any(|l| {
-                    state.flags.contains(&l.flag) && l.nations.iter().any(|n| n == rules.nation(u))
-                })
-                && test_may_fail(rules, state, m)
-        });
-        let name = u.name(rules.content);
-        for &(n, e) in g.neighbours(fi) {
-            let to = &g.spaces[n].id;
-            if em.not_into.iter().any(|r| in_region(rules, to, r)) {
-                continue;
-            }
-            // The westward restriction still holds, without a test, on the turns the test
-            // may fail (5.1 with 7.2.2).
-            if let Some(m) = test {
-                if prop(rules, to, &m.property) < prop(rules, from, &m.property) {
-                    continue;
-                }
-            }
-            if hostile_in(rules, state, to, i) || !may_step(rules, state, s, i, from, n, e) {
-                continue;
-            }
-            options.push(format!("move {name} {to}"));
-        }
-    }
-    options
-}
-
-/// Whether a movement test may fail on the current turn: some roll of its table, in the
-/// turn's column, is not `pass` (from the turn every roll passes, the restriction is gone).
-pub(super) fn test_may_fail(rules: &Rules, state: &State, test: &crate::model::MoveTest) -> bool {
-    let Some(table) = rules.content.tables.iter().find(|x| x.id == test.table) else {
-        return false;
-    };
-    let Ok(column) = table.column(ColumnInput::Strength(state.turn as i32)) else {
-        return true;
-    };
-    table.rows.iter().any(|r| {
-        !matches!(r.cells.get(column), Some(Cell::Scalar(Scalar::Symbol(x))) if *x == test.pass)
-    })
 }

@@ -232,7 +232,16 @@ pub(super) fn ops_prompt(
             ))
         }
         OpsStage::Move => {
-            let mut options = move_options(rules, state, side);
+            let (mut options, passing) = move_options(rules, state, side);
+            // A unit passing through a space where it may not stop goes on at once.
+            if passing {
+                return Some(Prompt::one_of(
+                    side,
+                    "move",
+                    "Move on the unit passing through a space where it may not stop",
+                    options,
+                ));
+            }
             options.extend(entrench_options(rules, state, side));
             if options.is_empty() {
                 end_movement(rules, state, side);
@@ -342,6 +351,10 @@ pub(super) fn ops_act(
                 _ => String::new(),
             };
             enter(rules, state, unit, &to);
+            // A unit that may not stop where it stepped passes through: it goes on at once.
+            state.flow.marks.passing = (passes_through(rules)
+                && !stacking_allows(rules, state, unit, &to))
+            .then_some(unit);
             movement::after_step(rules, state, HookPoint::AfterMove, unit, (&from, &to));
         }
         (OpsStage::Attack, "attack") => {
@@ -466,10 +479,19 @@ pub(in crate::rules) fn movable(rules: &Rules, edge: usize) -> bool {
         .all(|k| rules.play.move_kinds.contains(k))
 }
 
-pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> Vec<String> {
-    let g = &rules.content.graph;
-    let (mv, cb) = (&rules.play.move_marker, &rules.play.combat_marker);
+/// The moves offered to a side's units in spaces activated for movement: each unit's steps,
+/// or only the steps of the unit passing through a space where it may not stop (`true`: it
+/// must go on).
+pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<String>, bool) {
+    let mv = &rules.play.move_marker;
     let mut cache = SupplyCache::default();
+    if let Some(u) = state.flow.marks.passing {
+        let options = unit_moves(rules, state, &mut cache, u);
+        // Its steps were offered only if it could go on; should it not, play goes on.
+        if !options.is_empty() {
+            return (options, true);
+        }
+    }
     let mut options = Vec::new();
     for (i, u) in state.units.iter().enumerate() {
         let Loc::Space(at) = &u.at else { continue };
@@ -478,31 +500,62 @@ pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> Vec<Stri
         {
             continue;
         }
-        let level = cache.unit(rules, state, i);
-        let mut ma = movement::allowance(rules, state, i, rules.movement(u));
-        if level == Level::Out {
-            ma = ma.min(2);
-        }
-        // Movement points are counted in halves (a road costs half a point).
-        let used = state.flow.marks.moved.get(&i).copied().unwrap_or(0);
-        let ma = ma * 2;
-        if used >= ma {
-            continue;
-        }
-        let mech = rules.is_mech_now(state, u) && level != Level::Out;
-        let may = |n: usize, e: usize| {
-            let to = &g.spaces[n].id;
-            movable(rules, e)
-                && may_enter(rules, state, side, n)
-                && !enemy_in(rules, state, to, side)
-                && (mech || !has_marker(state, to, cb))
-                && may_stack(rules, state, i, to)
-        };
-        for n in movement::destinations(rules, state, i, ((used, ma), &[]), may) {
-            options.push(format!("move {} {}", u.name(rules.content), g.spaces[n].id));
-        }
+        options.extend(unit_moves(rules, state, &mut cache, i));
     }
-    options
+    (options, false)
+}
+
+/// A unit's steps, as actions: into a space where it may stop, or one it may pass through
+/// (where the game lets it) on to such a space with the points it has left.
+fn unit_moves(rules: &Rules, state: &State, cache: &mut SupplyCache, i: usize) -> Vec<String> {
+    let g = &rules.content.graph;
+    let cb = &rules.play.combat_marker;
+    let u = &state.units[i];
+    let side = rules.side(u);
+    let Some(from) = crate::rules::space_of(rules, u) else {
+        return Vec::new();
+    };
+    let level = cache.unit(rules, state, i);
+    let mut ma = movement::allowance(rules, state, i, rules.movement(u));
+    if level == Level::Out {
+        ma = ma.min(2);
+    }
+    // Movement points are counted in halves (a road costs half a point).
+    let used = state.flow.marks.moved.get(&i).copied().unwrap_or(0);
+    let ma = ma * 2;
+    if used >= ma {
+        return Vec::new();
+    }
+    let mech = rules.is_mech_now(state, u) && level != Level::Out;
+    let may = |n: usize, e: usize| {
+        let to = &g.spaces[n].id;
+        movable(rules, e)
+            && may_enter(rules, state, side, n)
+            && !enemy_in(rules, state, to, side)
+            && (mech || !has_marker(state, to, cb))
+            && may_operate(rules, state, i, to)
+            && may_pass(rules, state, i, to)
+    };
+    let stops = |n: usize| stacking_allows(rules, state, i, &g.spaces[n].id);
+    // A mechanized unit that enters a space with a Combat marker ends its move there.
+    let goes_on = |n: usize| !has_marker(state, &g.spaces[n].id, cb);
+    movement::steps_from(rules, state, i, from, ((used, ma), &[]), may)
+        .into_iter()
+        .filter(|&(n, cost)| {
+            stops(n)
+                || passes_through(rules)
+                    && goes_on(n)
+                    && movement::reaches_stop(
+                        (n, used + cost),
+                        |x, spent| {
+                            movement::steps_from(rules, state, i, x, ((spent, ma), &[]), may)
+                        },
+                        stops,
+                        goes_on,
+                    )
+        })
+        .map(|(n, _)| format!("move {} {}", u.name(rules.content), g.spaces[n].id))
+        .collect()
 }
 
 /// The movement points, in halves, of a unit's move from where it is to a neighbouring space.
