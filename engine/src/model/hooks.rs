@@ -48,6 +48,9 @@ pub enum HookPoint {
     MayRetreat,
     /// May unit `u` advance from `from` into `to`? (`May` or `Forbid`)
     MayAdvance,
+    /// May unit `u` end its move in `space`? (`May` or `Forbid`; it may still pass through a
+    /// space where it may not stop, when it can go on to one where it may.)
+    MayStop,
     /// May unit `u`, redeploying strategically from `origin`, cross from `from` into `to`?
     /// (`May` or `Forbid`; asked of every connection its route may take.)
     MayRedeploy,
@@ -122,9 +125,10 @@ pub enum PointKind {
 }
 
 impl HookPoint {
-    pub const ALL: [HookPoint; 20] = [
+    pub const ALL: [HookPoint; 21] = [
         HookPoint::MayActivate,
         HookPoint::MayMove,
+        HookPoint::MayStop,
         HookPoint::MayAttack,
         HookPoint::MayRetreat,
         HookPoint::MayAdvance,
@@ -148,7 +152,7 @@ impl HookPoint {
     pub fn kind(self) -> PointKind {
         use HookPoint::*;
         match self {
-            MayActivate | MayMove | MayAttack | MayRetreat | MayAdvance | MayRedeploy
+            MayActivate | MayMove | MayStop | MayAttack | MayRetreat | MayAdvance | MayRedeploy
             | MayLoseControl => PointKind::Condition,
             ActivationCost | Movement | MoveCost | Strength | Drm | Shift | Loss | Advance
             | SupplyReach => PointKind::Modifier,
@@ -187,6 +191,7 @@ impl HookPoint {
                 ("from", "space"),
                 ("to", "space"),
             ],
+            MayStop => &[("u", "unit"), ("space", "space")],
             MayAttack => &[
                 ("u", "unit"),
                 ("from", "space"),

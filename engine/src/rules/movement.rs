@@ -164,6 +164,14 @@ pub fn may_step(rules: &Rules, state: &State, u: usize, from: &str, to: &str) ->
     may(rules, state, HookPoint::MayMove, u, (from, to))
 }
 
+/// Whether the `MayStop` hooks let a unit's move end in `space`.
+pub fn may_end(rules: &Rules, state: &State, u: usize, at: &str) -> bool {
+    let side = rules.side(&state.units[u]);
+    hooks::may(rules.content, state, HookPoint::MayStop, side, || {
+        vec![unit("u", u), space("space", at)]
+    })
+}
+
 /// Whether the hooks at a condition point about a unit's step (`MayMove`, `MayRetreat`,
 /// `MayAdvance`) allow it.
 pub fn may(

@@ -105,7 +105,7 @@ pub(in crate::rules) fn act(
             enter(rules, state, s, u, to);
             // A unit that may not stop where it stepped passes through: it goes on at once.
             t.passing = (t.stage != Stage::EndMove
-                && passes_through(rules)
+                && (passes_through(rules) || stacking_allows(rules, state, u, to))
                 && !may_stop(rules, state, u, to))
             .then_some(u);
             movement::after_step(rules, state, HookPoint::AfterMove, u, (&from, to));

@@ -55,7 +55,7 @@ pub(super) fn may_step_across(
 /// Whether a unit's move may end in a space it may step into: the stacking rules hold there
 /// (6.1.1: stacking is checked where a move ends).
 pub(super) fn may_stop(rules: &Rules, state: &State, unit: usize, space: &str) -> bool {
-    stacking_allows(rules, state, unit, space)
+    stacking_allows(rules, state, unit, space) && movement::may_end(rules, state, unit, space)
 }
 
 /// Whether a unit's move must end in a space (a city space it does not hold).
@@ -200,7 +200,7 @@ fn passes_on(
 ) -> bool {
     let g = &rules.content.graph;
     let goes_on = |x: usize| !stops_in(rules, state, s, u, &g.spaces[x].id);
-    passes_through(rules)
+    (passes_through(rules) || stacking_allows(rules, state, u, &g.spaces[n].id))
         && goes_on(n)
         && movement::reaches_stop(
             (n, used),

@@ -352,8 +352,9 @@ pub(super) fn ops_act(
             };
             enter(rules, state, unit, &to);
             // A unit that may not stop where it stepped passes through: it goes on at once.
-            state.flow.marks.passing = (passes_through(rules)
-                && !stacking_allows(rules, state, unit, &to))
+            let stacks = stacking_allows(rules, state, unit, &to);
+            state.flow.marks.passing = ((passes_through(rules) || stacks)
+                && !(stacks && movement::may_end(rules, state, unit, &to)))
             .then_some(unit);
             movement::after_step(rules, state, HookPoint::AfterMove, unit, (&from, &to));
         }
@@ -536,14 +537,22 @@ fn unit_moves(rules: &Rules, state: &State, cache: &mut SupplyCache, i: usize) -
             && may_operate(rules, state, i, to)
             && may_pass(rules, state, i, to)
     };
-    let stops = |n: usize| stacking_allows(rules, state, i, &g.spaces[n].id);
+    // Where its move may end: within the stacking rules, where the `MayStop` hooks allow. It
+    // may pass through a space the hooks close, and one over the stacking rules where the game
+    // lets it, when it can go on from there to a space where it may stop.
+    let stops = |n: usize| {
+        let to = &g.spaces[n].id;
+        stacking_allows(rules, state, i, to) && movement::may_end(rules, state, i, to)
+    };
+    let passes =
+        |n: usize| passes_through(rules) || stacking_allows(rules, state, i, &g.spaces[n].id);
     // A mechanized unit that enters a space with a Combat marker ends its move there.
     let goes_on = |n: usize| !has_marker(state, &g.spaces[n].id, cb);
     movement::steps_from(rules, state, i, from, ((used, ma), &[]), may)
         .into_iter()
         .filter(|&(n, cost)| {
             stops(n)
-                || passes_through(rules)
+                || passes(n)
                     && goes_on(n)
                     && movement::reaches_stop(
                         (n, used + cost),
