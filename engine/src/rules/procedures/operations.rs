@@ -340,21 +340,19 @@ pub(super) fn ops_act(
             let cost = step_cost(rules, state, unit, &to);
             *state.flow.marks.moved.entry(unit).or_insert(0) += cost;
             leave_stand_fast(rules, state, unit, &to, false);
-            if has_marker(state, &to, &rules.play.combat_marker) {
-                // A mechanized unit that ends its move on a Combat marker fights instead.
-                let printed = rules.movement(&state.units[unit]);
-                let ma = movement::allowance(rules, state, unit, printed);
-                state.flow.marks.moved.insert(unit, ma * 2);
-            }
+            let mech = rules.is_mech_now(state, &state.units[unit])
+                && SupplyCache::default().unit(rules, state, unit) != Level::Out;
             let from = match &state.units[unit].at {
                 Loc::Space(s) => s.clone(),
                 _ => String::new(),
             };
             enter(rules, state, unit, &to);
             // A unit that may not stop where it stepped passes through: it goes on at once.
+            // A supplied mechanized unit that ends its move on a Combat marker fights from there
+            // (10.1): being there is what makes it eligible to attack.
             let stacks = stacking_allows(rules, state, unit, &to);
             state.flow.marks.passing = ((passes_through(rules) || stacks)
-                && !(stacks && movement::may_end(rules, state, unit, &to)))
+                && !ends_in(rules, state, (unit, mech), &to))
             .then_some(unit);
             movement::after_step(rules, state, HookPoint::AfterMove, unit, (&from, &to));
         }
@@ -506,11 +504,19 @@ pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<Str
     (options, false)
 }
 
+/// Whether a unit's move may end in a space: within the stacking rules, where the `MayStop`
+/// hooks allow, and, unless it is `mech`anized (and supplied), not on a Combat marker (10.1:
+/// it may only move through such a space).
+fn ends_in(rules: &Rules, state: &State, (unit, mech): (usize, bool), space: &str) -> bool {
+    (mech || !has_marker(state, space, &rules.play.combat_marker))
+        && stacking_allows(rules, state, unit, space)
+        && movement::may_end(rules, state, unit, space)
+}
+
 /// A unit's steps, as actions: into a space where it may stop, or one it may pass through
 /// (where the game lets it) on to such a space with the points it has left.
 fn unit_moves(rules: &Rules, state: &State, cache: &mut SupplyCache, i: usize) -> Vec<String> {
     let g = &rules.content.graph;
-    let cb = &rules.play.combat_marker;
     let u = &state.units[i];
     let side = rules.side(u);
     let Some(from) = crate::rules::space_of(rules, u) else {
@@ -533,21 +539,16 @@ fn unit_moves(rules: &Rules, state: &State, cache: &mut SupplyCache, i: usize) -
         movable(rules, e)
             && may_enter(rules, state, side, n)
             && !enemy_in(rules, state, to, side)
-            && (mech || !has_marker(state, to, cb))
             && may_operate(rules, state, i, to)
             && may_pass(rules, state, i, to)
     };
-    // Where its move may end: within the stacking rules, where the `MayStop` hooks allow. It
-    // may pass through a space the hooks close, and one over the stacking rules where the game
-    // lets it, when it can go on from there to a space where it may stop.
-    let stops = |n: usize| {
-        let to = &g.spaces[n].id;
-        stacking_allows(rules, state, i, to) && movement::may_end(rules, state, i, to)
-    };
+    // Where its move may end (`ends_in`). It may pass through a space where it may not (a
+    // Combat marker's for a unit not mechanized, one the hooks close, one over the stacking
+    // rules where the game lets it), when it can go on from there to a space where it may.
+    let stops = |n: usize| ends_in(rules, state, (i, mech), &g.spaces[n].id);
     let passes =
         |n: usize| passes_through(rules) || stacking_allows(rules, state, i, &g.spaces[n].id);
-    // A mechanized unit that enters a space with a Combat marker ends its move there.
-    let goes_on = |n: usize| !has_marker(state, &g.spaces[n].id, cb);
+    let goes_on = |_: usize| true;
     movement::steps_from(rules, state, i, from, ((used, ma), &[]), may)
         .into_iter()
         .filter(|&(n, cost)| {
