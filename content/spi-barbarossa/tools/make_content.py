@@ -239,8 +239,8 @@ def write_scenario(m, sc, setups, start_vp):
         out.append(f"    tracks: [(track: \"axis_vp\", value: {vp})],")
     if sc["flags"]:
         out.append("    flags: [" + ", ".join(q(f) for f in sc["flags"]) + "],")
-    if sc["limit"] == 2:
-        out.append('    rules: [(pointer: "/stacking/limits/1/limit", value: 2)],')
+    if sc["limit"] == 3:
+        out.append('    rules: [(pointer: "/stacking/limits/1/limit", value: 3)],')
     out.append("    options: [")
     for oid, name, rule, text in SC.option_entries(sc["options"]):
         out.append(f"        (id: {q(oid)}, name: {q(name)}, rule: {q(rule)}, text: {q(text)}),")
@@ -263,7 +263,9 @@ def main():
     write_map(m, bands)
     ok = check_game_regions(bands)
     start_vp = {g: axis_vp(m, g) for g in ("stalingrad", "zitadelle", "berlin")}
-    limits = {sc["game"]: sc["limit"] for sc in SC.SCENARIOS if sc["id"] != "campaign"}
+    # Set-ups keep to two Soviet units a hex everywhere: the set-up check reads game.ron's
+    # limit (two), not the three that the Zitadelle and Berlin scenarios' rules allow.
+    limits = {sc["game"]: 2 for sc in SC.SCENARIOS}
     setups = S.scenario_setups(m, limits)
     for sc in SC.SCENARIOS:
         for line in write_scenario(m, sc, setups, start_vp):

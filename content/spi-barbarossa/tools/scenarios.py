@@ -75,7 +75,7 @@ SCENARIOS = [
          rules=[
              ("length", "Game Length", "Seven Game-Turns, June to December 1941 (reconstructed: the Standard Games' lengths were on the lost Time Record Chart; this one ends with the Soviet winter counter-offensive under way). Victory is judged after the Soviet second Movement Phase of December 1941."),
              ("front", "Starting Front Lines", "The Barbarossa Front Line is the border of the Soviet Union (region ussr; set-up areas barbarossa_axis and barbarossa_soviet). Hungary is neutral: no German-Allied unit deploys there (but see VS 3); Hungary enters the war in July 1941 (its corps arrives by the chart)."),
-             ("soviet_stacking", "Stacking", "Soviet units stack two a hex (the scenario lowers the Soviet stacking limit) and may not combine into 6-5-5s or 5-9-3s in the Barbarossa Game."),
+             ("soviet_stacking", "Stacking", "Soviet units stack two a hex and may not combine into 6-5-5s or 5-9-3s in the Barbarossa Game."),
              ("victory", "Victory Conditions", "Reconstructed: the German-Allied Player's victory points (the Soviet cities he controls at the end) on the table standard_victory, row barbarossa."),
          ]),
     dict(id="stalingrad", title="The Stalingrad Game (June 1942 to February 1943)", first=14, last=22,
@@ -85,7 +85,7 @@ SCENARIOS = [
          rules=[
              ("length", "Game Length", "Nine Game-Turns, June 1942 to February 1943 (reconstructed: the German summer offensive, Stalingrad and the Soviet winter offensive to the fall of Kharkov)."),
              ("front", "Starting Front Lines", "The Stalingrad Front Line (set-up areas stalingrad_axis and stalingrad_soviet): reconstructed as the front of late June 1942, the Crimea and Kerch in German hands; in the north the Finnish border (Finland is a constant of the game and the Finns set up in Finland)."),
-             ("soviet_stacking", "Stacking", "Soviet units stack two a hex (the scenario lowers the Soviet stacking limit); they may combine into 6-5-5s and 5-9-3s."),
+             ("soviet_stacking", "Stacking", "Soviet units stack two a hex; they may combine into 6-5-5s and 5-9-3s."),
              ("victory", "Victory Conditions", "Reconstructed: the table standard_victory, row stalingrad."),
          ]),
     dict(id="zitadelle", title="The Zitadelle Game (July to December 1943)", first=27, last=32,
@@ -95,7 +95,7 @@ SCENARIOS = [
          rules=[
              ("length", "Game Length", "Six Game-Turns, July to December 1943 (reconstructed: Kursk, the Soviet summer and autumn offensives to the Dnieper)."),
              ("front", "Starting Front Lines", "The Zitadelle Front Line (set-up areas zitadelle_axis and zitadelle_soviet): reconstructed as the front of early July 1943, with the Kursk bulge, the Orel salient and the Kuban bridgehead; in the north the Finnish border."),
-             ("soviet_stacking", "Stacking", "Soviet units stack three a hex; they may combine into 6-5-5s and 5-9-3s."),
+             ("soviet_stacking", "Stacking", "Soviet units stack three a hex (the scenario raises the Soviet stacking limit by its rules; the set-up itself keeps to two a hex); they may combine into 6-5-5s and 5-9-3s."),
              ("victory", "Victory Conditions", "Reconstructed: the table standard_victory, row zitadelle."),
          ]),
     dict(id="berlin", title="The Berlin Game (June 1944 to May 1945)", first=38, last=49,
@@ -105,7 +105,7 @@ SCENARIOS = [
          rules=[
              ("length", "Game Length", "Twelve Game-Turns, June 1944 to May 1945 (reconstructed: the Soviet summer offensive to the end of the war)."),
              ("front", "Starting Front Lines", "The Berlin Front Line (set-up areas berlin_axis and berlin_soviet): reconstructed as the front of June 1944 before Bagration, with the Soviets in northern Rumania and on the Dniester; in the north the Finnish border."),
-             ("soviet_stacking", "Stacking", "Soviet units stack three a hex; they may combine into 6-5-5s and 5-9-3s."),
+             ("soviet_stacking", "Stacking", "Soviet units stack three a hex (the scenario raises the Soviet stacking limit by its rules; the set-up itself keeps to two a hex); they may combine into 6-5-5s and 5-9-3s."),
              ("victory", "Victory Conditions", "Reconstructed: the table standard_victory, row berlin; Soviet armies may leave the map by the west edge (box exited_soviet)."),
          ]),
     dict(id="campaign", title="The Campaign Game (June 1941 to the end)", first=2, last=49,
@@ -114,7 +114,7 @@ SCENARIOS = [
          options=[f"vs{n:02d}" for n in range(1, 12)] + ["modified_victory_conditions"],
          rules=[
              ("length", "Campaign Game", "Start with the Barbarossa Situation and play out the entire war in the Soviet Union: the months marked 'for campaign game only' (January to May 1942, March to June 1943, January to May 1944) join the four Standard Games into one game, June 1941 to May 1945 (Game-Turns 2 to 49; the end in May 1945 is reconstructed). The game ends as soon as a player achieves one of his victory conditions; if neither does, it is a draw."),
-             ("soviet_stacking", "Stacking and Unit Breakdown", "The Soviet Player stacks two high until June 1943 (Game-Turn 26; the scenario lowers the Soviet stacking limit to two), then three (flag soviet_three_high from then on); he may combine his units into 6-5-5s and 5-9-3s from October 1942 (Game-Turn 18, flag soviet_combine)."),
+             ("soviet_stacking", "Stacking and Unit Breakdown", "The Soviet Player stacks two high until June 1943 (Game-Turn 26), then three (flag soviet_three_high from then on); he may combine his units into 6-5-5s and 5-9-3s from October 1942 (Game-Turn 18, flag soviet_combine)."),
              ("red_air_force", "The Red Air-Force", "Every March (Game-Turns 11, 23, 35, 47) the Germans must remove one Luftwaffe unit, until there are none left (box removed_luftwaffe)."),
              ("replacements", "Replacements", "Only destroyed German units may be replaced: (A) no more than one 11-8-8 (or three 3-2-8s) and no more than two 5-7-3s (or six 1-2-3s) for the entire Campaign Game (tracks ge_panzer_replaced, ge_infantry_replaced); (B) the new army or corps enters anywhere on the western edge of the board except Finland on the third Game-Turn following its destruction (destroyed in January 1943, it returns in April 1943; box german_replacements); (C) only one new army (or three corps) may be brought into the game per Player-Turn."),
              ("soviet_victory", "Campaign Game Victory Conditions: Soviet Victory", "The Soviet Player wins by one of: 1. destroy (or force off the map) all Axis units; 2. drive all Axis forces completely out of the Soviet Union proper and send 10 Soviet armies off the West edge of the map, maintaining a line of supply running off the West edge for two consecutive, complete Soviet Player-Turns after the 10 armies have been exited; 3. send 20 Soviet armies off the West edge, maintaining such a line of supply for two consecutive, complete Soviet Player-Turns after the 20 armies have been exited (track soviet_armies_exited, box exited_soviet)."),
