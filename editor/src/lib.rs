@@ -462,14 +462,40 @@ impl EditorApp {
         }
         ui.separator();
         ui.label(RichText::new("Files").strong());
-        for file in &self.loaded.content.files {
-            let dirty = self
-                .doc
+        // The game's own files, then a folder's files under its name (folded when it holds many,
+        // as a game's rulebook examples do).
+        let dirty = |relative: &str| {
+            self.doc
                 .files
-                .get(&file.relative)
-                .is_some_and(doc::FileBuf::is_dirty);
-            let mark = if dirty { " ●" } else { "" };
-            ui.label(format!("{}  ({}){mark}", file.relative, file.kind.name()));
+                .get(relative)
+                .is_some_and(doc::FileBuf::is_dirty)
+        };
+        let mut folders: std::collections::BTreeMap<&str, Vec<_>> = Default::default();
+        for file in &self.loaded.content.files {
+            match file.relative.split_once('/') {
+                Some((folder, name)) => folders.entry(folder).or_default().push((file, name)),
+                None => {
+                    let mark = if dirty(&file.relative) { " ●" } else { "" };
+                    ui.label(format!("{}  ({}){mark}", file.relative, file.kind.name()));
+                }
+            }
+        }
+        for (folder, files) in folders {
+            let changed = files.iter().filter(|(f, _)| dirty(&f.relative)).count();
+            let mark = if changed > 0 { " ●" } else { "" };
+            let count = match files.len() {
+                1 => "1 file".to_string(),
+                n => format!("{n} files"),
+            };
+            egui::CollapsingHeader::new(format!("{folder}/  ({count}){mark}"))
+                .id_salt(("files", folder))
+                .default_open(files.len() <= 6)
+                .show(ui, |ui| {
+                    for (file, name) in files {
+                        let mark = if dirty(&file.relative) { " ●" } else { "" };
+                        ui.label(format!("{name}  ({}){mark}", file.kind.name()));
+                    }
+                });
         }
     }
 

@@ -35,6 +35,23 @@ fn editor_opens_the_bundled_game_and_shows_what_it_holds() {
 }
 
 #[test]
+fn the_files_list_folds_a_folder_of_many_files_under_its_name() {
+    let mut h = harness(bundled_content());
+    h.run();
+    let examples = std::fs::read_dir(bundled_content().join("examples"))
+        .expect("the bundled game has examples")
+        .count();
+    assert!(examples > 6);
+    // The rulebook examples are folded under their folder; the one scenario is shown.
+    h.get_by_label_contains(&format!("examples/  ({examples} files)"));
+    assert!(h
+        .query_by_label("rule_4_4_kaunas_retreat.ron  (example)")
+        .is_none());
+    h.get_by_label_contains("scenarios/  (1 file)");
+    h.get_by_label("campaign.ron  (scenario)");
+}
+
+#[test]
 fn the_cards_panel_lists_the_decks_and_the_search_narrows_them() {
     let mut h = harness(bundled_content());
     h.run();
