@@ -140,6 +140,9 @@ pub struct GameFile {
     pub turns: Vec<Turn>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub stacking: Stacking,
+    /// Zones of control: the spaces next to a unit hinder its enemies' movement.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zones_of_control: Option<ZonesOfControl>,
     /// The sequence of play: the phases of every turn, in order. A game without one can be
     /// loaded and edited but not played.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -730,3 +730,49 @@ fn the_same_after_combat_hook_acts_in_berlin_1945s_combat_by_odds() {
     assert_eq!(attackers, base_attackers);
     assert_eq!(steps + 1, base_steps);
 }
+
+#[test]
+fn rule_change_zones_of_control_cost_one_more_to_enter_and_one_to_leave_as_game_data() {
+    // Entering a space next to an enemy unit costs a point more, leaving one a point more:
+    // a German army stepping from Minsk to Bobruisk, both next to Soviet-held Orsha-Mogilev,
+    // pays 1 + 1 + 1 instead of 1.
+    let changed = variant(
+        "barbarossa-to-berlin",
+        "",
+        &[(
+            "game.ron",
+            "\n    hooks: [\n",
+            "\n    zones_of_control: Some((enter: [(cost: 1)], leave: [(cost: 1)], rule: \"variant\")),\n    hooks: [\n",
+        )],
+    );
+    let mut spent = Vec::new();
+    for content in [b2b(), changed] {
+        let start = empty_state(content);
+        let inf = first_on_map(content, &start, "ge", "infantry");
+        let su = first_on_map(content, &start, "su", "infantry");
+        let (rules, mut state) = prepared(
+            content,
+            ("axis", OpsStage::Move),
+            &[("move", "minsk")],
+            |state| {
+                for sp in ["minsk", "bobruisk", "orsha_mogilev"] {
+                    for u in state.units.iter_mut() {
+                        if u.at == Loc::Space(sp.into()) {
+                            u.at = Loc::Unplaced;
+                        }
+                    }
+                }
+                state.control.insert("minsk".into(), "axis".into());
+                state.control.insert("bobruisk".into(), "axis".into());
+                state.control.insert("orsha_mogilev".into(), "allied".into());
+                state.units[inf].at = Loc::Space("minsk".into());
+                state.units[su].at = Loc::Space("orsha_mogilev".into());
+            },
+        );
+        let name = state.units[inf].name(content);
+        let before = number_of(content, &state, inf, "mp_left(u)");
+        act(&rules, &mut state, &format!("move {name} bobruisk"));
+        spent.push(before - number_of(content, &state, inf, "mp_left(u)"));
+    }
+    assert_eq!(spent, [1, 3]);
+}

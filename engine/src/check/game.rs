@@ -205,6 +205,23 @@ impl Checker<'_> {
             }
             self.entries_and_theatres(f, play);
         }
+        if let Some(z) = &g.zones_of_control {
+            let types = self.ids.unit_types.clone();
+            let at = "/zones_of_control";
+            self.references(
+                f,
+                &format!("{at}/not_exerted_by"),
+                "unit type",
+                &z.not_exerted_by,
+                &types,
+            );
+            for (key, costs) in [("enter", &z.enter), ("leave", &z.leave)] {
+                for (i, c) in costs.iter().enumerate() {
+                    let place = format!("{at}/{key}/{i}/types");
+                    self.references(f, &place, "unit type", &c.types, &types);
+                }
+            }
+        }
         if g.stacking.limit == Some(0) {
             self.error(
                 f.at("/stacking/limit"),

@@ -31,6 +31,38 @@ pub struct Hook {
     pub notes: String,
 }
 
+/// Zones of control, a rule of the movement toolkit: the spaces next to a unit (a hex's six
+/// neighbours) are its zone. A unit entering a space in an enemy zone pays more, and more again
+/// to leave one, cumulatively (from one such space straight into another pays both); a unit
+/// may still always move one space (the minimum move). The zone reaches into spaces where the
+/// mover's own units stand.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ZonesOfControl {
+    /// Unit types that exert no zone (support units).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_exerted_by: Vec<String>,
+    /// The extra movement points to enter a space in an enemy zone: the first entry whose
+    /// `types` hold the mover's unit type (an entry with none holds every type).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub enter: Vec<ZocCost>,
+    /// The extra movement points to leave a space in an enemy zone, found the same way.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub leave: Vec<ZocCost>,
+    /// The rule's number, for the designer.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub rule: String,
+}
+
+/// Extra movement points for units of some types (every type when none are named).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ZocCost {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<String>,
+    pub cost: u32,
+}
+
 /// The places in the general procedures where hooks act. Each gives its scripts some names
 /// besides `me` (the side acting) and `enemy`; a modifier's current number is `value`.
 #[derive(

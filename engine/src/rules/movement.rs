@@ -51,12 +51,13 @@ pub fn step_cost(
             cost + content.terrain_cost(to)
         }
     };
-    if !hooks::any_at(content, HookPoint::MoveCost) {
-        return base;
-    }
     let g = &content.graph;
     let e = &g.edges[edge];
     let from = if e.a == to { e.b } else { e.a };
+    let base = base + zone_cost(rules, state, u, (from, to));
+    if !hooks::any_at(content, HookPoint::MoveCost) {
+        return base;
+    }
     let side = rules.side(&state.units[u]);
     let cost = hooks::modify_scaled(
         content,
@@ -73,6 +74,46 @@ pub fn step_cost(
         },
     );
     cost.clamp(0, u32::MAX as i64 / 4) as u32
+}
+
+/// What the game's zones of control add to unit `u`'s step from `from` into `to` (graph
+/// indexes), in half points: the entry cost when `to` lies in an enemy zone, the leaving cost
+/// when `from` does.
+pub fn zone_cost(rules: &Rules, state: &State, u: usize, (from, to): (usize, usize)) -> u32 {
+    let Some(zoc) = &rules.game.zones_of_control else {
+        return 0;
+    };
+    let unit = &state.units[u];
+    let ty = rules.unit_type(unit);
+    let cost = |costs: &[crate::model::ZocCost]| {
+        costs
+            .iter()
+            .find(|c| c.types.is_empty() || c.types.iter().any(|t| t == ty))
+            .map_or(0, |c| c.cost * 2)
+    };
+    let side = rules.side(unit);
+    let mut extra = 0;
+    if cost(&zoc.enter) > 0 && in_enemy_zone(rules, state, side, to) {
+        extra += cost(&zoc.enter);
+    }
+    if cost(&zoc.leave) > 0 && in_enemy_zone(rules, state, side, from) {
+        extra += cost(&zoc.leave);
+    }
+    extra
+}
+
+/// Whether a space (a graph index) lies in the zone of control of a unit hostile to `side`:
+/// next to one that exerts a zone.
+pub fn in_enemy_zone(rules: &Rules, state: &State, side: &str, space: usize) -> bool {
+    let Some(zoc) = &rules.game.zones_of_control else {
+        return false;
+    };
+    let g = &rules.content.graph;
+    g.neighbours(space).iter().any(|&(n, _)| {
+        state.units_at(&g.spaces[n].id).any(|(_, x)| {
+            rules.side(x) != side && !zoc.not_exerted_by.iter().any(|t| t == rules.unit_type(x))
+        })
+    })
 }
 
 /// The spaces (graph indexes) unit `u` may move into next, having used `used` of its
