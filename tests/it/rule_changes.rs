@@ -764,7 +764,9 @@ fn rule_change_zones_of_control_cost_one_more_to_enter_and_one_to_leave_as_game_
                 }
                 state.control.insert("minsk".into(), "axis".into());
                 state.control.insert("bobruisk".into(), "axis".into());
-                state.control.insert("orsha_mogilev".into(), "allied".into());
+                state
+                    .control
+                    .insert("orsha_mogilev".into(), "allied".into());
                 state.units[inf].at = Loc::Space("minsk".into());
                 state.units[su].at = Loc::Space("orsha_mogilev".into());
             },
