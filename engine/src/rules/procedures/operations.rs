@@ -548,20 +548,19 @@ fn unit_moves(rules: &Rules, state: &State, cache: &mut SupplyCache, i: usize) -
     let stops = |n: usize| ends_in(rules, state, (i, mech), &g.spaces[n].id);
     let passes =
         |n: usize| passes_through(rules) || stacking_allows(rules, state, i, &g.spaces[n].id);
-    let goes_on = |_: usize| true;
     movement::steps_from(rules, state, i, from, ((used, ma), &[]), may)
         .into_iter()
         .filter(|&(n, cost)| {
             stops(n)
                 || passes(n)
-                    && goes_on(n)
                     && movement::reaches_stop(
                         (n, used + cost),
                         |x, spent| {
                             movement::steps_from(rules, state, i, x, ((spent, ma), &[]), may)
                         },
                         stops,
-                        goes_on,
+                        // no space ends a move on its own: a unit goes on from any
+                        |_| true,
                     )
         })
         .map(|(n, _)| format!("move {} {}", u.name(rules.content), g.spaces[n].id))
