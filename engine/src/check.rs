@@ -8,6 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+mod combat;
 mod examples;
 mod game;
 mod hooks;

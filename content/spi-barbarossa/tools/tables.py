@@ -56,13 +56,26 @@ CRT_PROVENANCE = (
 )
 
 
+# The printed results, as the fields of the record the general odds procedure reads.
+CRT_FIELDS = {
+    "ae": "attacker_eliminated",
+    "ar": "attacker_retreat",
+    "ex": "exchange",
+    "dr": "retreat",
+    "de": "defender_eliminated",
+}
+
+
 def crt(id_, name, rows, extra):
     out = ["        (", f"            id: {q(id_)},", f"            name: {q(name)},",
            "            rows_by: Dice(count: 1, clamp: Some((1, 6))),",
            "            columns: Odds([" + ", ".join(f"({a}, {d})" for a, d in ODDS) + "]),",
-           '            result: Symbol(["ae", "ar", "ex", "dr", "de"]),', "            rows: ["]
+           "            result: Record([" + ", ".join(
+               f'(name: "{f}", type: Bool, default: Some(false))' for f in CRT_FIELDS.values()) + "]),",
+           "            rows: ["]
     for k in range(1, 7):
-        out.append(f"                (key: {k}, cells: [" + ", ".join(q(c) for c in rows[k]) + "]),")
+        out.append(f"                (key: {k}, cells: [" + ", ".join(
+            '{"' + CRT_FIELDS[c] + '": true}' for c in rows[k]) + "]),")
     out += ["            ],", f"            notes: {q(extra + ' ' + CRT_NOTES)},",
             f"            provenance: Reconstructed({q(CRT_PROVENANCE)}),", "        ),"]
     return out

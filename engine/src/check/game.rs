@@ -441,7 +441,11 @@ impl Checker<'_> {
             &c.retreat_lower,
             &ids.nations,
         );
-        if !ids.properties.contains_key(&c.retreat_by) {
+        self.odds_combat_refs(f, at, c, &ids);
+        if let Some(d) = (!imp.defence.is_empty()).then_some(&imp.defence) {
+            self.reference(f, &format!("{at}/defence"), "stat", d, stats);
+        }
+        if !c.retreat_by.is_empty() && !ids.properties.contains_key(&c.retreat_by) {
             self.error(
                 f.at(&format!("{at}/combat/retreat_by")),
                 "E0201",
@@ -593,6 +597,7 @@ impl Checker<'_> {
             &z.not_across,
             &ids.connection_kinds,
         );
+        self.zone_supply_refs(f, at, z, &ids);
         for (i, a) in z.always.iter().enumerate() {
             self.references(
                 f,

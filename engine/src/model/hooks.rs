@@ -240,6 +240,7 @@ impl HookPoint {
                 ("u", "unit"),
                 ("defending_space", "space"),
                 ("attacking", "bool"),
+                ("attackers", "units"),
                 ("value", "int"),
             ],
             Drm | Shift | Loss => COMBAT,
@@ -248,7 +249,7 @@ impl HookPoint {
                 ("defending_space", "space"),
                 ("value", "int"),
             ],
-            SupplyReach => &[("nation", "nation"), ("value", "int")],
+            SupplyReach => &[("nation", "nation"), ("attack", "bool"), ("value", "int")],
             AfterCombat => &[
                 ("attackers", "units"),
                 ("defenders", "units"),

@@ -62,6 +62,9 @@ pub struct Impulses {
     /// The stats of strength and movement.
     pub strength: String,
     pub movement: String,
+    /// The stat of defence strength, where it differs from `strength` (which then attacks).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub defence: String,
     /// The track that counts the operations phases of the turn (set to 1 when they start).
     pub track: String,
     /// Run after each operations phase (the end-of-phase test), for the first impulse's side:
@@ -102,6 +105,11 @@ pub struct Impulses {
     /// a unit of a hostile nation enters it (7.3.4).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub capturers: Vec<String>,
+    /// Whether a unit entering a space with victory points gives it to its side from whoever
+    /// held it (the last side to pass a unit through a city holds it), rather than by
+    /// `capturers`.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub last_through_holds: bool,
     /// Run at the end of an impulse for each unit activated in it that neither moved nor
     /// fought, for its side, with the unit as `u` (the shelling of Berlin, 10.2.1).
     #[serde(default, skip_serializing_if = "is_default")]
@@ -178,6 +186,20 @@ pub struct Impulse {
     pub name: String,
     pub side: String,
     pub nations: Vec<String>,
+    /// A phase of a player-turn (IGO-UGO) rather than an impulse: every unit of the side and
+    /// nations on the map is activated in this mode without being asked, whatever `units`
+    /// allows and whether it was activated before this turn (the `MayActivate` hooks still
+    /// apply). `Move`: a phase of movement, each unit its whole allowance; `Combat`: a phase of
+    /// combat, each unit one attack, each space attacked once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub every: Option<PhaseMode>,
+}
+
+/// The mode every unit of a phase of a player-turn is activated in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum PhaseMode {
+    Move,
+    Combat,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -257,9 +279,33 @@ pub struct FlagNations {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OddsCombat {
-    /// The table, with an odds column and a record result of `attacker` and `defender` step
-    /// losses and `retreat`.
+    /// The table, with an odds column and a record result: `attacker` and `defender` step
+    /// losses, `retreat` (the defenders retreat), and where a game has them
+    /// `attacker_eliminated` and `defender_eliminated` (every unit of that side in the combat),
+    /// `attacker_retreat` (the attackers retreat) and `exchange` (the defenders are eliminated
+    /// and the attacker loses units of at least their defence strength in printed strength,
+    /// choosing which).
     pub table: String,
+    /// Tables the defender chooses among before the die is rolled (`table` is then the one a
+    /// defender who cannot choose fights on).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub defender_chooses: Vec<String>,
+    /// Attack supply: a unit attacks only within reach of one of its side's supply units.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack_supply: Option<AttackSupply>,
+    /// Units that support an attack from a distance instead of joining it from next door.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub support: Vec<RangedSupport>,
+    /// Nations whose retreats may not end in an empty space next to a hostile unit that exerts
+    /// a zone of control (the game's `zones_of_control`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retreat_blocked_by_zones: Vec<String>,
+    /// Unit types that may not retreat: a retreat eliminates them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub no_retreat_types: Vec<String>,
+    /// Whether advancing after combat is up to the attacker (else at least one unit must).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub advance_optional: bool,
     /// Spaces in these regions may not be attacked from outside.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_into: Vec<String>,
@@ -267,7 +313,8 @@ pub struct OddsCombat {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_across: Vec<String>,
     /// The space property that orders retreats (8.3.2): these nations retreat first towards
-    /// lower or equal values, the others towards higher or equal values.
+    /// lower or equal values, the others towards higher or equal values (none: no order).
+    #[serde(default, skip_serializing_if = "is_default")]
     pub retreat_by: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub retreat_lower: Vec<String>,
@@ -286,6 +333,47 @@ pub struct OddsCombat {
     /// alone there (a Soviet unit forced among the other camp's units, 7.3.3).
     #[serde(default, skip_serializing_if = "is_default")]
     pub bystanders: String,
+}
+
+/// Attack supply: an attacking unit (but one of the `exempt` types) must be within `reach`
+/// connections of a unit of the `sources` types of its side, along a line its general supply
+/// could follow (the `SupplyReach` hooks may shorten it: they are given `attack` true). With
+/// `used_up`, every source that supplied an attack leaves the map at the end of the phase of
+/// combat.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AttackSupply {
+    pub sources: Vec<String>,
+    pub reach: Vec<NationsReach>,
+    /// Nations whose lines an empty space in a hostile zone of control blocks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zones_block: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exempt: Vec<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub used_up: bool,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub rule: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NationsReach {
+    pub nations: Vec<String>,
+    pub spaces: u32,
+}
+
+/// Units of these types add `strength` to one attack a phase whose attackers stand within
+/// `within` connections of them, without moving or taking part in its results; at most one
+/// such unit an attack.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RangedSupport {
+    pub types: Vec<String>,
+    pub within: u32,
+    pub strength: i32,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub rule: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -373,6 +461,20 @@ pub struct ZoneSupply {
     /// Connection kinds a line may not cross.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_across: Vec<String>,
+    /// The sides whose units are traced (empty: every side); the others keep their marks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<String>,
+    /// Nations whose lines an empty space next to a hostile unit blocks (empty: every
+    /// nation's). Where the game has `zones_of_control`, only units that exert one block.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zones_block: Vec<String>,
+    /// Unit types that are supply sources for their own side's units, wherever they stand.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub source_units: Vec<String>,
+    /// Units out of supply at the side's previous trace and still out now are eliminated (out
+    /// of supply for a whole player-turn).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub eliminate: bool,
     #[serde(default, skip_serializing_if = "is_default")]
     pub rule: String,
 }

@@ -70,7 +70,7 @@ pub fn strength(
     rules: &Rules,
     state: &State,
     (u, acted): (usize, &mut Acted),
-    (target, attacking): (&str, bool),
+    (target, attacking, attackers): (&str, bool, &[usize]),
     printed: i64,
 ) -> i64 {
     let side = rules.side(&state.units[u]);
@@ -85,6 +85,7 @@ pub fn strength(
                 unit("u", u),
                 space("defending_space", target),
                 flag("attacking", attacking),
+                hooks::units("attackers", attackers),
             ]
         },
     );

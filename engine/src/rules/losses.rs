@@ -198,6 +198,13 @@ pub fn eliminate(rules: &Rules, state: &mut State, unit: usize) {
     eliminate_marked(rules, state, unit, false);
 }
 
+/// [`eliminate`], saying why: "`name` `why`".
+pub fn eliminate_saying(rules: &Rules, state: &mut State, unit: usize, why: &str) {
+    let name = state.units[unit].name(rules.content);
+    state.flow.messages.push(format!("{name} {why}"));
+    eliminate(rules, state, unit);
+}
+
 /// [`eliminate`], the unit counted out of supply (or not) for its theatres.
 fn eliminate_marked(rules: &Rules, state: &mut State, unit: usize, out_of_supply: bool) {
     super::theatres::record(rules.content, state, unit, out_of_supply);

@@ -102,6 +102,32 @@ pub fn zone_cost(rules: &Rules, state: &State, u: usize, (from, to): (usize, usi
     extra
 }
 
+thread_local! {
+    /// While a prompt's options are worked out on a state that does not change: the sides
+    /// whose units exert a zone of control, by space index (see [`with_zones`]).
+    static ZONES: std::cell::RefCell<Option<Vec<Vec<String>>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` (which must not change `state`) with the zones of control of `state` worked out
+/// once, so that the many steps a prompt's moves look at do not each look for the units
+/// around them.
+pub fn with_zones<R>(rules: &Rules, state: &State, f: impl FnOnce() -> R) -> R {
+    if rules.game.zones_of_control.is_none() {
+        return f();
+    }
+    let exerting = super::supply::zones::Occupancy::of(rules, state).exerting;
+    struct Restore(Option<Vec<Vec<String>>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let before = self.0.take();
+            ZONES.with(|z| *z.borrow_mut() = before);
+        }
+    }
+    let _restore = Restore(ZONES.with(|z| z.borrow_mut().replace(exerting)));
+    f()
+}
+
 /// Whether a space (a graph index) lies in the zone of control of a unit hostile to `side`:
 /// next to one that exerts a zone.
 pub fn in_enemy_zone(rules: &Rules, state: &State, side: &str, space: usize) -> bool {
@@ -109,6 +135,16 @@ pub fn in_enemy_zone(rules: &Rules, state: &State, side: &str, space: usize) -> 
         return false;
     };
     let g = &rules.content.graph;
+    let cached = ZONES.with(|z| {
+        z.borrow().as_ref().map(|ex| {
+            g.neighbours(space)
+                .iter()
+                .any(|&(n, _)| ex[n].iter().any(|s| s != side))
+        })
+    });
+    if let Some(found) = cached {
+        return found;
+    }
     g.neighbours(space).iter().any(|&(n, _)| {
         state.units_at(&g.spaces[n].id).any(|(_, x)| {
             rules.side(x) != side && !zoc.not_exerted_by.iter().any(|t| t == rules.unit_type(x))

@@ -7,7 +7,8 @@
 //! never crossed. One breadth-first search from the sources gives the level of every space at
 //! once, so a rule that asks about many pieces pays for one search per nation.
 
-pub(super) mod zones;
+pub(in crate::rules) mod attack;
+pub(in crate::rules) mod zones;
 
 pub use crate::content::supply_index::{edge_trace, nation_side, SupplyIndex};
 use crate::content::Content;
@@ -249,13 +250,49 @@ pub fn traces_to(
 /// of spaces, unless the `SupplyReach` hooks say less.
 pub fn max_reach(content: &Content, state: &State, nation: &str, side: &str) -> u32 {
     let n = content.graph.spaces.len() as i64;
-    let reach = super::hooks::modify(content, state, HookPoint::SupplyReach, side, n, || {
-        vec![(
-            "nation".to_string(),
-            crate::script::eval::Value::Id(crate::script::types::Kind::Nation, nation.into()),
-        )]
+    reach_from(content, state, (nation, side), n, false)
+}
+
+/// A supply line's reach as the `SupplyReach` hooks change `base` (`attack`: a line of attack
+/// supply), kept within the number of spaces.
+pub fn reach_from(
+    content: &Content,
+    state: &State,
+    (nation, side): (&str, &str),
+    base: i64,
+    attack: bool,
+) -> u32 {
+    let n = content.graph.spaces.len() as i64;
+    let reach = super::hooks::modify(content, state, HookPoint::SupplyReach, side, base, || {
+        vec![
+            (
+                "nation".to_string(),
+                crate::script::eval::Value::Id(crate::script::types::Kind::Nation, nation.into()),
+            ),
+            (
+                "attack".to_string(),
+                crate::script::eval::Value::Bool(attack),
+            ),
+        ]
     });
     reach.clamp(0, n) as u32
+}
+
+/// The spaces within `reach` connections of any of `from` (graph indexes), whatever stands
+/// between.
+pub fn within(content: &Content, from: &[usize], reach: u32) -> Vec<bool> {
+    let mut seen = vec![false; content.graph.spaces.len()];
+    for &f in from {
+        seen[f] = true;
+    }
+    trace(
+        content,
+        (&mut seen, from.to_vec()),
+        reach,
+        |_| true,
+        |_, _| true,
+    );
+    seen
 }
 
 /// The toolkit's supply trace: from the spaces already `seen` and queued in `starts`, a

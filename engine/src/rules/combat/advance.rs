@@ -58,7 +58,8 @@ pub(super) fn step(rules: &Rules, state: &mut State, c: CombatTask) -> Option<Pr
             format!("Advance after the combat at {}, then done", c.target)
         }
         _ => {
-            if c.advanced > 0 {
+            let optional = odds::spec_of(rules, &c).is_some_and(|(s, _)| s.combat.advance_optional);
+            if c.advanced > 0 || optional {
                 options.push("stop".into());
             }
             "Advance after combat (at least one unit)".to_string()

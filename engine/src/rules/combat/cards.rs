@@ -18,6 +18,32 @@ pub(super) fn support_step(rules: &Rules, state: &mut State, mut c: CombatTask) 
         }
         c.extra = Some(false);
     }
+    // The defender chooses the table, where the game gives a choice.
+    if c.table.is_none() && c.how.resolve == Resolve::Odds {
+        if let Some((s, _)) = odds::spec_of(rules, &c) {
+            if !s.combat.defender_chooses.is_empty() {
+                let defender = odds::defenders_of(rules, state, &c)
+                    .first()
+                    .map(|&d| rules.side(&state.units[d]).to_string())
+                    .unwrap_or_else(|| rules.other_side(&c.side).to_string());
+                let options = s
+                    .combat
+                    .defender_chooses
+                    .iter()
+                    .map(|t| format!("table {t}"))
+                    .collect();
+                return Some(Prompt::one_of(
+                    &defender,
+                    "table",
+                    format!(
+                        "Combat at {}: the defender chooses the results table",
+                        c.target
+                    ),
+                    options,
+                ));
+            }
+        }
+    }
     c.stage = Stage::Cards(c.side.clone());
     put(state, c);
     None
@@ -170,6 +196,7 @@ pub(super) fn act(
     let arg = words.get(1).copied().unwrap_or("");
     match (&c.stage, c.how.cards, words) {
         (Stage::Support, _, ["support", answer]) => c.extra = Some(*answer == "yes"),
+        (Stage::Support, _, ["table", table]) => c.table = Some(table.to_string()),
         (Stage::Cards(side), Cards::Hand, ["card", _]) => {
             let side = side.clone();
             let kept = state

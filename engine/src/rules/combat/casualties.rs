@@ -116,7 +116,18 @@ fn after_losses(rules: &Rules, state: &mut State, c: &mut CombatTask) {
 }
 
 fn spread_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option<Prompt> {
+    if c.on_defender == 0 && c.exchange > 0 {
+        return exchange_step(rules, state, c);
+    }
     if c.on_defender == 0 && c.on_attacker == 0 {
+        if c.attacker_retreat {
+            // The attackers retreat after the defenders' retreat, if any.
+            c.attacker_retreat = false;
+            c.retreating = alive(state, &c.attackers);
+            c.stage = Stage::Retreat;
+            put(state, c);
+            return None;
+        }
         c.stage = if c.retreat > 0 && c.how.retreat != Retreat::None {
             Stage::Retreat
         } else {
@@ -160,6 +171,43 @@ fn spread_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option<Pr
     ))
 }
 
+/// An exchange: the attacker loses units of at least the defenders' printed defence in
+/// printed strength, choosing which (all of them when they have less).
+fn exchange_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option<Prompt> {
+    let units = alive(state, &c.attackers);
+    if units.is_empty() {
+        c.exchange = 0;
+        put(state, c);
+        return None;
+    }
+    if units.len() == 1 {
+        exchange_loss(rules, state, &mut c, units[0]);
+        put(state, c);
+        return None;
+    }
+    let options = units
+        .iter()
+        .map(|&u| format!("lose {}", state.units[u].name(rules.content)))
+        .collect();
+    Some(Prompt::one_of(
+        &c.side,
+        "losses",
+        format!(
+            "Exchange at {}: which attacking unit is eliminated ({} strength left to lose)?",
+            c.target, c.exchange
+        ),
+        options,
+    ))
+}
+
+fn exchange_loss(rules: &Rules, state: &mut State, c: &mut CombatTask, unit: usize) {
+    let lost = odds::spec_of(rules, c).map_or(0, |(s, _)| {
+        odds::printed(rules, state, s, unit, true).max(0) as u32
+    });
+    c.exchange = c.exchange.saturating_sub(lost.max(1));
+    crate::rules::losses::eliminate(rules, state, unit);
+}
+
 /// One step of a spread loss, on the side whose turn it is.
 fn take_loss(rules: &Rules, state: &mut State, c: &mut CombatTask, unit: usize) {
     *c.taken.entry(unit).or_insert(0) += 1;
@@ -193,6 +241,9 @@ pub(super) fn act(
                     }
                 }
             }
+        }
+        Losses::Spread if c.on_defender == 0 && c.exchange > 0 => {
+            exchange_loss(rules, state, &mut c, u)
         }
         Losses::Spread => take_loss(rules, state, &mut c, u),
     }

@@ -263,7 +263,7 @@ pub(super) fn fire(rules: &Rules, state: &mut State, c: &CombatTask, side: &str)
                 rules,
                 state,
                 (u, &mut acted),
-                (&c.target, attacking),
+                (&c.target, attacking, &c.attackers),
                 printed,
             )
         })

@@ -201,6 +201,15 @@ pub struct CombatTask {
     pub followed: Vec<usize>,
     /// The steps of the attackers and of the defenders when they began to fight.
     pub steps_before: (u32, u32),
+    /// The table the defender chose, where the game gives a choice.
+    pub table: Option<String>,
+    /// Units that supported the attack from a distance.
+    pub supporters: Vec<usize>,
+    /// Printed strength the attacker still has to lose in an exchange.
+    pub exchange: u32,
+    /// Whether the attackers retreat after the losses; the units still to retreat are
+    /// `retreating`.
+    pub attacker_retreat: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -251,6 +260,10 @@ impl CombatTask {
             from: Vec::new(),
             followed: Vec::new(),
             steps_before: (0, 0),
+            table: None,
+            supporters: Vec::new(),
+            exchange: 0,
+            attacker_retreat: false,
         }
     }
 }
@@ -318,8 +331,7 @@ fn finish(rules: &Rules, state: &mut State, c: &CombatTask) {
     state.end("this_combat");
     state.flow.tasks.pop();
     if c.how.at.is_some() {
-        let followed: Vec<usize> = c.followed.clone();
-        super::impulses::zone::fought(state, &c.attackers, &followed);
+        super::impulses::zone::fought(rules, state, (&c.attackers, &c.followed, &c.supporters));
     }
     let fight = fight_of(c);
     battle::after_combat(rules, state, &fight, c.steps_before);

@@ -168,13 +168,14 @@ pub(super) fn resolve(rules: &Rules, state: &mut State, c: &mut CombatTask) {
         battle::steps_on_map(rules, state, &c.defenders),
     );
     let mut acted = battle::Acted::new();
+    let attackers = c.attackers.clone();
     let mut strength = |u: usize, attacking: bool| {
-        let printed = i64::from(zone::stat(rules, state, u, &s.strength).max(0));
+        let printed = i64::from(printed(rules, state, s, u, attacking));
         battle::strength(
             rules,
             state,
             (u, &mut acted),
-            (&c.target, attacking),
+            (&c.target, attacking, &attackers),
             printed,
         )
     };
@@ -183,6 +184,20 @@ pub(super) fn resolve(rules: &Rules, state: &mut State, c: &mut CombatTask) {
         .iter()
         .map(|&u| strength(u, true))
         .fold(0i64, |a, x| a.saturating_add(x));
+    c.supporters = supporters(rules, state, s, c);
+    let attack = c.supporters.iter().fold(attack, |a, &u| {
+        let extra = s
+            .combat
+            .support
+            .iter()
+            .find(|r| {
+                r.types
+                    .iter()
+                    .any(|t| t == rules.unit_type(&state.units[u]))
+            })
+            .map_or(0, |r| i64::from(r.strength.max(0)));
+        a.saturating_add(extra)
+    });
     let mut defence: i64 = c
         .defenders
         .iter()
@@ -210,7 +225,7 @@ pub(super) fn resolve(rules: &Rules, state: &mut State, c: &mut CombatTask) {
             (city.table.clone(), drm)
         }
         // Outside a city, the die-roll modifiers are all hooks.
-        _ => (s.combat.table.clone(), 0),
+        _ => (c.table.clone().unwrap_or_else(|| s.combat.table.clone()), 0),
     };
     if !in_city && s.evade_flags.iter().any(|f| state.flags.contains(f)) {
         // The defenders slip away before the roll (Heinrici).
@@ -249,41 +264,135 @@ pub(super) fn resolve(rules: &Rules, state: &mut State, c: &mut CombatTask) {
         Cell::Record(r) => r.get(k).cloned(),
         Cell::Scalar(x) => Some(x.clone()),
     };
-    let (a, d, r, p) = match &cell {
-        Ok(c) => {
-            let int = |k: &str| match get(c, k) {
+    let mut result = Outcome::default();
+    match &cell {
+        Ok(cell) => {
+            let int = |k: &str| match get(cell, k) {
                 Some(Scalar::Int(n)) => n.max(0) as u32,
                 _ => 0,
             };
-            let retreat = matches!(get(c, "retreat"), Some(Scalar::Bool(true)));
-            (int("attacker"), int("defender"), retreat, int("progress"))
+            let yes = |k: &str| matches!(get(cell, k), Some(Scalar::Bool(true)));
+            let all = |units: &[usize]| -> u32 {
+                alive(state, units)
+                    .iter()
+                    .map(|&u| rules.steps(&state.units[u]))
+                    .sum()
+            };
+            result.attacker = int("attacker");
+            result.defender = int("defender");
+            result.retreat = yes("retreat");
+            result.progress = int("progress");
+            result.attacker_retreat = yes("attacker_retreat");
+            if yes("attacker_eliminated") {
+                result.attacker = result.attacker.max(all(&c.attackers));
+            }
+            if yes("defender_eliminated") || yes("exchange") {
+                result.defender = result.defender.max(all(&c.defenders));
+            }
+            if yes("exchange") {
+                c.exchange = c
+                    .defenders
+                    .iter()
+                    .map(|&u| printed(rules, state, s, u, false).max(0) as u32)
+                    .sum();
+            }
         }
         Err(e) => {
             state.flow.messages.push(format!(
                 "the combat at {} could not be read on {}: {e}",
                 c.target, table.id
             ));
-            (0, 0, false, 0)
         }
-    };
+    }
+    let (a, d, r, p) = (
+        result.attacker,
+        result.defender,
+        result.retreat,
+        result.progress,
+    );
     let fight = fight_of(c);
     let a = battle::loss(rules, state, (&fight, true, &mut acted), a);
     let d = battle::loss(rules, state, (&fight, false, &mut acted), d);
+    let on = if table_id == s.combat.table && s.combat.defender_chooses.is_empty() {
+        String::new()
+    } else {
+        format!(" on {table_id}")
+    };
     state.flow.messages.push(format!(
-        "{side} attacks {}: {attack} against {defence} ({label}), rolls {roll} (drm {drm:+}): attacker {a}, defender {d}{}{}{}",
+        "{side} attacks {}{on}: {attack} against {defence} ({label}), rolls {roll} (drm {drm:+}): attacker {a}, defender {d}{}{}{}{}",
         c.target,
         if r { ", retreat" } else { "" },
+        if result.attacker_retreat { ", the attackers retreat" } else { "" },
         if p > 0 { format!(", progress {p}") } else { String::new() },
         hooks::cited(rules.content, &acted),
     ));
     c.on_attacker = a;
     c.on_defender = d;
     c.retreat = u32::from(r);
+    c.attacker_retreat = result.attacker_retreat;
     if in_city {
         if let Some(city) = &s.city {
             city_progress(rules, state, (city, &place), c, first, p);
         }
     }
+}
+
+/// What one roll on an odds table gave.
+#[derive(Default)]
+struct Outcome {
+    attacker: u32,
+    defender: u32,
+    retreat: bool,
+    progress: u32,
+    attacker_retreat: bool,
+}
+
+/// A unit's printed strength in a combat: its strength stat, or its defence stat where the
+/// operations give one and it defends.
+pub(super) fn printed(
+    rules: &Rules,
+    state: &State,
+    s: &Impulses,
+    unit: usize,
+    attacking: bool,
+) -> i32 {
+    let stat = if attacking || s.defence.is_empty() {
+        &s.strength
+    } else {
+        &s.defence
+    };
+    zone::stat(rules, state, unit, stat).max(0)
+}
+
+/// The units that support an attack from a distance (`support`): for each kind, one of the
+/// attacker's side not yet used this impulse, within reach of an attacker.
+fn supporters(rules: &Rules, state: &State, s: &Impulses, c: &CombatTask) -> Vec<usize> {
+    let Some(t) = crate::rules::impulses::under_way(state) else {
+        return Vec::new();
+    };
+    let g = &rules.content.graph;
+    let from: Vec<usize> = c
+        .attackers
+        .iter()
+        .filter_map(|&u| zone::on_map(state, u).and_then(|at| g.index_of(at)))
+        .collect();
+    let mut out = Vec::new();
+    for r in &s.combat.support {
+        let near = crate::rules::supply::within(rules.content, &from, r.within);
+        let found = state.units.iter().enumerate().find(|(i, u)| {
+            rules.side(u) == c.side
+                && r.types.iter().any(|x| x == rules.unit_type(u))
+                && !t.supported.contains(i)
+                && !c.attackers.contains(i)
+                && zone::on_map(state, *i)
+                    .and_then(|at| g.index_of(at))
+                    .is_some_and(|x| near[x])
+        });
+        if let Some((i, _)) = found {
+            out.push(i);
+        }
+    }
+    out
 }
 
 /// The city table's progress: raised by besiegers, lowered by defenders; at 0, a defenders'

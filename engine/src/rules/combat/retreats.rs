@@ -123,12 +123,37 @@ pub(super) fn halts_retreat(rules: &Rules, state: &State, side: &str, space: &st
 /// The defenders still in the attacked space retreat one space each, or, with nowhere to go,
 /// all lose another step and stay (8.3.4).
 fn one_space_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option<Prompt> {
-    let staying: Vec<usize> = c
+    let mut staying: Vec<usize> = c
         .defenders
         .iter()
         .copied()
-        .filter(|&u| zone::on_map(state, u) == Some(c.target.as_str()))
+        .filter(|&u| c.retreat > 0 && zone::on_map(state, u) == Some(c.target.as_str()))
         .collect();
+    // Then the attackers, where the table sent them back; one that cannot is eliminated.
+    let attackers = staying.is_empty();
+    if attackers {
+        c.retreating.retain(|&u| zone::on_map(state, u).is_some());
+        staying = c.retreating.iter().copied().take(1).collect();
+    }
+    // Units that may not retreat are eliminated instead.
+    if let Some(&u) = staying.first() {
+        if odds::spec_of(rules, &c).is_some_and(|(s, _)| {
+            s.combat
+                .no_retreat_types
+                .iter()
+                .any(|t| t == rules.unit_type(&state.units[u]))
+        }) {
+            crate::rules::losses::eliminate_saying(
+                rules,
+                state,
+                u,
+                "may not retreat and is eliminated",
+            );
+            c.retreating.retain(|&x| x != u);
+            put(state, c);
+            return None;
+        }
+    }
     let Some(&u) = staying.first() else {
         odds::eliminate_bystanders(rules, state, &c);
         c.stage = Stage::Advance;
@@ -138,9 +163,16 @@ fn one_space_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option
     let options = zone::retreat_options(rules, state, c.how.at, u);
     if options.is_empty() {
         for &d in &staying {
-            lose_step(rules, state, d);
+            if attackers {
+                crate::rules::losses::eliminate(rules, state, d);
+            } else {
+                lose_step(rules, state, d);
+            }
         }
-        c.stage = Stage::Advance;
+        c.retreating.retain(|x| !staying.contains(x));
+        if c.retreating.is_empty() {
+            c.stage = Stage::Advance;
+        }
         put(state, c);
         return None;
     }
@@ -204,6 +236,7 @@ pub(super) fn act(
             let u = find_unit(rules, state, arg)?;
             let to = words.get(2).ok_or("where to?")?;
             zone::retreat_into(rules, state, c.how.at, u, to);
+            c.retreating.retain(|&x| x != u);
         }
         _ => return misfit(words),
     }

@@ -95,6 +95,15 @@ pub(in crate::rules) fn act(
                 .map(|&(_, e)| e)
                 .ok_or("not adjacent")?;
             let cost = move_cost(rules, state, s, u, (edge, ti));
+            // In a phase of movement, moving another unit ends the last one's move (a unit
+            // once left may not move again).
+            if is_phase(rules, &t) && t.passing.is_none() {
+                if let Some(last) = t.last_mover.filter(|&l| l != u) {
+                    let allowed = t.allowed.get(&last).copied().unwrap_or(0);
+                    t.used.insert(last, allowed.max(1));
+                }
+                t.last_mover = Some(u);
+            }
             if t.stage == Stage::EndMove {
                 t.end_moved.insert(u);
             } else {
@@ -142,10 +151,21 @@ pub(super) fn enter(rules: &Rules, state: &mut State, s: &Impulses, unit: usize,
         .city
         .as_ref()
         .is_some_and(|c| in_region(rules, space, &c.region));
-    if vp == 0 || in_city || s.capturers.is_empty() {
+    if vp == 0 || in_city {
         return;
     }
     let u = &state.units[unit];
+    if s.last_through_holds {
+        let side = rules.side(u).to_string();
+        if state.control.get(space) != Some(&side) {
+            state.set_control(space, Some(&side));
+            movement::after_capture(rules, state, &side, space);
+        }
+        return;
+    }
+    if s.capturers.is_empty() {
+        return;
+    }
     let (nation, side) = (rules.nation(u).to_string(), rules.side(u).to_string());
     let controller = state.control.get(space).cloned();
     if s.capturers.contains(&nation) {
@@ -217,7 +237,18 @@ pub(super) fn end_impulse(rules: &Rules, state: &mut State, mut t: ImpulseTask) 
     if t.units.is_empty() {
         t.passes.push(t.impulse);
     }
-    state.flow.activated.extend(t.units.iter().map(|(u, _)| *u));
+    // Attack supply used up, at the end of the phase (or impulse) of combat.
+    if s.combat.attack_supply.as_ref().is_some_and(|a| a.used_up) {
+        for u in std::mem::take(&mut t.sources_used) {
+            if on_map(state, u).is_some() {
+                let why = "is used up by the attacks it supplied";
+                crate::rules::losses::eliminate_saying(rules, state, u, why);
+            }
+        }
+    }
+    if !is_phase(rules, &t) {
+        state.flow.activated.extend(t.units.iter().map(|(u, _)| *u));
+    }
     state.end("end_of_round");
     state.round += 1;
     t.impulse += 1;

@@ -25,7 +25,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::combat::{CombatTask, How};
 use super::procedures::{find_unit, run_rule_script, side_context, stacking_allows};
 use super::{battle, movement, retreat, Prompt, Rules, Task};
-use crate::model::{AttackOrder, Cell, CityCombat, HookPoint, Impulses, Scalar, Step};
+use crate::model::{AttackOrder, Cell, CityCombat, HookPoint, Impulses, PhaseMode, Scalar, Step};
 use crate::script::eval::{self, Context, Value};
 use crate::state::{marker_level, set_marker_level, Loc, State};
 use crate::tables::{ColumnInput, RowInput};
@@ -123,6 +123,11 @@ pub struct ImpulseTask {
     /// The other sides that were offered, at the start of this impulse, to play a card their
     /// conditions allow then (a chit played at the start of the opponent's impulse).
     pub window: Vec<String>,
+    /// In a phase of movement: the unit that moved last (moving another ends its move).
+    pub last_mover: Option<usize>,
+    /// Units that gave attack supply, or supported an attack from a distance, this impulse.
+    pub sources_used: BTreeSet<usize>,
+    pub supported: BTreeSet<usize>,
 }
 
 pub(in crate::rules) fn spec<'c>(rules: &Rules<'c>, at: (usize, usize)) -> Option<&'c Impulses> {
@@ -164,6 +169,9 @@ pub(super) fn start(rules: &Rules, state: &mut State, at: (usize, usize)) {
         end_moved: BTreeSet::new(),
         passing: None,
         window: Vec::new(),
+        last_mover: None,
+        sources_used: BTreeSet::new(),
+        supported: BTreeSet::new(),
     };
     if s.impulses.is_empty() {
         return;
@@ -237,17 +245,10 @@ fn apart_pieces(rules: &Rules, state: &State, nations: &[String]) -> Vec<usize> 
 /// position prepared by hand: a test's, or a designer's in the playtest) and runs on to the
 /// next prompt. Does nothing when no operations are under way.
 pub fn start_impulse(rules: &Rules, state: &mut State, k: usize) {
-    let Some(Task::Impulses(t)) = state
-        .flow
-        .tasks
-        .iter()
-        .rev()
-        .find(|t| matches!(t, Task::Impulses(_)))
-        .cloned()
-    else {
+    let Some(t) = under_way(state) else {
         return;
     };
-    let mut t = *t;
+    let mut t = t.clone();
     if spec(rules, t.at).is_none_or(|s| k >= s.impulses.len()) {
         return;
     }
@@ -264,6 +265,14 @@ pub fn start_impulse(rules: &Rules, state: &mut State, k: usize) {
         *slot = Task::Impulses(Box::new(t));
     }
     super::resume(rules, state);
+}
+
+/// The operations under way, whatever task stands on top of them (a combat).
+pub(in crate::rules) fn under_way(state: &State) -> Option<&ImpulseTask> {
+    state.flow.tasks.iter().rev().find_map(|t| match t {
+        Task::Impulses(t) => Some(&**t),
+        _ => None,
+    })
 }
 
 fn begin_impulse(rules: &Rules, state: &mut State, t: &mut ImpulseTask) {
@@ -288,6 +297,9 @@ fn begin_impulse(rules: &Rules, state: &mut State, t: &mut ImpulseTask) {
     t.held.clear();
     t.window.clear();
     t.passing = None;
+    t.last_mover = None;
+    t.sources_used.clear();
+    t.supported.clear();
     if let Some(city) = spec(rules, t.at).and_then(|s| s.city.as_ref()) {
         for s in &rules.content.graph.spaces {
             if !in_region(rules, &s.id, &city.region) {
@@ -301,6 +313,45 @@ fn begin_impulse(rules: &Rules, state: &mut State, t: &mut ImpulseTask) {
             }
         }
     }
+    activate_every(rules, state, t);
+}
+
+/// A phase of a player-turn (an impulse with `every`): every unit of its side and nations on
+/// the map that the `MayActivate` hooks allow is activated in the phase's mode, and the phase
+/// begins at once.
+fn activate_every(rules: &Rules, state: &mut State, t: &mut ImpulseTask) {
+    let Some(s) = spec(rules, t.at) else { return };
+    let Some(imp) = s.impulses.get(t.impulse) else {
+        return;
+    };
+    let Some(every) = imp.every else { return };
+    let mode = match every {
+        PhaseMode::Move => Mode::Move,
+        PhaseMode::Combat => Mode::Combat,
+    };
+    t.units = (0..state.units.len())
+        .filter(|&i| {
+            let u = &state.units[i];
+            on_map(state, i).is_some()
+                && rules.side(u) == imp.side
+                && imp.nations.iter().any(|n| n == rules.nation(u))
+                && activation(rules, state, t, i, mode).is_some()
+        })
+        .map(|i| (i, mode))
+        .collect();
+    if mode == Mode::Move {
+        t.stage = Stage::Move;
+        prepare_moves(rules, state, t, Mode::Move);
+    } else {
+        t.stage = Stage::Combat;
+    }
+}
+
+/// Whether the impulse under way is a phase of a player-turn.
+fn is_phase(rules: &Rules, t: &ImpulseTask) -> bool {
+    spec(rules, t.at)
+        .and_then(|s| s.impulses.get(t.impulse))
+        .is_some_and(|i| i.every.is_some())
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 //! orders, attacks; the moves are `moves.rs`'s).
 
 use super::*;
+use crate::rules::supply::attack;
+use crate::rules::supply::zones::Occupancy;
 
 /// Runs the operations on: the prompt they ask, or none when the state moved on.
 pub(in crate::rules) fn step(
@@ -50,7 +52,8 @@ pub(in crate::rules) fn step(
             } else {
                 Mode::Reserve
             };
-            let (options, passing) = move_options(rules, state, &t, mode);
+            let (options, passing) =
+                movement::with_zones(rules, state, || move_options(rules, state, &t, mode));
             if options.is_empty() {
                 if t.stage == Stage::Move {
                     t.stage = Stage::Combat;
@@ -347,8 +350,9 @@ pub(super) fn attack_options(rules: &Rules, state: &State, t: &ImpulseTask) -> V
     };
     let mut targets = BTreeSet::new();
     let mut sieges = BTreeSet::new();
+    let supply = AttackLines::new(rules, state, s);
     for &(u, m) in &t.units {
-        if !fights(state, s, u, m) || t.fought.contains(&u) {
+        if !fights(state, s, u, m) || t.fought.contains(&u) || !supply.allows(rules, state, u) {
             continue;
         }
         let Some(at) = on_map(state, u) else { continue };
@@ -369,6 +373,35 @@ pub(super) fn attack_options(rules: &Rules, state: &State, t: &ImpulseTask) -> V
         .map(|x| format!("attack {x}"))
         .chain(sieges.into_iter().map(|x| format!("city {x}")))
         .collect()
+}
+
+/// The game's attack supply, where it has one, with who stands where.
+pub(super) struct AttackLines<'c> {
+    spec: Option<(&'c crate::model::AttackSupply, Occupancy)>,
+}
+
+impl<'c> AttackLines<'c> {
+    pub(super) fn new(rules: &Rules, state: &State, s: &'c Impulses) -> AttackLines<'c> {
+        AttackLines {
+            spec: s
+                .combat
+                .attack_supply
+                .as_ref()
+                .map(|a| (a, Occupancy::of(rules, state))),
+        }
+    }
+
+    /// Whether a unit has the attack supply it needs (or needs none).
+    pub(super) fn allows(&self, rules: &Rules, state: &State, unit: usize) -> bool {
+        self.sources(rules, state, unit)
+            .is_none_or(|found| !found.is_empty())
+    }
+
+    /// The supply units that can supply a unit's attack; `None` when it needs none.
+    pub(super) fn sources(&self, rules: &Rules, state: &State, unit: usize) -> Option<Vec<usize>> {
+        let (spec, occ) = self.spec.as_ref()?;
+        attack::sources(rules, state, (spec, occ), unit)
+    }
 }
 
 /// Whether units of a mode may attack: combat mode, or movement mode under an event that

@@ -20,10 +20,14 @@ pub(super) fn attacker_pool(
     let Some(s) = spec(rules, t.at) else {
         return Vec::new();
     };
+    let supply = AttackLines::new(rules, state, s);
     t.units
         .iter()
         .filter(|(u, m)| {
-            fights(state, s, *u, *m) && !t.fought.contains(u) && on_map(state, *u).is_some()
+            fights(state, s, *u, *m)
+                && !t.fought.contains(u)
+                && on_map(state, *u).is_some()
+                && supply.allows(rules, state, *u)
         })
         .map(|(u, _)| *u)
         .filter(|&u| {
@@ -76,12 +80,48 @@ pub(super) fn start_combat(
 }
 
 /// The operations learn who fought in a combat that ended: the attackers fought and acted,
-/// the reserves that followed them acted.
-pub(in crate::rules) fn fought(state: &mut State, attackers: &[usize], followed: &[usize]) {
+/// the reserves that followed them acted, the supply units that supplied the attack (as few
+/// as supply every attacker, those that supply most first) and the units that supported it
+/// from a distance were used.
+pub(in crate::rules) fn fought(
+    rules: &Rules,
+    state: &mut State,
+    (attackers, followed, supporters): (&[usize], &[usize], &[usize]),
+) {
+    let Some(Task::Impulses(t)) = state.flow.tasks.last() else {
+        return;
+    };
+    let mut used = Vec::new();
+    if let Some(s) = spec(rules, t.at) {
+        let lines = AttackLines::new(rules, state, s);
+        let mut needs: Vec<Vec<usize>> = attackers
+            .iter()
+            .filter_map(|&a| lines.sources(rules, state, a))
+            .filter(|found| !found.is_empty())
+            .collect();
+        while !needs.is_empty() {
+            let mut count: BTreeMap<usize, usize> = BTreeMap::new();
+            for found in &needs {
+                for &x in found {
+                    *count.entry(x).or_insert(0) += 1;
+                }
+            }
+            let Some((&best, _)) = count
+                .iter()
+                .max_by_key(|(x, n)| (**n, std::cmp::Reverse(**x)))
+            else {
+                break;
+            };
+            used.push(best);
+            needs.retain(|found| !found.contains(&best));
+        }
+    }
     if let Some(Task::Impulses(t)) = state.flow.tasks.last_mut() {
         t.fought.extend(attackers.iter().copied());
         t.acted.extend(attackers.iter().copied());
         t.acted.extend(followed.iter().copied());
+        t.sources_used.extend(used);
+        t.supported.extend(supporters.iter().copied());
     }
 }
 
@@ -136,9 +176,21 @@ pub(in crate::rules) fn retreat_options(
     };
     // Whether a retreat may end in a space from a neighbour across a connection: not at all,
     // freely (false) or only when forced (true).
+    let zones_block = s
+        .combat
+        .retreat_blocked_by_zones
+        .iter()
+        .any(|x| x == nation);
     let ends = |via: &str, n: usize, e: usize| -> Option<bool> {
         let to = &g.spaces[n].id;
         if is_closed(state, s, to) || hostile_in(rules, state, to, unit) {
+            return None;
+        }
+        // An empty space in a hostile zone of control, for the nations it blocks.
+        if zones_block
+            && state.units_at(to).next().is_none()
+            && movement::in_enemy_zone(rules, state, side, n)
+        {
             return None;
         }
         let forced = match barring(rules, state, s, unit, e, &[]) {

@@ -1,8 +1,11 @@
-//! Supply in zone games (Berlin 1945's `TraceSupply` step): a unit is out of supply until the
-//! next such step when no line reaches it from its nation's sources through spaces free of
-//! hostile units and of their zones (an empty space next to a hostile unit is not free; a
-//! contested space only where own units contest it), along the same `trace` (and so the same
-//! `SupplyReach` hooks) as every game's supply.
+//! Supply traced through a map of zones or hexes (the `TraceSupply` step): a unit is out of
+//! supply until the next such step when no line reaches it from its nation's sources (spaces
+//! whose supply lists name the nation, and the units of the `source_units` types of its side)
+//! through spaces free of hostile units and of their zones (an empty space next to a hostile
+//! unit is not free, for the nations `zones_block` names; a contested space only where own
+//! units contest it), along the same `trace` (and so the same `SupplyReach` hooks) as every
+//! game's supply. With `eliminate`, a unit out at the side's previous trace and still out is
+//! eliminated: out of supply for a whole player-turn.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -10,27 +13,34 @@ use super::super::Rules;
 use crate::model::ZoneSupply;
 use crate::state::{marker_level, space_in_region, Loc, State};
 
-/// Marks the units on the map that cannot trace supply as out of supply, until the next such
-/// step.
+/// Marks the units on the map of the traced sides that cannot trace supply as out of supply,
+/// until the next such step; with `eliminate`, those that were out already are eliminated.
 pub(in crate::rules) fn trace_supply(rules: &Rules, state: &mut State, spec: &ZoneSupply) {
     let g = &rules.content.graph;
-    let mut oos = BTreeSet::new();
+    let traced = |side: &str| spec.sides.is_empty() || spec.sides.iter().any(|s| s == side);
+    let before = state.flow.oos.clone();
+    let mut oos: BTreeSet<usize> = before
+        .iter()
+        .copied()
+        .filter(|&i| !traced(rules.side(&state.units[i])))
+        .collect();
+    let occupancy = Occupancy::of(rules, state);
     // One search per (nation, side): the spaces a line reaches.
     let mut reached: BTreeMap<(String, String), Vec<bool>> = BTreeMap::new();
     for (i, u) in state.units.iter().enumerate() {
         let Loc::Space(at) = &u.at else { continue };
         let nation = rules.nation(u).to_string();
         let side = rules.side(u).to_string();
-        if spec
-            .always
-            .iter()
-            .any(|a| a.nations.contains(&nation) && space_in_region(rules.content, at, &a.region))
+        if !traced(&side)
+            || spec.always.iter().any(|a| {
+                a.nations.contains(&nation) && space_in_region(rules.content, at, &a.region)
+            })
         {
             continue;
         }
         let key = (nation.clone(), side.clone());
         if !reached.contains_key(&key) {
-            let r = supply_reach(rules, state, spec, i);
+            let r = supply_reach(rules, state, (spec, &occupancy), i);
             reached.insert(key.clone(), r);
         }
         let ok = g
@@ -40,22 +50,85 @@ pub(in crate::rules) fn trace_supply(rules: &Rules, state: &mut State, spec: &Zo
             oos.insert(i);
         }
     }
+    let doomed: Vec<usize> = if spec.eliminate {
+        oos.iter()
+            .copied()
+            .filter(|i| before.contains(i) && traced(rules.side(&state.units[*i])))
+            .collect()
+    } else {
+        Vec::new()
+    };
     state.flow.oos = oos;
+    for u in doomed {
+        let name = state.units[u].name(rules.content);
+        state.flow.messages.push(format!(
+            "{name} has been out of supply for a whole player-turn and is eliminated"
+        ));
+        state.flow.oos.remove(&u);
+        crate::rules::losses::eliminate_out_of_supply(rules, state, u);
+    }
+}
+
+/// Who stands where, by space index: the sides present, and the sides whose units there
+/// exert a zone of control (every unit, when the game has no `zones_of_control`).
+pub(in crate::rules) struct Occupancy {
+    pub present: Vec<Vec<usize>>,
+    pub exerting: Vec<Vec<String>>,
+}
+
+impl Occupancy {
+    pub(in crate::rules) fn of(rules: &Rules, state: &State) -> Occupancy {
+        let g = &rules.content.graph;
+        let mut present = vec![Vec::new(); g.spaces.len()];
+        let mut exerting: Vec<Vec<String>> = vec![Vec::new(); g.spaces.len()];
+        let zoc = rules.game.zones_of_control.as_ref();
+        for (i, u) in state.units.iter().enumerate() {
+            let Loc::Space(at) = &u.at else { continue };
+            let Some(x) = g.index_of(at) else { continue };
+            present[x].push(i);
+            let exerts =
+                zoc.is_none_or(|z| !z.not_exerted_by.iter().any(|t| t == rules.unit_type(u)));
+            let side = rules.side(u);
+            if exerts && !exerting[x].iter().any(|s| s == side) {
+                exerting[x].push(side.to_string());
+            }
+        }
+        Occupancy { present, exerting }
+    }
+
+    /// Whether an empty space lies in the zone of a unit of a side other than `side`.
+    pub(in crate::rules) fn in_zone_against(
+        &self,
+        rules: &Rules,
+        space: usize,
+        side: &str,
+    ) -> bool {
+        rules
+            .content
+            .graph
+            .neighbours(space)
+            .iter()
+            .any(|&(n, _)| self.exerting[n].iter().any(|s| s != side))
+    }
 }
 
 /// The spaces a unit's supply line reaches from its nation's sources.
-fn supply_reach(rules: &Rules, state: &State, spec: &ZoneSupply, unit: usize) -> Vec<bool> {
+fn supply_reach(
+    rules: &Rules,
+    state: &State,
+    (spec, occ): (&ZoneSupply, &Occupancy),
+    unit: usize,
+) -> Vec<bool> {
     let g = &rules.content.graph;
     let u = &state.units[unit];
     let (nation, side) = (rules.nation(u), rules.side(u));
     let group = rules.group(nation);
     let blocked_by_friends = spec.blocked_by_other_sides.iter().any(|n| n == nation);
-    let holds_hostile = |s: &str| {
-        state
-            .units_at(s)
-            .any(|(_, x)| rules.group(rules.nation(x)) != group)
-    };
-    let holds_own = |s: &str| state.units_at(s).any(|(_, x)| rules.side(x) == side);
+    let zones_block = spec.zones_block.is_empty() || spec.zones_block.iter().any(|n| n == nation);
+    let by_zones = rules.game.zones_of_control.is_some();
+    let units = |s: usize| occ.present[s].iter().map(|&i| &state.units[i]);
+    let holds_hostile = |s: usize| units(s).any(|x| rules.group(rules.nation(x)) != group);
+    let holds_own = |s: usize| units(s).any(|x| rules.side(x) == side);
     let passable: Vec<bool> = g
         .spaces
         .iter()
@@ -69,37 +142,39 @@ fn supply_reach(rules: &Rules, state: &State, spec: &ZoneSupply, unit: usize) ->
                 return false;
             }
             if blocked_by_friends
-                && state
-                    .units_at(&s.id)
-                    .any(|(_, x)| rules.side(x) != side && rules.group(rules.nation(x)) == group)
+                && units(i).any(|x| rules.side(x) != side && rules.group(rules.nation(x)) == group)
             {
                 return false;
             }
-            if holds_hostile(&s.id) {
+            if holds_hostile(i) {
                 // A contested space: only if own units contest it (3.1.2).
-                return holds_own(&s.id);
+                return holds_own(i);
             }
-            if state.units_at(&s.id).next().is_none() {
-                // An empty space next to a hostile unit is not free.
-                return !g
-                    .neighbours(i)
-                    .iter()
-                    .any(|&(n, _)| holds_hostile(&g.spaces[n].id));
+            if occ.present[i].is_empty() && zones_block {
+                // An empty space next to a hostile unit (that exerts a zone) is not free.
+                return if by_zones {
+                    !occ.in_zone_against(rules, i, side)
+                } else {
+                    !g.neighbours(i).iter().any(|&(n, _)| holds_hostile(n))
+                };
             }
             true
         })
         .collect();
+    let is_source = |i: usize, s: &crate::model::Space| {
+        s.supply
+            .iter()
+            .any(|x| x.nations.iter().any(|n| n == nation))
+            || units(i).any(|x| {
+                rules.side(x) == side && spec.source_units.iter().any(|t| t == rules.unit_type(x))
+            })
+    };
     let mut reached = vec![false; g.spaces.len()];
     let mut queue: Vec<usize> = g
         .spaces
         .iter()
         .enumerate()
-        .filter(|(i, s)| {
-            passable[*i]
-                && s.supply
-                    .iter()
-                    .any(|x| x.nations.iter().any(|n| n == nation))
-        })
+        .filter(|(i, s)| passable[*i] && is_source(*i, s))
         .map(|(i, _)| i)
         .collect();
     for &q in &queue {
