@@ -408,6 +408,10 @@ impl Checker<'_> {
                 );
             }
         }
+        if let Some(o) = &m.overrun {
+            let p = format!("{at}/movement_rules/overrun/types");
+            self.references(f, &p, "unit type", &o.types, &ids.unit_types);
+        }
         for (i, c) in m.ignore_costs.iter().enumerate() {
             let p = format!("{at}/movement_rules/ignore_costs/{i}");
             self.reference(f, &format!("{p}/flag"), "flag", &c.flag, &ids.flags);

@@ -231,6 +231,23 @@ pub struct ImpulseMovement {
     /// event that bridges a river).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ignore_costs: Vec<FlagKinds>,
+    /// Overrun: moving onto hostile units much weaker than the unit, which are destroyed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overrun: Option<Overrun>,
+}
+
+/// Overrun: a unit of these types in supply moves onto a space held only by hostile units
+/// whose defence strength times `ratio` is at most its attack strength (both as in combat, so
+/// the terrain counts), paying `cost` movement points more than the step, with no minimum
+/// move and within the stacking limits; they are destroyed and it moves no further.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Overrun {
+    pub types: Vec<String>,
+    pub ratio: u32,
+    pub cost: u32,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub rule: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -339,7 +356,8 @@ pub struct OddsCombat {
 /// connections of a unit of the `sources` types of its side, along a line its general supply
 /// could follow (the `SupplyReach` hooks may shorten it: they are given `attack` true). With
 /// `used_up`, every source that supplied an attack leaves the map at the end of the phase of
-/// combat.
+/// combat, back to the counter mix (not yet in play: a later reinforcement may bring the piece
+/// in again).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AttackSupply {

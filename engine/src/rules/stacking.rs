@@ -85,6 +85,23 @@ pub(super) fn stacking_allows_with(
         && may_be_together(rules, state, unit, space, (&others, in_retreat))
 }
 
+/// [`stacking_allows`] as if the units `gone` were not there (units about to be overrun).
+pub(super) fn allows_without(
+    rules: &Rules,
+    state: &State,
+    unit: usize,
+    space: &str,
+    gone: &[usize],
+) -> bool {
+    let others: Vec<&Unit> = state
+        .units_at(space)
+        .filter(|(i, _)| *i != unit && !gone.contains(i))
+        .map(|(_, u)| u)
+        .collect();
+    within_limits(rules, state, unit, space, &others)
+        && may_be_together(rules, state, unit, space, (&others, false))
+}
+
 /// Whether a moving unit may pass through a space, stopping there or not: the stacking rules
 /// that hold at each step of a move, by the game's `pass_through` (all of them, those that
 /// keep pieces apart or alone, or none). Where it may stop is [`stacking_allows`].

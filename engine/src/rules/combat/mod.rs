@@ -43,6 +43,7 @@ use crate::tables::{ColumnInput, RowInput};
 pub use designate::{may_fight, targets};
 pub use fire::terrain_rows;
 use fire::*;
+pub(in crate::rules) use odds::printed as odds_printed;
 pub use retreats::retreat_options;
 
 /// How a combat is fought: the form each stage takes, read from the game's data where the

@@ -349,7 +349,7 @@ struct Outcome {
 
 /// A unit's printed strength in a combat: its strength stat, or its defence stat where the
 /// operations give one and it defends.
-pub(super) fn printed(
+pub(in crate::rules) fn printed(
     rules: &Rules,
     state: &State,
     s: &Impulses,

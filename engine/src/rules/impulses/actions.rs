@@ -95,14 +95,8 @@ pub(in crate::rules) fn act(
                 .map(|&(_, e)| e)
                 .ok_or("not adjacent")?;
             let cost = move_cost(rules, state, s, u, (edge, ti));
-            // In a phase of movement, moving another unit ends the last one's move (a unit
-            // once left may not move again).
-            if is_phase(rules, &t) && t.passing.is_none() {
-                if let Some(last) = t.last_mover.filter(|&l| l != u) {
-                    let allowed = t.allowed.get(&last).copied().unwrap_or(0);
-                    t.used.insert(last, allowed.max(1));
-                }
-                t.last_mover = Some(u);
+            if t.passing.is_none() {
+                takes_hand(rules, &mut t, u);
             }
             if t.stage == Stage::EndMove {
                 t.end_moved.insert(u);
@@ -125,6 +119,10 @@ pub(in crate::rules) fn act(
             }
             put(state, t);
             Ok(())
+        }
+        (Stage::Move | Stage::Reserve, ["overrun", unit, to]) => {
+            let u = find_unit(rules, state, unit)?;
+            overrun(rules, state, t, u, to)
         }
         (Stage::Combat, ["done"]) => {
             t.stage = Stage::Reserve;
@@ -240,9 +238,14 @@ pub(super) fn end_impulse(rules: &Rules, state: &mut State, mut t: ImpulseTask) 
     // Attack supply used up, at the end of the phase (or impulse) of combat.
     if s.combat.attack_supply.as_ref().is_some_and(|a| a.used_up) {
         for u in std::mem::take(&mut t.sources_used) {
+            // Back to the counter mix: a later reinforcement may bring the piece in again.
             if on_map(state, u).is_some() {
-                let why = "is used up by the attacks it supplied";
-                crate::rules::losses::eliminate_saying(rules, state, u, why);
+                let name = state.units[u].name(rules.content);
+                state
+                    .flow
+                    .messages
+                    .push(format!("{name} is used up by the attacks it supplied"));
+                state.units[u].at = Loc::Unplaced;
             }
         }
     }

@@ -34,6 +34,7 @@ mod actions;
 mod leave;
 mod moves;
 mod orders;
+mod overrun;
 mod prompts;
 pub(in crate::rules) mod zone;
 
@@ -41,6 +42,7 @@ pub(super) use actions::act;
 use actions::*;
 use moves::*;
 use orders::*;
+use overrun::*;
 pub(super) use prompts::step;
 use prompts::*;
 use zone::*;
@@ -345,6 +347,19 @@ fn activate_every(rules: &Rules, state: &mut State, t: &mut ImpulseTask) {
     } else {
         t.stage = Stage::Combat;
     }
+}
+
+/// In a phase of movement, moving a unit ends the last one's move if it was another (a unit
+/// once left may not move again, Movement H).
+fn takes_hand(rules: &Rules, t: &mut ImpulseTask, u: usize) {
+    if !is_phase(rules, t) {
+        return;
+    }
+    if let Some(last) = t.last_mover.filter(|&l| l != u) {
+        let allowed = t.allowed.get(&last).copied().unwrap_or(0);
+        t.used.insert(last, allowed.max(1));
+    }
+    t.last_mover = Some(u);
 }
 
 /// Whether the impulse under way is a phase of a player-turn.

@@ -143,9 +143,14 @@ fn unit_moves(
             .map(|(n, _)| n)
             .collect()
     };
-    to.into_iter()
+    let mut out: Vec<String> = to
+        .into_iter()
         .map(|n| format!("move {name} {}", g.spaces[n].id))
-        .collect()
+        .collect();
+    if t.passing.is_none() && leave::leaving(t, u).is_none() {
+        out.extend(overrun_options(rules, state, (s, t), u));
+    }
+    out
 }
 
 /// The steps a unit activated to move may take from the space `at` (a graph index: where it
