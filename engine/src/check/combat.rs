@@ -1,8 +1,9 @@
 //! The ids an odds combat's newer parts name (attack supply, support from a distance, the
-//! retreats zones block), and a supply step's sides, zone rules and source units.
+//! retreats zones block), a supply step's sides, zone rules and source units, and rail
+//! movement's impulses and unit types.
 
-use super::{Checker, Ids, Parsed};
-use crate::model::{GameFile, OddsCombat, ZoneSupply};
+use super::{At, Checker, Ids, Parsed};
+use crate::model::{GameFile, OddsCombat, Rail, ZoneSupply};
 
 impl Checker<'_> {
     pub(super) fn odds_combat_refs(
@@ -53,5 +54,25 @@ impl Checker<'_> {
         self.references(f, &p, "nation", &z.zones_block, &ids.nations);
         let p = format!("{at}/source_units");
         self.references(f, &p, "unit type", &z.source_units, &ids.unit_types);
+    }
+
+    pub(super) fn rail_refs(
+        &mut self,
+        f: &Parsed<GameFile>,
+        at: &str,
+        r: &Rail,
+        ids: &Ids,
+        impulses: usize,
+    ) {
+        for (i, x) in r.impulses.iter().enumerate() {
+            let p = format!("{at}/impulses/{i}");
+            if x.impulse >= impulses {
+                let msg = format!("there is no impulse {} (impulses count from 0)", x.impulse);
+                self.error(f.at(&format!("{p}/impulse")), "E0201", msg);
+            }
+            let types = &ids.unit_types;
+            self.references(f, &format!("{p}/types"), "unit type", &x.types, types);
+            self.references(f, &format!("{p}/except"), "unit type", &x.except, types);
+        }
     }
 }

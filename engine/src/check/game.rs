@@ -412,6 +412,15 @@ impl Checker<'_> {
             let p = format!("{at}/movement_rules/overrun/types");
             self.references(f, &p, "unit type", &o.types, &ids.unit_types);
         }
+        if let Some(r) = &m.rail {
+            self.rail_refs(
+                f,
+                &format!("{at}/movement_rules/rail"),
+                r,
+                &ids,
+                imp.impulses.len(),
+            );
+        }
         for (i, c) in m.ignore_costs.iter().enumerate() {
             let p = format!("{at}/movement_rules/ignore_costs/{i}");
             self.reference(f, &format!("{p}/flag"), "flag", &c.flag, &ids.flags);

@@ -105,9 +105,9 @@ pub struct Impulses {
     /// a unit of a hostile nation enters it (7.3.4).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub capturers: Vec<String>,
-    /// Whether a unit entering a space with victory points gives it to its side from whoever
-    /// held it (the last side to pass a unit through a city holds it), rather than by
-    /// `capturers`.
+    /// Whether a unit entering a space gives it to its side from whoever held it (the last
+    /// side to pass a unit through a space holds it: a city's points, the spaces behind a
+    /// side's front), rather than by `capturers`.
     #[serde(default, skip_serializing_if = "is_default")]
     pub last_through_holds: bool,
     /// Run at the end of an impulse for each unit activated in it that neither moved nor
@@ -234,6 +234,34 @@ pub struct ImpulseMovement {
     /// Overrun: moving onto hostile units much weaker than the unit, which are destroyed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overrun: Option<Overrun>,
+    /// Movement by rail, instead of a unit's own movement in an impulse.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rail: Option<Rail>,
+}
+
+/// Movement by rail: in the impulses listed, a unit of the types they allow that has not yet
+/// moved in the impulse, and stands in no hostile zone of control, may move up to `spaces`
+/// spaces instead of its own movement, whatever the terrain, through and into spaces its side
+/// controls that hold no hostile unit and lie in no hostile zone of control.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Rail {
+    pub spaces: u32,
+    pub impulses: Vec<RailImpulse>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub rule: String,
+}
+
+/// An impulse (counted from 0) in which units may move by rail: those of `types` (empty: any)
+/// but those of `except`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RailImpulse {
+    pub impulse: usize,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub except: Vec<String>,
 }
 
 /// Overrun: a unit of these types in supply moves onto a space held only by hostile units

@@ -94,7 +94,11 @@ pub(in crate::rules) fn act(
                 .find(|&&(n, _)| n == ti)
                 .map(|&(_, e)| e)
                 .ok_or("not adjacent")?;
-            let cost = move_cost(rules, state, s, u, (edge, ti));
+            let cost = if t.rail.contains(&u) {
+                2
+            } else {
+                move_cost(rules, state, s, u, (edge, ti))
+            };
             if t.passing.is_none() {
                 takes_hand(rules, &mut t, u);
             }
@@ -117,6 +121,20 @@ pub(in crate::rules) fn act(
                 let allowed = t.allowed.get(&u).copied().unwrap_or(0);
                 t.used.insert(u, allowed.max(1));
             }
+            put(state, t);
+            Ok(())
+        }
+        (Stage::Move | Stage::Reserve, ["rail", unit]) => {
+            let u = find_unit(rules, state, unit)?;
+            let rail = s
+                .movement_rules
+                .rail
+                .as_ref()
+                .ok_or("no rail movement here")?;
+            takes_hand(rules, &mut t, u);
+            t.rail.insert(u);
+            t.used.insert(u, 0);
+            t.allowed.insert(u, rail.spaces * 2);
             put(state, t);
             Ok(())
         }
@@ -149,11 +167,8 @@ pub(super) fn enter(rules: &Rules, state: &mut State, s: &Impulses, unit: usize,
         .city
         .as_ref()
         .is_some_and(|c| in_region(rules, space, &c.region));
-    if vp == 0 || in_city {
-        return;
-    }
     let u = &state.units[unit];
-    if s.last_through_holds {
+    if s.last_through_holds && !in_city {
         let side = rules.side(u).to_string();
         if state.control.get(space) != Some(&side) {
             state.set_control(space, Some(&side));
@@ -161,7 +176,7 @@ pub(super) fn enter(rules: &Rules, state: &mut State, s: &Impulses, unit: usize,
         }
         return;
     }
-    if s.capturers.is_empty() {
+    if vp == 0 || in_city || s.capturers.is_empty() {
         return;
     }
     let (nation, side) = (rules.nation(u).to_string(), rules.side(u).to_string());

@@ -36,6 +36,7 @@ mod moves;
 mod orders;
 mod overrun;
 mod prompts;
+mod rail;
 pub(in crate::rules) mod zone;
 
 pub(super) use actions::act;
@@ -45,6 +46,7 @@ use orders::*;
 use overrun::*;
 pub(super) use prompts::step;
 use prompts::*;
+use rail::*;
 use zone::*;
 
 /// The mode a unit is activated in.
@@ -127,6 +129,8 @@ pub struct ImpulseTask {
     pub window: Vec<String>,
     /// In a phase of movement: the unit that moved last (moving another ends its move).
     pub last_mover: Option<usize>,
+    /// Units moving by rail in this impulse.
+    pub rail: BTreeSet<usize>,
     /// Units that gave attack supply, or supported an attack from a distance, this impulse.
     pub sources_used: BTreeSet<usize>,
     pub supported: BTreeSet<usize>,
@@ -172,6 +176,7 @@ pub(super) fn start(rules: &Rules, state: &mut State, at: (usize, usize)) {
         passing: None,
         window: Vec::new(),
         last_mover: None,
+        rail: BTreeSet::new(),
         sources_used: BTreeSet::new(),
         supported: BTreeSet::new(),
     };
@@ -300,6 +305,7 @@ fn begin_impulse(rules: &Rules, state: &mut State, t: &mut ImpulseTask) {
     t.window.clear();
     t.passing = None;
     t.last_mover = None;
+    t.rail.clear();
     t.sources_used.clear();
     t.supported.clear();
     if let Some(city) = spec(rules, t.at).and_then(|s| s.city.as_ref()) {

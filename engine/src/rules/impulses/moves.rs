@@ -127,6 +127,12 @@ fn unit_moves(
         return Vec::new();
     };
     let name = state.units[u].name(rules.content);
+    if t.rail.contains(&u) {
+        return rail_steps(rules, state, (s, t), u, at)
+            .into_iter()
+            .map(|n| format!("move {name} {}", g.spaces[n].id))
+            .collect();
+    }
     // A unit that may not stay where it stands steps only out of it, and stops.
     let to: Vec<usize> = if leave::leaving(t, u).is_some() {
         if used > 0 {
@@ -149,6 +155,7 @@ fn unit_moves(
         .collect();
     if t.passing.is_none() && leave::leaving(t, u).is_none() {
         out.extend(overrun_options(rules, state, (s, t), u));
+        out.extend(rail_option(rules, state, (s, t), u));
     }
     out
 }
