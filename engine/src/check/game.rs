@@ -703,6 +703,17 @@ impl Checker<'_> {
             }
             self.reference(f, &format!("{p}/size"), "unit size", &c.size, &sizes);
             self.references(f, &format!("{p}/flags"), "counter flag", &c.flags, &flags);
+            if !c.breaks_into.is_empty() || c.combine_when.is_some() {
+                let counters = self.ids.counters.clone();
+                for (i, part) in c.breaks_into.iter().enumerate() {
+                    let q = format!("{p}/breaks_into/{i}/counter");
+                    self.reference(f, &q, "counter", &part.counter, &counters);
+                }
+                if let Some(flag) = &c.combine_when {
+                    let flags = self.ids.flags.clone();
+                    self.reference(f, &format!("{p}/combine_when"), "flag", flag, &flags);
+                }
+            }
             if let Some(other) = &c.eliminated_as {
                 let counters = self.ids.counters.clone();
                 self.reference(

@@ -222,8 +222,23 @@ pub struct Counter {
     /// How many identical counters there are.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub count: u32,
+    /// The smaller units this one breaks down into, and is recombined from, in a phase of
+    /// movement (an army into its corps).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub breaks_into: Vec<CounterPart>,
+    /// Units may be combined into this one only while this flag is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combine_when: Option<String>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub notes: String,
     #[serde(default, skip_serializing_if = "is_default")]
     pub provenance: Provenance,
+}
+
+/// So many pieces of a counter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CounterPart {
+    pub counter: String,
+    pub count: u32,
 }

@@ -124,6 +124,13 @@ pub(in crate::rules) fn act(
             put(state, t);
             Ok(())
         }
+        (Stage::Move, ["break", unit]) => {
+            let u = find_unit(rules, state, unit)?;
+            super::breakdown::break_down(rules, state, t, u)
+        }
+        (Stage::Move, ["combine", counter, space]) => {
+            super::breakdown::combine(rules, state, t, counter, space)
+        }
         (Stage::Move | Stage::Reserve, ["rail", unit]) => {
             let u = find_unit(rules, state, unit)?;
             let rail = s

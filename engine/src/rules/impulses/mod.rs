@@ -31,6 +31,7 @@ use crate::state::{marker_level, set_marker_level, Loc, State};
 use crate::tables::{ColumnInput, RowInput};
 
 mod actions;
+mod breakdown;
 mod leave;
 mod moves;
 mod orders;

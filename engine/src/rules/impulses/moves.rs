@@ -99,12 +99,13 @@ pub(super) fn move_options(
             return (options, true);
         }
     }
-    let options = t
+    let mut options: Vec<String> = t
         .units
         .iter()
         .filter(|(_, m)| *m == mode)
         .flat_map(|&(u, _)| unit_moves(rules, state, (s, t), u))
         .collect();
+    options.extend(super::breakdown::options(rules, state, t));
     (options, false)
 }
 

@@ -1,0 +1,184 @@
+//! Break-down and recombination in a phase of movement: a unit whose counter `breaks_into`
+//! smaller ones may, before it moves, be replaced by them in its space (`break UNIT`), when
+//! the counter mix has the pieces; units stacked together that make up such a counter may be
+//! replaced by one piece of it (`combine COUNTER SPACE`), while its `combine_when` flag (if
+//! any) is set. The new units are the phase's too: they move with their whole allowance, but
+//! a unit combined from units that had moved moves no further.
+
+use super::*;
+use crate::model::Counter;
+
+/// The break-downs and recombinations the side of a phase of movement may make now.
+pub(super) fn options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<String> {
+    if !is_phase(rules, t) || t.stage != Stage::Move || t.passing.is_some() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut free: BTreeMap<&str, usize> = BTreeMap::new();
+    for u in state.units.iter().filter(|u| u.at == Loc::Unplaced) {
+        *free.entry(u.counter.as_str()).or_insert(0) += 1;
+    }
+    let has = |counter: &str, n: u32| free.get(counter).copied().unwrap_or(0) >= n as usize;
+    let mut stacks: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for &(u, _) in &t.units {
+        let Some(at) = on_map(state, u) else { continue };
+        stacks.entry(at).or_default().push(u);
+        let fresh = t.used.get(&u).is_some_and(|&x| x == 0) && !t.acted.contains(&u);
+        let parts = rules.counter(&state.units[u]).map(|c| &c.breaks_into);
+        if fresh
+            && parts.is_some_and(|p| !p.is_empty() && p.iter().all(|x| has(&x.counter, x.count)))
+        {
+            out.push(format!("break {}", state.units[u].name(rules.content)));
+        }
+    }
+    for (space, units) in stacks {
+        for c in &rules.content.counters {
+            if has(&c.id, 1) && combinable(state, c) && recipe(state, c, &units).is_some() {
+                out.push(format!("combine {} {space}", c.id));
+            }
+        }
+    }
+    out
+}
+
+/// Whether the counter mix holds the pieces of a break-down.
+fn pieces_free(state: &State, parts: &[crate::model::CounterPart]) -> bool {
+    parts
+        .iter()
+        .all(|p| free_pieces(state, &p.counter).len() >= p.count as usize)
+}
+
+/// The pieces of a counter not in play.
+fn free_pieces(state: &State, counter: &str) -> Vec<usize> {
+    (0..state.units.len())
+        .filter(|&i| state.units[i].counter == counter && state.units[i].at == Loc::Unplaced)
+        .collect()
+}
+
+/// Whether units may be combined into a counter now: it has a break-down, its flag (if any)
+/// is set, and a piece of it is free.
+fn combinable(state: &State, c: &Counter) -> bool {
+    !c.breaks_into.is_empty()
+        && c.combine_when
+            .as_ref()
+            .is_none_or(|f| state.flags.contains(f))
+        && !free_pieces(state, &c.id).is_empty()
+}
+
+/// The units among `units` that make up a counter, if they do (the first of each part).
+fn recipe(state: &State, c: &Counter, units: &[usize]) -> Option<Vec<usize>> {
+    let mut picked = Vec::new();
+    for part in &c.breaks_into {
+        let found: Vec<usize> = units
+            .iter()
+            .copied()
+            .filter(|&u| state.units[u].counter == part.counter && !picked.contains(&u))
+            .take(part.count as usize)
+            .collect();
+        if found.len() < part.count as usize {
+            return None;
+        }
+        picked.extend(found);
+    }
+    Some(picked)
+}
+
+/// Puts a free piece of a counter in a space, as a unit of the phase with its allowance (none
+/// left when `moved`).
+fn bring_in(rules: &Rules, state: &mut State, t: &mut ImpulseTask, piece: usize, space: &str) {
+    state.units[piece].at = Loc::Space(space.to_string());
+    state.units[piece].reduced = false;
+    let Some(s) = spec(rules, t.at) else { return };
+    let ma = movement::allowance(rules, state, piece, stat(rules, state, piece, &s.movement));
+    t.units.push((piece, Mode::Move));
+    t.allowed.insert(piece, ma * 2);
+    t.used.insert(piece, 0);
+}
+
+/// `break UNIT`.
+pub(super) fn break_down(
+    rules: &Rules,
+    state: &mut State,
+    mut t: ImpulseTask,
+    u: usize,
+) -> Result<(), String> {
+    let name = state.units[u].name(rules.content);
+    let parts = rules
+        .counter(&state.units[u])
+        .map(|c| c.breaks_into.clone())
+        .filter(|p| !p.is_empty())
+        .ok_or_else(|| format!("{name} does not break down"))?;
+    let space = on_map(state, u)
+        .ok_or("the unit is not on the map")?
+        .to_string();
+    if !pieces_free(state, &parts) {
+        return Err("the counter mix lacks the pieces".into());
+    }
+    state.units[u].at = Loc::Unplaced;
+    t.units.retain(|(x, _)| *x != u);
+    let mut names = Vec::new();
+    for part in &parts {
+        for piece in free_pieces(state, &part.counter)
+            .into_iter()
+            .take(part.count as usize)
+        {
+            bring_in(rules, state, &mut t, piece, &space);
+            names.push(state.units[piece].name(rules.content));
+        }
+    }
+    state.flow.messages.push(format!(
+        "{name} breaks down into {} in {space}",
+        names.join(", ")
+    ));
+    put(state, t);
+    Ok(())
+}
+
+/// `combine COUNTER SPACE`.
+pub(super) fn combine(
+    rules: &Rules,
+    state: &mut State,
+    mut t: ImpulseTask,
+    counter: &str,
+    space: &str,
+) -> Result<(), String> {
+    let c = rules
+        .content
+        .counters
+        .iter()
+        .find(|c| c.id == counter)
+        .ok_or("no such counter")?;
+    if !combinable(state, c) {
+        return Err(format!("no {counter} may be combined now"));
+    }
+    let here: Vec<usize> = t
+        .units
+        .iter()
+        .map(|&(u, _)| u)
+        .filter(|&u| on_map(state, u) == Some(space))
+        .collect();
+    let parts = recipe(state, c, &here).ok_or("the units there do not make it up")?;
+    let moved = parts.iter().any(|u| t.acted.contains(u));
+    let names: Vec<String> = parts
+        .iter()
+        .map(|&u| state.units[u].name(rules.content))
+        .collect();
+    for &u in &parts {
+        state.units[u].at = Loc::Unplaced;
+    }
+    t.units.retain(|(x, _)| !parts.contains(x));
+    let piece = free_pieces(state, counter)[0];
+    bring_in(rules, state, &mut t, piece, space);
+    if moved {
+        let allowed = t.allowed.get(&piece).copied().unwrap_or(0);
+        t.used.insert(piece, allowed.max(1));
+        t.acted.insert(piece);
+    }
+    state.flow.messages.push(format!(
+        "{} combine into {} in {space}",
+        names.join(", "),
+        state.units[piece].name(rules.content)
+    ));
+    put(state, t);
+    Ok(())
+}
