@@ -195,7 +195,7 @@ fn steps(
                 state,
                 (s, t),
                 u,
-                (n, used, move_cost(rules, state, s, u, (e, n))),
+                (n, used, || move_cost(rules, state, s, u, (e, n))),
             )
     };
     movement::steps_from(rules, state, u, at, ((used, allowed), &lifted), may)

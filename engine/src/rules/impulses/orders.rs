@@ -226,7 +226,7 @@ pub(super) fn keeps_approach(
     state: &State,
     (s, t): (&Impulses, &ImpulseTask),
     unit: usize,
-    (n, used, cost): (usize, u32, u32),
+    (n, used, cost): (usize, u32, impl Fn() -> u32),
 ) -> bool {
     if !t.approach || !t.ordered.contains(&unit) || !approach_pending(rules, state, s, t) {
         return true;
@@ -240,7 +240,7 @@ pub(super) fn keeps_approach(
         return false;
     }
     // From there, with what it would have left.
-    let used = used + cost.max(1);
+    let used = used + cost().max(1);
     let allowed = t.allowed.get(&unit).copied().unwrap_or(0);
     used < allowed && can_approach(rules, state, (s, t), (unit, n), (used, allowed))
 }

@@ -313,6 +313,10 @@ impl Eval<'_> {
                         .is_some_and(|x| x.features.contains(&f)),
                 )
             }
+            "in_region" => {
+                let (s, r) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
+                Value::Bool(crate::state::space_in_region(self.content, &s, &r))
+            }
             "full_supply_at" => {
                 let (s, nation) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
                 let side = crate::rules::supply::nation_side(self.content, &nation).to_string();
