@@ -479,9 +479,28 @@ pub struct StackLimit {
     /// Not in spaces of these regions (the zones east of the Oder-Neisse line).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub except: Vec<String>,
+    /// How many a piece of a size counts for (an army as three corps); one when not listed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub weights: Vec<SizeWeight>,
+}
+
+/// A piece of this size counts for `count` pieces in a stacking limit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SizeWeight {
+    pub size: String,
+    pub count: u32,
 }
 
 impl StackLimit {
+    /// How many pieces a piece of this size counts for.
+    pub fn weight(&self, size: &str) -> u32 {
+        self.weights
+            .iter()
+            .find(|w| w.size == size)
+            .map_or(1, |w| w.count)
+    }
+
     /// Whether the limit holds in a space.
     pub fn applies(&self, game: &GameFile, space: &Space) -> bool {
         let lies_in = |r: &String| space_lies_in(game, space, r);

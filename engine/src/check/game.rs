@@ -180,6 +180,11 @@ impl Checker<'_> {
             self.references(f, &format!("{at}/nations"), "nation", &l.nations, &nations);
             self.references(f, &format!("{at}/within"), "region", &l.within, &regions);
             self.references(f, &format!("{at}/except"), "region", &l.except, &regions);
+            for (k, w) in l.weights.iter().enumerate() {
+                let sizes = self.ids.sizes.clone();
+                let p = format!("{at}/weights/{k}/size");
+                self.reference(f, &p, "unit size", &w.size, &sizes);
+            }
             if l.limit == 0 {
                 self.error(
                     f.at(&format!("{at}/limit")),

@@ -244,7 +244,7 @@ impl Checker<'_> {
                     .filter(|(_, c, _)| {
                         !exempt.contains(c.unit_type.as_str()) && l.counts(&c.nation)
                     })
-                    .map(|p| p.2)
+                    .map(|p| p.2 * l.weight(&p.1.size))
                     .sum();
                 if n > l.limit {
                     let whose = if l.nations.is_empty() {

@@ -165,8 +165,10 @@ fn within_limits(rules: &Rules, state: &State, unit: usize, space: &str, others:
             && others
                 .iter()
                 .filter(|x| counts(rules, x) && l.counts(rules.nation(x)))
-                .count() as u32
-                >= l.limit
+                .map(|x| l.weight(rules.size(x)))
+                .sum::<u32>()
+                + l.weight(rules.size(u))
+                > l.limit
     })
 }
 
