@@ -15,7 +15,7 @@ use egui_graphs::{
 use petgraph::stable_graph::{DefaultIx, EdgeIndex, IndexType, NodeIndex};
 use petgraph::{EdgeType, Undirected};
 use sandtable_engine::content::Content;
-use sandtable_engine::model::{Connection, LineStyle, MapFile, Pos, Provenance, Space};
+use sandtable_engine::model::{Connection, HexGrid, LineStyle, MapFile, Pos, Provenance, Space};
 use sandtable_engine::schema::FileKind;
 
 use crate::{parse_color, EditorApp};
@@ -181,6 +181,13 @@ impl MapView {
         Some(origin + (Pos2::new(p.x, p.y) - lo) * scale)
     }
 
+    /// Where a cell of the hex grid is drawn on screen, hex or hole (after a frame drew it).
+    pub fn hex_cell_screen_pos(&self, content: &Content, cell: (i32, i32)) -> Option<Pos2> {
+        let (origin, lo, scale) = self.hex_frame?;
+        let p = content.map.hex_grid.as_ref()?.centre(cell);
+        Some(origin + (Pos2::new(p.x, p.y) - lo) * scale)
+    }
+
     /// Selects the thing a JSON pointer into `map.ron` names (`/spaces/4/terrain`).
     pub fn select_pointer(&mut self, content: &Content, parts: &[&str]) {
         let index = |i: usize| parts.get(i).and_then(|p| p.parse::<usize>().ok());
@@ -297,7 +304,7 @@ pub fn show(app: &mut EditorApp, ui: &mut Ui) {
             egui::ScrollArea::vertical().show(ui, |ui| inspector(app, ui, &file));
         });
     if app.loaded.content.map.hex_grid.is_some() {
-        hex_map(app, ui);
+        hex_map(app, ui, &file);
     } else {
         graph_view(app, ui, &file);
     }
@@ -323,6 +330,9 @@ fn toolbar(app: &mut EditorApp, ui: &mut Ui, file: &str) {
             .clicked()
         {
             add_space(app, file, &id);
+        }
+        if app.loaded.content.map.hex_grid.is_some() {
+            ui.label(RichText::new("Right-click an empty cell to add a hex").weak());
         }
         if let Some(from) = &app.map.linking {
             ui.label(

@@ -521,6 +521,45 @@ fn a_hexside_clicked_on_the_hex_map_is_made_a_river_in_the_inspector() {
 }
 
 #[test]
+fn a_right_click_on_a_hole_of_the_hex_grid_adds_a_hex_there_and_undo_takes_it_away() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/hex-mini");
+    common::copy_tree(&fixture, dir.path());
+    let mut h = harness(dir.path());
+    h.state_mut().section = Section::Map;
+    h.run_steps(3);
+    let content = h.state().loaded.content.clone();
+    assert!(content.graph.index_of("0504").is_none());
+    let hole = h
+        .state()
+        .map
+        .hex_cell_screen_pos(&content, (5, 4))
+        .expect("drawn");
+    // A right click on the empty cell.
+    h.hover_at(hole);
+    h.run_steps(1);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: hole,
+            button: egui::PointerButton::Secondary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run_steps(1);
+    }
+    h.run_steps(1);
+    let map: MapFile = h.state().doc.parse("map.ron").unwrap();
+    assert!(map.hex_grid.unwrap().holes.is_empty());
+    assert!(h.state().loaded.content.graph.index_of("0504").is_some());
+    assert_eq!(h.state().map.selected, Some(Selected::Space("0504".into())));
+    assert!(!h.state().loaded.has_errors());
+    h.state_mut().undo();
+    h.run_steps(2);
+    assert!(h.state().loaded.content.graph.index_of("0504").is_none());
+}
+
+#[test]
 fn a_click_on_a_problem_in_game_ron_opens_the_game_panel_at_the_field() {
     let dir = copy_of_bundled();
     let game = dir.path().join("game.ron");

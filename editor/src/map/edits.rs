@@ -51,6 +51,24 @@ pub(super) fn add_space(app: &mut EditorApp, file: &str, id: &str) {
     }
 }
 
+/// Adds a hex to a hex grid where it had a hole, and selects it.
+pub fn add_hex(app: &mut EditorApp, file: &str, cell: (i32, i32)) {
+    let added = app.edit::<MapFile>(file, &format!("add hex {}", HexGrid::cell_id(cell)), |m| {
+        let grid = m.hex_grid.as_mut().ok_or("the map has no hex grid")?;
+        let before = grid.holes.len();
+        grid.holes.retain(|&h| h != cell);
+        if grid.holes.len() == before {
+            return Err("there is a hex there already".into());
+        }
+        Ok(())
+    });
+    if added {
+        let id = HexGrid::cell_id(cell);
+        app.map.selected = Some(Selected::Space(id.clone()));
+        app.map.centre_on = Some(id);
+    }
+}
+
 /// Sets a space's drawing position (a drag ended on it).
 pub fn move_space(app: &mut EditorApp, file: &str, id: &str, at: Pos2) {
     let name = app

@@ -2,8 +2,9 @@
 
 use super::*;
 
-/// A hex grid drawn as hexes in their terrain's colour; a click selects a hex.
-pub(super) fn hex_map(app: &mut EditorApp, ui: &mut Ui) {
+/// A hex grid drawn as hexes in their terrain's colour; a click selects a hex or a hexside, a
+/// right click on a hole of the grid adds a hex there.
+pub(super) fn hex_map(app: &mut EditorApp, ui: &mut Ui, file: &str) {
     let content = &app.loaded.content;
     let Some(grid) = content.map.hex_grid.as_ref() else {
         return;
@@ -114,6 +115,23 @@ pub(super) fn hex_map(app: &mut EditorApp, ui: &mut Ui) {
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .filter(|(_, d)| *d <= grid.size * scale);
         app.map.selected = nearest.map(|(i, _)| Selected::Space(g.spaces[i].id.clone()));
+    }
+    // A right click (or a double click) on a hole of the grid, a cell with no hex, adds a hex
+    // there.
+    if let Some(click) = response
+        .interact_pointer_pos()
+        .filter(|_| response.secondary_clicked() || response.double_clicked())
+    {
+        let hole = grid
+            .holes
+            .iter()
+            .map(|&cell| (cell, at(grid.centre(cell)).distance(click)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .filter(|(_, d)| *d <= grid.size * scale * 0.9)
+            .map(|(cell, _)| cell);
+        if let Some(cell) = hole {
+            edits::add_hex(app, file, cell);
+        }
     }
 }
 
