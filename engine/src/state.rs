@@ -209,6 +209,10 @@ pub struct State {
     pub forced_dice: Vec<i64>,
     /// Units waiting on the turn track, with the turn they reach the eliminated box.
     pub delayed: BTreeMap<usize, u32>,
+    /// For games with slow crossings: how many of its side's phases of movement in a row each
+    /// unit has not moved in, and how many more it must stay put after a crossing.
+    pub still: BTreeMap<usize, u32>,
+    pub resting: BTreeMap<usize, u32>,
     /// The theatres (of the play rule `theatres`) each eliminated unit was eliminated in, in
     /// the order the game lists them: where it may be rebuilt.
     pub theatres: BTreeMap<usize, Vec<String>>,
@@ -258,6 +262,8 @@ impl State {
             revealed_cards: BTreeMap::new(),
             modifiers: Vec::new(),
             delayed: BTreeMap::new(),
+            still: BTreeMap::new(),
+            resting: BTreeMap::new(),
             theatres: BTreeMap::new(),
             vp_counted: BTreeMap::new(),
             forced_dice: Vec::new(),

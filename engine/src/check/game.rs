@@ -417,6 +417,11 @@ impl Checker<'_> {
             let p = format!("{at}/movement_rules/overrun/types");
             self.references(f, &p, "unit type", &o.types, &ids.unit_types);
         }
+        for (i, c) in m.slow_crossings.iter().enumerate() {
+            let p = format!("{at}/movement_rules/slow_crossings/{i}/kinds");
+            let kinds = ids.connection_kinds.clone();
+            self.references(f, &p, "connection kind", &c.kinds, &kinds);
+        }
         if let Some(r) = &m.rail {
             self.rail_refs(
                 f,

@@ -237,6 +237,21 @@ pub struct ImpulseMovement {
     /// Movement by rail, instead of a unit's own movement in an impulse.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rail: Option<Rail>,
+    /// Connections crossed only slowly (a strait): in a phase of a player-turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slow_crossings: Vec<SlowCrossing>,
+}
+
+/// A connection of these kinds is crossed only as the whole move of a phase of movement, by a
+/// unit that has stayed put in its side's last `rest` phases of movement, and it stays put in
+/// the next `rest` after (the Kerch Straits: five phases in all with `rest: 1`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SlowCrossing {
+    pub kinds: Vec<String>,
+    pub rest: u32,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub rule: String,
 }
 
 /// Movement by rail: in the impulses listed, a unit of the types they allow that has not yet

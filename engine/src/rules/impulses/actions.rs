@@ -110,6 +110,9 @@ pub(in crate::rules) fn act(
                 *used += cost;
             }
             enter(rules, state, s, u, to);
+            if let Some(c) = super::crossing::slow(rules, s, edge) {
+                super::crossing::crossed(state, &mut t, c, u);
+            }
             // A unit that may not stop where it stepped passes through: it goes on at once.
             t.passing = (t.stage != Stage::EndMove
                 && (passes_through(rules) || stacking_allows(rules, state, u, to))
@@ -214,6 +217,7 @@ pub(super) fn end_impulse(rules: &Rules, state: &mut State, mut t: ImpulseTask) 
         state.flow.tasks.pop();
         return;
     };
+    super::crossing::end_phase(rules, state, &t);
     // City spaces the besiegers left empty (9.1.5).
     if let Some(city) = &s.city {
         let place = format!("{}/city/on_abandon", pointer(t.at));

@@ -32,6 +32,7 @@ use crate::tables::{ColumnInput, RowInput};
 
 mod actions;
 mod breakdown;
+mod crossing;
 mod leave;
 mod moves;
 mod orders;
@@ -351,6 +352,7 @@ fn activate_every(rules: &Rules, state: &mut State, t: &mut ImpulseTask) {
     if mode == Mode::Move {
         t.stage = Stage::Move;
         prepare_moves(rules, state, t, Mode::Move);
+        crossing::hold_resting(state, t);
     } else {
         t.stage = Stage::Combat;
     }

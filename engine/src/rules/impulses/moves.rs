@@ -190,6 +190,7 @@ fn steps(
         floor.is_none_or(|&f| prop(rules, &g.spaces[n].id, &restricted_property(s)) >= f)
             && rejoining.is_none_or(|d| farthest_own(rules, state, u, n) < d)
             && may_step(rules, state, s, u, from, n, e)
+            && super::crossing::may_cross(rules, state, (s, t), u, (e, used))
             && keeps_approach(
                 rules,
                 state,

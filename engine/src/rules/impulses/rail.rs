@@ -56,6 +56,7 @@ pub(super) fn rail_steps(
             state.control.get(to).map(String::as_str) == Some(side)
                 && !movement::in_enemy_zone(rules, state, side, n)
                 && may_step(rules, state, s, u, from, n, e)
+                && super::crossing::slow(rules, s, e).is_none()
                 && movement::may(rules, state, HookPoint::MayMove, u, (from, to))
                 && (may_stop(rules, state, u, to) || used + 4 <= allowed)
         })
