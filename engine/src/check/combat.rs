@@ -1,9 +1,9 @@
 //! The ids an odds combat's newer parts name (attack supply, support from a distance, the
-//! retreats zones block), a supply step's sides, zone rules and source units, and rail
-//! movement's impulses and unit types.
+//! retreats zones block), a supply step's sides, zone rules and source units, rail
+//! movement's impulses and unit types, and the ways off the map.
 
 use super::{At, Checker, Ids, Parsed};
-use crate::model::{GameFile, OddsCombat, Rail, ZoneSupply};
+use crate::model::{GameFile, MapExit, OddsCombat, Rail, ZoneSupply};
 
 impl Checker<'_> {
     pub(super) fn odds_combat_refs(
@@ -33,8 +33,18 @@ impl Checker<'_> {
             }
         }
         for (i, s) in c.support.iter().enumerate() {
-            let p = format!("{at}/support/{i}/types");
-            self.references(f, &p, "unit type", &s.types, &ids.unit_types);
+            let p = format!("{at}/support/{i}");
+            self.references(
+                f,
+                &format!("{p}/types"),
+                "unit type",
+                &s.types,
+                &ids.unit_types,
+            );
+            for (k, w) in s.while_flag.iter().enumerate() {
+                let q = format!("{p}/while_flag/{k}/flag");
+                self.reference(f, &q, "flag", &w.flag, &ids.flags);
+            }
         }
         let p = format!("{at}/retreat_blocked_by_zones");
         self.references(f, &p, "nation", &c.retreat_blocked_by_zones, &ids.nations);
@@ -73,6 +83,27 @@ impl Checker<'_> {
             let types = &ids.unit_types;
             self.references(f, &format!("{p}/types"), "unit type", &x.types, types);
             self.references(f, &format!("{p}/except"), "unit type", &x.except, types);
+        }
+    }
+
+    pub(super) fn map_exit_refs(&mut self, f: &Parsed<GameFile>, at: &str, x: &MapExit, ids: &Ids) {
+        self.references(
+            f,
+            &format!("{at}/nations"),
+            "nation",
+            &x.nations,
+            &ids.nations,
+        );
+        self.reference(
+            f,
+            &format!("{at}/region"),
+            "region",
+            &x.region,
+            &ids.regions,
+        );
+        self.reference(f, &format!("{at}/to"), "box", &x.to, &ids.boxes);
+        if let Some(flag) = &x.flag {
+            self.reference(f, &format!("{at}/flag"), "flag", flag, &ids.flags);
         }
     }
 }

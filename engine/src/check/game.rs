@@ -417,6 +417,9 @@ impl Checker<'_> {
             let p = format!("{at}/movement_rules/overrun/types");
             self.references(f, &p, "unit type", &o.types, &ids.unit_types);
         }
+        for (i, x) in m.exits.iter().enumerate() {
+            self.map_exit_refs(f, &format!("{at}/movement_rules/exits/{i}"), x, &ids);
+        }
         for (i, c) in m.slow_crossings.iter().enumerate() {
             let p = format!("{at}/movement_rules/slow_crossings/{i}/kinds");
             let kinds = ids.connection_kinds.clone();

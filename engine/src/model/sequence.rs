@@ -240,6 +240,24 @@ pub struct ImpulseMovement {
     /// Connections crossed only slowly (a strait): in a phase of a player-turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub slow_crossings: Vec<SlowCrossing>,
+    /// Ways off the map: units of these nations in a region may leave it, into a box.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exits: Vec<MapExit>,
+}
+
+/// A unit of `nations` standing in a space of `region` may leave the map, in place of the rest
+/// of its move, into the box `to` (`exit UNIT`); it does not come back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MapExit {
+    pub nations: Vec<String>,
+    pub region: String,
+    pub to: String,
+    /// Only while this flag is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flag: Option<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub rule: String,
 }
 
 /// A connection of these kinds is crossed only as the whole move of a phase of movement, by a
@@ -433,8 +451,18 @@ pub struct RangedSupport {
     pub types: Vec<String>,
     pub within: u32,
     pub strength: i32,
+    /// Another strength while a flag is set (the first that is).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub while_flag: Vec<FlagStrength>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub rule: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FlagStrength {
+    pub flag: String,
+    pub strength: i32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

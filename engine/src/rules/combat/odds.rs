@@ -195,7 +195,14 @@ pub(super) fn resolve(rules: &Rules, state: &mut State, c: &mut CombatTask) {
                     .iter()
                     .any(|t| t == rules.unit_type(&state.units[u]))
             })
-            .map_or(0, |r| i64::from(r.strength.max(0)));
+            .map_or(0, |r| {
+                let strength = r
+                    .while_flag
+                    .iter()
+                    .find(|f| state.flags.contains(&f.flag))
+                    .map_or(r.strength, |f| f.strength);
+                i64::from(strength.max(0))
+            });
         a.saturating_add(extra)
     });
     let mut defence: i64 = c

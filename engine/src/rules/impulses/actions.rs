@@ -127,6 +127,10 @@ pub(in crate::rules) fn act(
             put(state, t);
             Ok(())
         }
+        (Stage::Move | Stage::Reserve, ["exit", unit]) => {
+            let u = find_unit(rules, state, unit)?;
+            super::exits::exit(rules, state, t, u)
+        }
         (Stage::Move, ["break", unit]) => {
             let u = find_unit(rules, state, unit)?;
             super::breakdown::break_down(rules, state, t, u)

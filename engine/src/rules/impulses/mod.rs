@@ -33,6 +33,7 @@ use crate::tables::{ColumnInput, RowInput};
 mod actions;
 mod breakdown;
 mod crossing;
+mod exits;
 mod leave;
 mod moves;
 mod orders;

@@ -157,6 +157,7 @@ fn unit_moves(
     if t.passing.is_none() && leave::leaving(t, u).is_none() {
         out.extend(overrun_options(rules, state, (s, t), u));
         out.extend(rail_option(rules, state, (s, t), u));
+        out.extend(super::exits::exit_option(rules, state, (s, t), u));
     }
     out
 }
