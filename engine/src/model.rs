@@ -482,6 +482,12 @@ pub struct StackLimit {
     /// How many a piece of a size counts for (an army as three corps); one when not listed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub weights: Vec<SizeWeight>,
+    /// It holds only while this flag is set, or only while that one is not (a limit that
+    /// changes on a date of the game).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub while_flag: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unless_flag: Option<String>,
 }
 
 /// A piece of this size counts for `count` pieces in a stacking limit.
@@ -493,6 +499,12 @@ pub struct SizeWeight {
 }
 
 impl StackLimit {
+    /// Whether it holds with these flags set.
+    pub fn in_force(&self, set: impl Fn(&str) -> bool) -> bool {
+        self.while_flag.as_deref().is_none_or(&set)
+            && self.unless_flag.as_deref().is_none_or(|f| !set(f))
+    }
+
     /// How many pieces a piece of this size counts for.
     pub fn weight(&self, size: &str) -> u32 {
         self.weights

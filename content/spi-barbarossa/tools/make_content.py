@@ -239,8 +239,6 @@ def write_scenario(m, sc, setups, start_vp):
         out.append(f"    tracks: [(track: \"axis_vp\", value: {vp})],")
     if sc["flags"]:
         out.append("    flags: [" + ", ".join(q(f) for f in sc["flags"]) + "],")
-    if sc["limit"] == 3:
-        out.append('    rules: [(pointer: "/stacking/limits/1/limit", value: 3)],')
     out.append("    options: [")
     for oid, name, rule, text in SC.option_entries(sc["options"]):
         out.append(f"        (id: {q(oid)}, name: {q(name)}, rule: {q(rule)}, text: {q(text)}),")

@@ -95,7 +95,7 @@ SCENARIOS = [
          rules=[
              ("length", "Game Length", "Six Game-Turns, July to December 1943 (reconstructed: Kursk, the Soviet summer and autumn offensives to the Dnieper)."),
              ("front", "Starting Front Lines", "The Zitadelle Front Line (set-up areas zitadelle_axis and zitadelle_soviet): reconstructed as the front of early July 1943, with the Kursk bulge, the Orel salient and the Kuban bridgehead; in the north the Finnish border."),
-             ("soviet_stacking", "Stacking", "Soviet units stack three a hex (the scenario raises the Soviet stacking limit by its rules; the set-up itself keeps to two a hex); they may combine into 6-5-5s and 5-9-3s."),
+             ("soviet_stacking", "Stacking", "Soviet units stack three a hex (the flag soviet_three_high, which this scenario sets, raises the Soviet stacking limit); they may combine into 6-5-5s and 5-9-3s."),
              ("victory", "Victory Conditions", "Reconstructed: the table standard_victory, row zitadelle."),
          ]),
     dict(id="berlin", title="The Berlin Game (June 1944 to May 1945)", first=38, last=49,
@@ -105,7 +105,7 @@ SCENARIOS = [
          rules=[
              ("length", "Game Length", "Twelve Game-Turns, June 1944 to May 1945 (reconstructed: the Soviet summer offensive to the end of the war)."),
              ("front", "Starting Front Lines", "The Berlin Front Line (set-up areas berlin_axis and berlin_soviet): reconstructed as the front of June 1944 before Bagration, with the Soviets in northern Rumania and on the Dniester; in the north the Finnish border."),
-             ("soviet_stacking", "Stacking", "Soviet units stack three a hex (the scenario raises the Soviet stacking limit by its rules; the set-up itself keeps to two a hex); they may combine into 6-5-5s and 5-9-3s."),
+             ("soviet_stacking", "Stacking", "Soviet units stack three a hex (the flag soviet_three_high, which this scenario sets, raises the Soviet stacking limit); they may combine into 6-5-5s and 5-9-3s."),
              ("victory", "Victory Conditions", "Reconstructed: the table standard_victory, row berlin; Soviet armies may leave the map by the west edge (box exited_soviet)."),
          ]),
     dict(id="campaign", title="The Campaign Game (June 1941 to the end)", first=2, last=49,

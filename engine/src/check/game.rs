@@ -180,6 +180,15 @@ impl Checker<'_> {
             self.references(f, &format!("{at}/nations"), "nation", &l.nations, &nations);
             self.references(f, &format!("{at}/within"), "region", &l.within, &regions);
             self.references(f, &format!("{at}/except"), "region", &l.except, &regions);
+            for (key, flag) in [
+                ("while_flag", &l.while_flag),
+                ("unless_flag", &l.unless_flag),
+            ] {
+                if let Some(flag) = flag {
+                    let flags = self.ids.flags.clone();
+                    self.reference(f, &format!("{at}/{key}"), "flag", flag, &flags);
+                }
+            }
             for (k, w) in l.weights.iter().enumerate() {
                 let sizes = self.ids.sizes.clone();
                 let p = format!("{at}/weights/{k}/size");

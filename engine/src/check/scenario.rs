@@ -216,6 +216,7 @@ impl Checker<'_> {
         graph: &MapGraph,
     ) {
         let (rules, types) = (&game.stacking, &game.unit_types);
+        let f_flags = &f.data.flags;
         let exempt: BTreeSet<&str> = types
             .iter()
             .filter(|t| t.no_stacking)
@@ -238,7 +239,12 @@ impl Checker<'_> {
                 );
             }
             let here = &graph.spaces[space];
-            for l in rules.limits.iter().filter(|l| l.applies(game, here)) {
+            let flag_set = |f: &str| f_flags.iter().any(|x| x == f);
+            for l in rules
+                .limits
+                .iter()
+                .filter(|l| l.applies(game, here) && l.in_force(flag_set))
+            {
                 let n: u32 = pieces
                     .iter()
                     .filter(|(_, c, _)| {

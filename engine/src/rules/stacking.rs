@@ -161,6 +161,7 @@ fn within_limits(rules: &Rules, state: &State, unit: usize, space: &str, others:
     let nation = rules.nation(u);
     !st.limits.iter().any(|l| {
         l.applies(rules.game, here)
+            && l.in_force(|f| state.flags.contains(f))
             && l.counts(nation)
             && others
                 .iter()
