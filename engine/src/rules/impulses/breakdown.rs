@@ -55,14 +55,13 @@ fn free_pieces(state: &State, counter: &str) -> Vec<usize> {
         .collect()
 }
 
-/// Whether units may be combined into a counter now: it has a break-down, its flag (if any)
-/// is set, and a piece of it is free.
+/// Whether units may be combined into a counter now: it has a break-down and its flag (if
+/// any) is set. (The counter mix must also have a piece of it.)
 fn combinable(state: &State, c: &Counter) -> bool {
     !c.breaks_into.is_empty()
         && c.combine_when
             .as_ref()
             .is_none_or(|f| state.flags.contains(f))
-        && !free_pieces(state, &c.id).is_empty()
 }
 
 /// The units among `units` that make up a counter, if they do (the first of each part).
@@ -148,7 +147,7 @@ pub(super) fn combine(
         .iter()
         .find(|c| c.id == counter)
         .ok_or("no such counter")?;
-    if !combinable(state, c) {
+    if !combinable(state, c) || free_pieces(state, counter).is_empty() {
         return Err(format!("no {counter} may be combined now"));
     }
     let here: Vec<usize> = t
