@@ -403,7 +403,11 @@ fn print_report(content: &Content, r: &Report) {
             points.join(", ")
         );
     }
-    outln!("Cards (times played as event / ops / sr / rp / combat; wins when played as event):");
+    if r.cards.iter().any(|c| !c.played.is_empty()) {
+        outln!(
+            "Cards (times played as event / ops / sr / rp / combat; wins when played as event):"
+        );
+    }
     for c in &r.cards {
         if c.played.is_empty() {
             continue;
