@@ -475,8 +475,8 @@ fn the_game_panel_edits_any_field_of_game_ron_as_one_undoable_step() {
     assert!(!h.state().doc.is_dirty());
 }
 
-#[test]
-fn a_hexside_clicked_on_the_hex_map_is_made_a_river_in_the_inspector() {
+/// A copy of the small hex game, open on its Map panel (the folder lives as long as it).
+fn hex_mini_on_the_map() -> (tempfile::TempDir, Harness<'static, EditorApp>) {
     let dir = tempfile::tempdir().unwrap();
     let fixture =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/hex-mini");
@@ -484,6 +484,12 @@ fn a_hexside_clicked_on_the_hex_map_is_made_a_river_in_the_inspector() {
     let mut h = harness(dir.path());
     h.state_mut().section = Section::Map;
     h.run_steps(3);
+    (dir, h)
+}
+
+#[test]
+fn a_hexside_clicked_on_the_hex_map_is_made_a_river_in_the_inspector() {
+    let (_dir, mut h) = hex_mini_on_the_map();
     // A click on a hex selects it.
     let content = h.state().loaded.content.clone();
     let wood = h
@@ -522,13 +528,7 @@ fn a_hexside_clicked_on_the_hex_map_is_made_a_river_in_the_inspector() {
 
 #[test]
 fn a_right_click_on_a_hole_of_the_hex_grid_adds_a_hex_there_and_undo_takes_it_away() {
-    let dir = tempfile::tempdir().unwrap();
-    let fixture =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/hex-mini");
-    common::copy_tree(&fixture, dir.path());
-    let mut h = harness(dir.path());
-    h.state_mut().section = Section::Map;
-    h.run_steps(3);
+    let (_dir, mut h) = hex_mini_on_the_map();
     let content = h.state().loaded.content.clone();
     assert!(content.graph.index_of("0504").is_none());
     let hole = h
