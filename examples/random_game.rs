@@ -1,8 +1,8 @@
 //! Plays random games of a scenario and prints how each ended, then what went wrong in play,
 //! if anything (an offered action refused, a game that stalls, events that could not be carried
 //! out, scripts or hooks that failed), with how often; exits with 1 if anything did:
-//! `cargo run --release --example random_game -- [games] [first seed] [game folder] [scenario]`
-//! (Barbarossa to Berlin's campaign by default).
+//! `cargo run --release --example random_game -- [games] [first seed] [game folder] [scenario]
+//! [optional rules, separated by commas]` (Barbarossa to Berlin's campaign by default).
 
 use std::collections::BTreeMap;
 
@@ -17,6 +17,10 @@ fn main() {
         .next()
         .unwrap_or_else(|| "content/barbarossa-to-berlin".into());
     let scenario = args.next().unwrap_or_else(|| "campaign".into());
+    let options: Vec<String> = args
+        .next()
+        .map(|o| o.split(',').map(str::to_string).collect())
+        .unwrap_or_default();
     let loaded = sandtable_engine::load::load_dir(&dir);
     if loaded.has_errors() {
         eprintln!("{dir} does not check: run `sandtable validate {dir}`");
@@ -29,7 +33,7 @@ fn main() {
     for seed in first..first + games {
         let setup = Setup {
             scenario: scenario.clone(),
-            options: vec![],
+            options: options.clone(),
             seed,
             dice: vec![],
             position: None,

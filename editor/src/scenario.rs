@@ -466,6 +466,7 @@ fn options(app: &mut EditorApp, ui: &mut Ui, file: &str, s: &ScenarioFile) {
                 rule: String::new(),
                 text: "What the rule changes.".into(),
                 default: false,
+                first_turn: None,
             });
             Ok(())
         });

@@ -269,6 +269,9 @@ pub(crate) fn check(
             files.game.as_ref().map(|g| &g.data),
         );
     }
+    if let Some(game) = &files.game {
+        c.deploy_flags(game, &files.scenarios);
+    }
     content.scenarios = files.scenarios.iter().map(|f| f.data.clone()).collect();
     content.examples = c.examples(&files.examples, sources, content);
     if files.game.is_some() {

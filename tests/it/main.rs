@@ -25,6 +25,7 @@ mod scenario_start;
 mod schema_errors;
 mod script_builtins;
 mod sim;
+mod spi_checks;
 
 use std::path::{Path, PathBuf};
 

@@ -241,7 +241,10 @@ def write_scenario(m, sc, setups, start_vp):
         out.append("    flags: [" + ", ".join(q(f) for f in sc["flags"]) + "],")
     out.append("    options: [")
     for oid, name, rule, text in SC.option_entries(sc["options"]):
-        out.append(f"        (id: {q(oid)}, name: {q(name)}, rule: {q(rule)}, text: {q(text)}),")
+        extra = ""
+        if oid in SC.FIRST_TURN:
+            extra = f", first_turn: Some({SC.FIRST_TURN[oid]})"
+        out.append(f"        (id: {q(oid)}, name: {q(name)}, rule: {q(rule)}, text: {q(text)}{extra}),")
     out.append("    ],")
     out.append("    special_rules: [")
     for rid, rule, text in sc["rules"] + SC.COMMON:

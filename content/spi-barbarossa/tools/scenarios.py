@@ -36,6 +36,9 @@ VS = [
 ]
 VS_BY_ID = {v[0]: v for v in VS}
 
+# Variable Situations that move the start: VS 4 begins in May 1941 (turn 1), one turn earlier.
+FIRST_TURN = {"vs04_invasion_in_may": 1}
+
 # Units a Variable Situation adds: (counter, anchor, label); placed when the flag is set.
 VS_UNITS = {
     "barbarossa": [

@@ -266,6 +266,12 @@ impl Checker<'_> {
                         self.impulse_refs(f, &format!("{at}/Impulses"), imp, &stats)
                     }
                     Step::TraceSupply(z) => self.supply_refs(f, &format!("{at}/TraceSupply"), z),
+                    Step::Deploy(d) => {
+                        let (sides, regions) = (self.ids.sides.clone(), self.ids.regions.clone());
+                        self.reference(f, &format!("{at}/Deploy/side"), "side", &d.side, &sides);
+                        let region = format!("{at}/Deploy/region");
+                        self.reference(f, &region, "region", &d.region, &regions);
+                    }
                     _ => {}
                 }
             }

@@ -175,6 +175,26 @@ impl Checker<'_> {
         }
         self.scenario_start(f, &ids);
         self.declare(f, "optional rule", ids_of_options(&s.options));
+        for (i, o) in s.options.iter().enumerate() {
+            let Some(turn) = o.first_turn else { continue };
+            let at = f.at(&format!("/options/{i}/first_turn"));
+            if !ids.turns.is_empty() && !ids.turns.contains(&turn) {
+                self.error(
+                    at,
+                    "E0201",
+                    format!("turn {turn} is not on the turn record track"),
+                );
+            } else if turn > s.last_turn {
+                self.error(
+                    at,
+                    "E0207",
+                    format!(
+                        "with `{}` the scenario would begin (turn {turn}) after it ends (turn {})",
+                        o.id, s.last_turn
+                    ),
+                );
+            }
+        }
         self.declare(
             f,
             "special rule",
@@ -329,6 +349,33 @@ impl Checker<'_> {
         );
         for (j, space) in c.spaces.iter().enumerate() {
             self.space_ref(f, &format!("{p}/spaces/{j}"), space, graph);
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// The flags free set-ups wait for: a flag of game.ron or an optional rule of a scenario.
+    pub(super) fn deploy_flags(
+        &mut self,
+        game: &Parsed<GameFile>,
+        scenarios: &[Parsed<ScenarioFile>],
+    ) {
+        let mut flags = self.ids.flags.clone();
+        flags.extend(
+            scenarios
+                .iter()
+                .flat_map(|s| &s.data.options)
+                .map(|o| o.id.clone()),
+        );
+        for (p, phase) in game.data.sequence.iter().enumerate() {
+            for (i, step) in phase.steps.iter().enumerate() {
+                if let crate::model::Step::Deploy(d) = step {
+                    if let Some(flag) = &d.while_flag {
+                        let at = format!("/sequence/{p}/steps/{i}/Deploy/while_flag");
+                        self.reference(game, &at, "flag", flag, &flags);
+                    }
+                }
+            }
         }
     }
 }

@@ -150,6 +150,22 @@ pub struct OptionalRule {
     /// Whether the option is on unless the players switch it off.
     #[serde(default, skip_serializing_if = "is_default")]
     pub default: bool,
+    /// The turn the game starts on while the option is on, instead of the scenario's
+    /// `first_turn` (an invasion a month earlier); the first such option switched on counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_turn: Option<u32>,
+}
+
+impl ScenarioFile {
+    /// The turn play starts on with these flags set: an optional rule's `first_turn` when one
+    /// of them is on, else the scenario's.
+    pub fn start_turn(&self, flags: &std::collections::BTreeSet<String>) -> u32 {
+        self.options
+            .iter()
+            .filter(|o| flags.contains(&o.id))
+            .find_map(|o| o.first_turn)
+            .unwrap_or(self.first_turn)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

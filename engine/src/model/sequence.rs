@@ -46,6 +46,26 @@ pub enum Step {
     /// the next such step (their strength halved, their movement limited, as the impulse rules
     /// say).
     TraceSupply(ZoneSupply),
+    /// A free set-up: on the scenario's first turn a side takes up its units in a region and
+    /// sets each of them up again wherever it likes in the region. See [`Deploy`].
+    Deploy(Deploy),
+}
+
+/// A side's free deployment within a region, on the first turn of play (the turn the scenario
+/// starts on). Each of the side's units on the map in the region is taken up, then the side
+/// puts them back one at a time on any space of the region it could move into and stop in
+/// (no enemy unit, the stacking limits, where it may operate, the `MayMove` and `MayStop`
+/// hooks with the space as both ends), the space it was set up on offered first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Deploy {
+    pub side: String,
+    pub region: String,
+    /// Only while this flag is set (the optional rule that allows it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub while_flag: Option<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub rule: String,
 }
 
 /// The parameters of operations in impulses.

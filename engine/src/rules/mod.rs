@@ -230,6 +230,12 @@ pub enum Task {
     },
     /// Operations in impulses.
     Impulses(Box<impulses::ImpulseTask>),
+    /// A free set-up (the sequence step at `at`): the units still to be set up, each with the
+    /// space it was set up on.
+    Deploy {
+        at: (usize, usize),
+        pending: Vec<(usize, String)>,
+    },
     /// A hook's after-effect (by its place in `game.ron`'s `hooks`), with the names its point
     /// gave and the answers so far.
     Hook {
@@ -479,6 +485,7 @@ pub fn start_from(
     for o in rules.scenario.options.iter().filter(|o| o.default) {
         state.flags.insert(o.id.clone());
     }
+    state.turn = rules.scenario.start_turn(&state.flags);
     if let Some(p) = position {
         position::apply(rules, &mut state, p)?;
         control::count_vp_as_set(rules, &mut state);

@@ -18,7 +18,7 @@ pub(super) fn restrictions<'a>(
     spec: &'a ActionRounds,
 ) -> Option<(Option<u32>, &'a [AllowedActions])> {
     let scenario = rules.scenario;
-    if state.turn != scenario.first_turn {
+    if state.turn != scenario.start_turn(&state.flags) {
         return None;
     }
     match &scenario.opening {

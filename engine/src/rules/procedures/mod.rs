@@ -12,6 +12,7 @@ use crate::script::eval::{self, Context, Outcome};
 use crate::script::syntax;
 use crate::state::{Loc, MarkerOnMap, ModifierEffect, State};
 
+mod deploy;
 mod end_of_turn;
 mod operations;
 mod replacements;
@@ -119,6 +120,7 @@ pub(super) fn next_step(rules: &Rules, state: &mut State) {
         Step::EndTurn => end_turn(rules, state),
         Step::Impulses(_) => super::impulses::start(rules, state, at),
         Step::TraceSupply(spec) => super::supply::zones::trace_supply(rules, state, spec),
+        Step::Deploy(spec) => deploy::start(rules, state, at, spec),
     }
 }
 
@@ -222,6 +224,7 @@ fn step_task(rules: &Rules, state: &mut State, task: Task) -> Option<Prompt> {
             placing,
         } => replace_prompt(rules, state, &side, &halves, placing),
         Task::Impulses(t) => super::impulses::step(rules, state, *t),
+        Task::Deploy { at, pending } => deploy::prompt(rules, state, at, &pending),
         Task::Hook {
             side,
             hook,
@@ -323,6 +326,7 @@ pub(super) fn act(
             Ok(())
         }
         Task::Impulses(t) => super::impulses::act(rules, state, *t, prompt, &words),
+        Task::Deploy { pending, .. } => deploy::act(state, &pending, &words),
         Task::Rounds { .. } => Err("no decision is open".into()),
     }
 }
