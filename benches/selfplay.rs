@@ -29,5 +29,27 @@ fn bench_selfplay(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_selfplay);
+/// Random self-play of SPI Barbarossa's Barbarossa Game (a hex-and-counter game whose every
+/// step asks the movement hooks): two games, with the hooks' remembered results and without.
+fn bench_selfplay_hex(c: &mut Criterion) {
+    let content =
+        sandtable_engine::load::load_dir(common::root().join("content/spi-barbarossa")).content;
+    let rules = Rules::new(&content, "barbarossa").expect("the Barbarossa Game starts");
+    let plan = Plan::new("barbarossa", 2, 1);
+    let two = || {
+        (0..2)
+            .map(|i| play_game(&rules, &plan, i).actions)
+            .sum::<usize>()
+    };
+    eprintln!("two random Barbarossa Games (SPI): {} actions", two());
+    let mut group = c.benchmark_group("selfplay_spi");
+    group.sample_size(10);
+    group.bench_function("two_random_barbarossa_games_spi_one_core", |b| b.iter(two));
+    group.bench_function("the_same_without_remembered_hook_results", |b| {
+        b.iter(|| sandtable_engine::rules::hook_memo::without_table(two))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_selfplay, bench_selfplay_hex);
 criterion_main!(benches);

@@ -9,6 +9,10 @@ use std::collections::BTreeMap;
 use sandtable_engine::agent::RandomAgent;
 use sandtable_engine::session::{Session, Setup};
 
+/// As in the `sandtable` binary.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);

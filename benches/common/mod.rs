@@ -11,9 +11,14 @@ use sandtable_engine::session::{Session, Setup};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// The repository's root.
+pub fn root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
 /// The bundled Barbarossa to Berlin folder.
 pub fn b2b() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content/barbarossa-to-berlin")
+    root().join("content/barbarossa-to-berlin")
 }
 
 /// The campaign with a seed.

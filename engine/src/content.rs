@@ -97,6 +97,29 @@ pub struct Content {
     /// sets the whole cost (a road); then the extra cost of each space's terrain. Built on
     /// first use.
     move_costs: std::sync::OnceLock<MoveCosts>,
+    /// What each hook's condition and number read, for the table of remembered results (see
+    /// `rules::hook_memo`), built on first use: two entries per hook, by its place in
+    /// `game.ron`'s `hooks`.
+    hook_reads: std::sync::OnceLock<Vec<Option<Vec<crate::script::reads::Read>>>>,
+    /// This content's own number, which the tables of remembered results go by.
+    memo: MemoId,
+}
+
+/// A number of its own for each content loaded, and for each copy of one.
+#[derive(Debug)]
+struct MemoId(u64);
+
+impl Default for MemoId {
+    fn default() -> Self {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        MemoId(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl Clone for MemoId {
+    fn clone(&self) -> Self {
+        MemoId::default()
+    }
 }
 
 /// Each edge's movement cost in half points and whether it is the whole cost; each space's
@@ -104,6 +127,31 @@ pub struct Content {
 type MoveCosts = (Vec<(u32, bool)>, Vec<u32>);
 
 impl Content {
+    /// This content's own number (see `rules::hook_memo`).
+    pub(crate) fn memo_id(&self) -> u64 {
+        self.memo.0
+    }
+
+    /// What the `which`th script (0 the condition, 1 the number or `May` condition) of the
+    /// hook at `index` in `game.ron`'s `hooks` reads, when it can be remembered.
+    pub(crate) fn hook_reads(
+        &self,
+        index: usize,
+        which: usize,
+    ) -> Option<&[crate::script::reads::Read]> {
+        let all = self.hook_reads.get_or_init(|| {
+            let hooks = &self.sequence.hooks;
+            let mut all = vec![None; hooks.iter().map(|h| h.index * 2 + 2).max().unwrap_or(0)];
+            for h in hooks {
+                for (which, e) in [&h.when, &h.value].into_iter().enumerate() {
+                    all[h.index * 2 + which] = e.as_ref().and_then(crate::script::reads::analyse);
+                }
+            }
+            all
+        });
+        all.get(index * 2 + which)?.as_deref()
+    }
+
     pub fn counter(&self, id: &str) -> Option<&Counter> {
         self.counter_index
             .get(id)

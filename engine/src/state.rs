@@ -8,6 +8,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+mod occupancy;
+pub use occupancy::UnitsAt;
+
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -549,14 +552,6 @@ impl State {
             }
         }
         Ok(())
-    }
-
-    /// Units on a space.
-    pub fn units_at<'a>(&'a self, space: &'a str) -> impl Iterator<Item = (usize, &'a Unit)> + 'a {
-        self.units
-            .iter()
-            .enumerate()
-            .filter(move |(_, u)| matches!(&u.at, Loc::Space(s) if s == space))
     }
 
     /// Rolls one die of `faces` faces: a forced result first, then the seeded dice.

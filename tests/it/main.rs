@@ -16,6 +16,7 @@ mod examples;
 mod golden;
 mod graph_model;
 mod hardening_script;
+mod hook_memo;
 mod layers;
 mod play;
 mod reload;

@@ -6,6 +6,7 @@ use super::{Rules, Task};
 use crate::content::Content;
 use crate::model::{HookEffect, HookPoint};
 use crate::script::eval::{self, Context, Value};
+use crate::script::syntax::Expr;
 use crate::script::HookScripts;
 use crate::state::State;
 
@@ -67,7 +68,51 @@ fn context(content: &Content, me: &str, names: Names) -> Context {
 fn applies(content: &Content, state: &State, h: &HookScripts, ctx: &Context) -> bool {
     h.when
         .as_ref()
-        .is_none_or(|w| eval::condition(w, content, state, ctx).unwrap_or(false))
+        .is_none_or(|w| holds(content, state, (h, 0, w), ctx))
+}
+
+/// A hook's condition (`which` 0) or `May` condition (1), remembered when it can be (see
+/// [`super::hook_memo`]); one that cannot be evaluated does not hold.
+fn holds(
+    content: &Content,
+    state: &State,
+    (h, which, e): (&HookScripts, usize, &Expr),
+    ctx: &Context,
+) -> bool {
+    let eval = || {
+        Some(i64::from(
+            eval::condition(e, content, state, ctx).unwrap_or(false),
+        ))
+    };
+    remembered(content, state, (h, which), ctx, eval) == Some(1)
+}
+
+/// A modifier hook's number, remembered when it can be; none when it cannot be evaluated.
+fn number(
+    content: &Content,
+    state: &State,
+    (h, e): (&HookScripts, &Expr),
+    ctx: &Context,
+) -> Option<i64> {
+    let eval = || eval::number(e, content, state, ctx).ok();
+    remembered(content, state, (h, 1), ctx, eval)
+}
+
+/// A hook's script's result, from the table of remembered results when the script can be
+/// remembered, else worked out by `eval`.
+fn remembered(
+    content: &Content,
+    state: &State,
+    (h, which): (&HookScripts, usize),
+    ctx: &Context,
+    eval: impl FnOnce() -> Option<i64>,
+) -> Option<i64> {
+    match content.hook_reads(h.index, which) {
+        Some(reads) => {
+            super::hook_memo::remembered(content, state, (h.index * 2 + which, reads), ctx, eval)
+        }
+        None => eval(),
+    }
 }
 
 /// Whether the hooks at a condition point allow a step (every hook that applies must).
@@ -104,7 +149,7 @@ pub fn may_in(content: &Content, state: &State, at: HookPoint, ctx: &Context) ->
             Some(HookEffect::May(_)) => h
                 .value
                 .as_ref()
-                .is_some_and(|v| eval::condition(v, content, state, ctx).unwrap_or(false)),
+                .is_some_and(|v| holds(content, state, (h, 1, v), ctx)),
             _ => true,
         }
     })
@@ -168,7 +213,7 @@ pub fn modify_noted(
         let number = || {
             h.value
                 .as_ref()
-                .and_then(|v| eval::number(v, content, state, &ctx).ok())
+                .and_then(|v| number(content, state, (h, v), &ctx))
                 .map(|n| n.saturating_mul(scale))
         };
         value = match game.hooks.get(h.index).map(|x| &x.then) {

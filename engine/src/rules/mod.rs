@@ -16,6 +16,7 @@ pub mod activation;
 pub mod battle;
 pub mod combat;
 mod control;
+pub mod hook_memo;
 pub mod hooks;
 pub mod impulses;
 pub mod losses;

@@ -238,34 +238,6 @@ impl<'a> Eval<'a> {
         ctx: &'a Context,
         answers: &'a [Answer],
     ) -> Eval<'a> {
-        let mut names = vec![
-            ("me".to_string(), Value::Id(Kind::Side, ctx.me.clone())),
-            (
-                "enemy".to_string(),
-                Value::Id(Kind::Side, ctx.enemy.clone()),
-            ),
-        ];
-        if let Some(space) = &ctx.space {
-            names.push(("space".to_string(), Value::Id(Kind::Space, space.clone())));
-        }
-        names.extend(ctx.names.iter().cloned());
-        if let Some(c) = &ctx.combat {
-            let set = |units: &[usize]| {
-                let mut v: Vec<Value> = units.iter().map(|&u| Value::Unit(u)).collect();
-                v.sort();
-                Value::Set(v)
-            };
-            names.extend([
-                ("attacking".to_string(), Value::Bool(c.attacking)),
-                ("defending".to_string(), Value::Bool(!c.attacking)),
-                ("attackers".to_string(), set(&c.attackers)),
-                ("defenders".to_string(), set(&c.defenders)),
-                (
-                    "defending_space".to_string(),
-                    Value::Id(Kind::Space, c.defending_space.clone()),
-                ),
-            ]);
-        }
         Eval {
             content,
             state: Cow::Borrowed(state),
@@ -273,11 +245,43 @@ impl<'a> Eval<'a> {
             answers,
             next_answer: 0,
             steps: 0,
-            scopes: vec![names],
+            scopes: Vec::new(),
             combat_modifiers: Vec::new(),
             supply: Default::default(),
             traced: Default::default(),
             evaluated: Vec::new(),
+        }
+    }
+
+    /// A name the script's place gives it, read from the context when the script uses it: the
+    /// combat's names first, then the point's, then `space`, `me` and `enemy`.
+    fn given(&self, name: &str) -> Option<Value> {
+        let ctx = self.ctx;
+        if let Some(c) = &ctx.combat {
+            let set = |units: &[usize]| {
+                let mut v: Vec<Value> = units.iter().map(|&u| Value::Unit(u)).collect();
+                v.sort();
+                Value::Set(v)
+            };
+            match name {
+                "attacking" => return Some(Value::Bool(c.attacking)),
+                "defending" => return Some(Value::Bool(!c.attacking)),
+                "attackers" => return Some(set(&c.attackers)),
+                "defenders" => return Some(set(&c.defenders)),
+                "defending_space" => {
+                    return Some(Value::Id(Kind::Space, c.defending_space.clone()))
+                }
+                _ => {}
+            }
+        }
+        if let Some((_, v)) = ctx.names.iter().rev().find(|(n, _)| n == name) {
+            return Some(v.clone());
+        }
+        match (name, &ctx.space) {
+            ("space", Some(space)) => Some(Value::Id(Kind::Space, space.clone())),
+            ("me", _) => Some(Value::Id(Kind::Side, ctx.me.clone())),
+            ("enemy", _) => Some(Value::Id(Kind::Side, ctx.enemy.clone())),
+            _ => None,
         }
     }
 
@@ -347,13 +351,16 @@ impl<'a> Eval<'a> {
         }
     }
 
-    fn var(&self, name: &str) -> Option<&Value> {
+    /// The value of a name: the innermost variable so named, else a name the script's place
+    /// gives it.
+    fn var(&self, name: &str) -> Option<Value> {
         self.scopes
             .iter()
             .rev()
             .flat_map(|s| s.iter().rev())
             .find(|(n, _)| n == name)
-            .map(|(_, v)| v)
+            .map(|(_, v)| v.clone())
+            .or_else(|| self.given(name))
     }
 
     fn expr(&mut self, e: &Expr) -> Res<Value> {
@@ -373,7 +380,7 @@ impl<'a> Eval<'a> {
                 return fail(e.range, "a test can only be given to any, all or filter")
             }
             ExprKind::Name(n) => match self.var(n) {
-                Some(v) => v.clone(),
+                Some(v) => v,
                 // Checked content ids: the checker knows the kind; at run time an id is an id.
                 None => Value::Id(self.kind_of(n), n.clone()),
             },

@@ -21,6 +21,7 @@ pub mod check;
 pub mod eval;
 mod lex;
 pub mod print;
+pub mod reads;
 pub mod syntax;
 pub mod types;
 

@@ -1,0 +1,208 @@
+//! Remembered results of hooks' conditions and numbers that read only what a few words can
+//! say: a prompt's options ask the same hooks about the same steps over and over (every unit's
+//! every step, at every prompt of a phase), and most hooks read only the unit's counter, the
+//! spaces' fixed data, flags and the turn.
+//!
+//! A script is remembered only when everything it reads is known beforehand
+//! ([`analyse`]): the names its point gives it (a unit through the fields its counter fixes,
+//! a space, a side, a number, a truth value), `flag(some_flag)`, the turn and the round, and
+//! builtins that read only the content (the map, regions, features). Its result is then a
+//! function of those values, which make the key; anything else (a unit's space, a set, the
+//! units on the map, a track) and the script is evaluated each time. The table belongs to one
+//! loaded content (content is not changed after loading) and to the thread asking.
+//!
+//! **Invariant:** a remembered result is the one evaluation gives for the same key, so play
+//! is the same with or without the table.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::content::Content;
+use crate::script::eval::{Context, Value};
+pub use crate::script::reads::{analyse, Read};
+use crate::script::types::Kind;
+use crate::state::State;
+
+/// Most words a key holds.
+const WORDS: usize = 10;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Key {
+    script: usize,
+    len: usize,
+    words: [u64; WORDS],
+}
+
+type Table = HashMap<Key, Option<i64>, BuildHasherDefault<Mix>>;
+
+/// Most results a table keeps before it starts again.
+const MOST: usize = 1 << 20;
+
+thread_local! {
+    static TABLE: RefCell<(u64, Table)> = RefCell::new((0, Table::default()));
+    static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with every hook's script evaluated each time, none remembered: to show that the
+/// table changes nothing in play, and what it saves.
+pub fn without_table<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            OFF.with(|o| o.set(self.0));
+        }
+    }
+    let _restore = Restore(OFF.with(|o| o.replace(true)));
+    f()
+}
+
+/// The result of a script (numbered `script` among the content's remembered scripts) with
+/// these reads, in this context: from the table, or worked out by `eval` and kept.
+pub fn remembered(
+    content: &Content,
+    state: &State,
+    (script, reads): (usize, &[Read]),
+    ctx: &Context,
+    eval: impl FnOnce() -> Option<i64>,
+) -> Option<i64> {
+    if OFF.with(std::cell::Cell::get) {
+        return eval();
+    }
+    let Some(key) = key(content, state, (script, reads), ctx) else {
+        return eval();
+    };
+    let id = content.memo_id();
+    let found = TABLE.with(|t| {
+        let t = t.borrow();
+        (t.0 == id).then(|| t.1.get(&key).copied()).flatten()
+    });
+    if let Some(v) = found {
+        return v;
+    }
+    let v = eval();
+    TABLE.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.0 != id || t.1.len() >= MOST {
+            t.0 = id;
+            t.1.clear();
+        }
+        t.1.insert(key, v);
+    });
+    v
+}
+
+/// The key of a script's reads in a context, if every value read can be put in words.
+fn key(
+    content: &Content,
+    state: &State,
+    (script, reads): (usize, &[Read]),
+    ctx: &Context,
+) -> Option<Key> {
+    let mut words = [0u64; WORDS];
+    let mut len = 0;
+    let mut push = |w: u64| -> Option<()> {
+        *words.get_mut(len)? = w;
+        len += 1;
+        Some(())
+    };
+    for r in reads {
+        match r {
+            Read::Flag(f) => push(u64::from(state.flags.contains(f)))?,
+            Read::Turn => push(u64::from(state.turn))?,
+            Read::Round => push(u64::from(state.round))?,
+            Read::Name { name, fields } => {
+                if let Some(w) = given(content, state, ctx, (name, fields))? {
+                    push(w)?;
+                }
+            }
+        }
+    }
+    Some(Key { script, len, words })
+}
+
+const TAG: u32 = 56;
+
+/// A name's value in a word, found as the script's evaluation finds it (see `Eval::given`):
+/// none (the outer) when it cannot be put in one, none (the inner) when the point does not
+/// give the name (it is then an id of the content, the same every time). A combat's names
+/// (sets of units) make a script not remembered.
+fn given(
+    content: &Content,
+    state: &State,
+    ctx: &Context,
+    (name, fields): (&str, &[String]),
+) -> Option<Option<u64>> {
+    if ctx.combat.is_some() {
+        return None;
+    }
+    if let Some((_, v)) = ctx.names.iter().rev().find(|(n, _)| n == name) {
+        return word(content, state, v, fields).map(Some);
+    }
+    let side = |id: &str| {
+        let sides = &content.game.as_ref()?.sides;
+        Some(6 << TAG | sides.iter().position(|s| s.id == id)? as u64)
+    };
+    match (name, &ctx.space) {
+        ("space", Some(space)) => Some(Some(5 << TAG | content.graph.index_of(space)? as u64)),
+        ("me", _) => side(&ctx.me).map(Some),
+        ("enemy", _) => side(&ctx.enemy).map(Some),
+        _ => Some(None),
+    }
+}
+
+/// A value in one word, as far as the fields read of it need: a unit by its counter, its
+/// step and the side it serves (what its fields but `space` depend on); a space or a side by
+/// its place; a number; a truth value.
+fn word(content: &Content, state: &State, v: &Value, fields: &[String]) -> Option<u64> {
+    match v {
+        Value::Bool(b) => Some(1 << TAG | u64::from(*b)),
+        Value::Int(n) if (0..1 << 40).contains(n) => Some(2 << TAG | *n as u64),
+        Value::Int(n) if (-(1 << 40)..0).contains(n) => Some(3 << TAG | n.unsigned_abs()),
+        Value::Unit(u) => {
+            if fields.iter().any(|f| f.is_empty() || f == "space") {
+                return None;
+            }
+            let unit = state.units.get(*u)?;
+            let counter = content
+                .counters
+                .get(unit.hint)
+                .filter(|c| c.id == unit.counter)
+                .map(|_| unit.hint)
+                .or_else(|| content.counters.iter().position(|c| c.id == unit.counter))?;
+            let serves = unit.serves.map_or(0, |s| s as u64 + 1);
+            Some(4 << TAG | (counter as u64) << 24 | serves << 1 | u64::from(unit.reduced))
+        }
+        Value::Id(Kind::Space, id) => Some(5 << TAG | content.graph.index_of(id)? as u64),
+        Value::Id(Kind::Side, id) => {
+            let sides = &content.game.as_ref()?.sides;
+            Some(6 << TAG | sides.iter().position(|s| s.id == *id)? as u64)
+        }
+        _ => None,
+    }
+}
+
+/// A hasher for keys of whole words (the table is never iterated, so the hash changes the
+/// order of nothing).
+#[derive(Default)]
+pub struct Mix(u64);
+
+impl Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}

@@ -1,0 +1,120 @@
+//! What a condition or number reads, found from its text: for hooks whose results can be
+//! remembered by what they read (see `rules::hook_memo`).
+
+use super::syntax::{Expr, ExprKind};
+
+/// What a script reads, in a fixed order: the key's parts.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Read {
+    /// A name, through these fields only (none: the name itself).
+    Name {
+        name: String,
+        fields: Vec<String>,
+    },
+    Flag(String),
+    Turn,
+    Round,
+}
+
+/// Builtins whose result depends on their arguments and the content only (`season` and
+/// `year` on the turn, read as [`Read::Turn`]).
+const PURE: &[&str] = &[
+    "connected_by",
+    "in_region",
+    "has_feature",
+    "adjacent",
+    "distance",
+    "min",
+    "max",
+];
+
+/// What a script reads, if it reads nothing else (see the module's notes).
+pub fn analyse(e: &Expr) -> Option<Vec<Read>> {
+    let mut reads = Vec::new();
+    walk(e, &mut reads).then_some(reads)
+}
+
+fn walk(e: &Expr, reads: &mut Vec<Read>) -> bool {
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Text(_) => true,
+        ExprKind::Name(n) => {
+            note(reads, n, None);
+            true
+        }
+        ExprKind::Field { target, field } => match &target.kind {
+            ExprKind::Name(n) => {
+                note(reads, n, Some(&field.name));
+                true
+            }
+            _ => false,
+        },
+        ExprKind::Unary { operand, .. } => walk(operand, reads),
+        ExprKind::Binary { left, right, .. } => walk(left, reads) && walk(right, reads),
+        ExprKind::Call { name, args } => {
+            let positional = args.iter().all(|a| a.name.is_none());
+            match name.name.as_str() {
+                "flag" => match args.as_slice() {
+                    [a] if positional => match &a.value.kind {
+                        ExprKind::Name(f) => {
+                            let read = Read::Flag(f.clone());
+                            if !reads.contains(&read) {
+                                reads.push(read);
+                            }
+                            // The flag's name could be a name the point gives: read it too.
+                            note(reads, f, None);
+                            true
+                        }
+                        _ => false,
+                    },
+                    _ => false,
+                },
+                "turn" | "season" | "year" => {
+                    if !reads.contains(&Read::Turn) {
+                        reads.push(Read::Turn);
+                    }
+                    args.is_empty()
+                }
+                "round" => {
+                    if !reads.contains(&Read::Round) {
+                        reads.push(Read::Round);
+                    }
+                    args.is_empty()
+                }
+                builtin if PURE.contains(&builtin) => {
+                    positional && args.iter().all(|a| walk(&a.value, reads))
+                }
+                _ => false,
+            }
+        }
+        ExprKind::Lambda { .. } | ExprKind::List(_) | ExprKind::Error => false,
+    }
+}
+
+/// Notes that a name is read, wholly (`field` none) or through a field.
+fn note(reads: &mut Vec<Read>, name: &str, field: Option<&str>) {
+    let at = reads
+        .iter()
+        .position(|r| matches!(r, Read::Name { name: n, .. } if n == name));
+    let i = at.unwrap_or_else(|| {
+        reads.push(Read::Name {
+            name: name.to_string(),
+            fields: Vec::new(),
+        });
+        reads.len() - 1
+    });
+    if let Read::Name { fields, .. } = &mut reads[i] {
+        match field {
+            Some(f) => {
+                if !fields.iter().any(|x| x == f) {
+                    fields.push(f.to_string());
+                }
+            }
+            // Read wholly: marked by an empty field.
+            None => {
+                if !fields.iter().any(String::is_empty) {
+                    fields.push(String::new());
+                }
+            }
+        }
+    }
+}
