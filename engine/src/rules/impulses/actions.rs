@@ -156,6 +156,24 @@ pub(in crate::rules) fn act(
             let u = find_unit(rules, state, unit)?;
             overrun(rules, state, t, u, to)
         }
+        (Stage::Move | Stage::Reserve, ["overrun", to]) => {
+            t.overrunning = Some((to.to_string(), Vec::new()));
+            put(state, t);
+            Ok(())
+        }
+        (Stage::Move | Stage::Reserve, ["join", unit]) => {
+            let u = find_unit(rules, state, unit)?;
+            let (_, group) = t.overrunning.as_mut().ok_or("no overrun is under way")?;
+            group.push(u);
+            put(state, t);
+            Ok(())
+        }
+        (Stage::Move | Stage::Reserve, ["cancel"]) => {
+            t.overrunning = None;
+            put(state, t);
+            Ok(())
+        }
+        (Stage::Move | Stage::Reserve, ["overrun"]) => overrun_together(rules, state, t),
         (Stage::Combat, ["done"]) => {
             t.stage = Stage::Reserve;
             prepare_moves(rules, state, &mut t, Mode::Reserve);

@@ -137,6 +137,8 @@ pub struct ImpulseTask {
     /// Units that gave attack supply, or supported an attack from a distance, this impulse.
     pub sources_used: BTreeSet<usize>,
     pub supported: BTreeSet<usize>,
+    /// An overrun by several units under way: its space, and the units that joined so far.
+    pub overrunning: Option<(String, Vec<usize>)>,
 }
 
 pub(in crate::rules) fn spec<'c>(rules: &Rules<'c>, at: (usize, usize)) -> Option<&'c Impulses> {
@@ -182,6 +184,7 @@ pub(super) fn start(rules: &Rules, state: &mut State, at: (usize, usize)) {
         rail: BTreeSet::new(),
         sources_used: BTreeSet::new(),
         supported: BTreeSet::new(),
+        overrunning: None,
     };
     if s.impulses.is_empty() {
         return;

@@ -106,6 +106,9 @@ pub(super) fn move_options(
         .flat_map(|&(u, _)| unit_moves(rules, state, (s, t), u))
         .collect();
     options.extend(super::breakdown::options(rules, state, t));
+    if mode == Mode::Move {
+        options.extend(stack_overrun_options(rules, state, (s, t)));
+    }
     (options, false)
 }
 

@@ -1,11 +1,13 @@
-//! Overrun: in a movement impulse or phase, a unit of the game's overrun types in supply may
-//! move onto a space held only by hostile units when its attack strength is at least `ratio`
-//! times their defence strength (both through the `Strength` hooks, so the terrain counts),
-//! paying the step's cost and `cost` more, with no minimum move, where the stacking limits
-//! hold without the overrun units. They are destroyed, and the unit moves no further in the
-//! phase (it may still attack in the combat that follows). The rules remove them at the end
-//! of the phase and treat their space as empty until then; here they go at once, which comes
-//! to the same.
+//! Overrun: in a movement impulse or phase, units of the game's overrun types in supply may
+//! move onto a space held only by hostile units when their attack strength is at least
+//! `ratio` times their defence strength (both through the `Strength` hooks, so the terrain
+//! counts), paying the step's cost and `cost` more, with no minimum move, where the stacking
+//! limits hold without the overrun units. One unit alone (`overrun UNIT SPACE`) or several
+//! together (`overrun SPACE`, then `join UNIT` for each, then `overrun`). The overrun units
+//! are destroyed, and the overrunning units move no further in the phase (they may still
+//! attack in the combat that follows). The rules remove the overrun units at the end of the
+//! phase and treat their space as empty until then; here they go at once, which comes to the
+//! same.
 
 use super::*;
 use crate::model::Overrun;
@@ -54,32 +56,228 @@ fn overruns(
     (from, to): (&str, &str),
     edge: usize,
 ) -> Option<(Vec<usize>, i64, i64)> {
-    let defenders: Vec<usize> = state.units_at(to).map(|(i, _)| i).collect();
-    if defenders.is_empty() || defenders.iter().any(|&d| !hostile(rules, state, u, d)) {
-        return None;
-    }
     if barred(rules, state, s, u, edge)
         || !movement::may(rules, state, HookPoint::MayMove, u, (from, to))
-        || !crate::rules::stacking::allows_without(rules, state, u, to, &defenders)
     {
         return None;
     }
+    overrun_by(rules, state, (s, o), &[u], to)
+}
+
+/// The units a group would overrun moving into `to` together, with the strengths compared
+/// (the group's attack, through the `Strength` hooks with the group as the attackers, so a
+/// river crossed by all of them counts), if they may: the space holds only units hostile to
+/// them, and they fit the stacking limits there without the overrun units (Overrun B, C).
+fn overrun_by(
+    rules: &Rules,
+    state: &State,
+    (s, o): (&Impulses, &Overrun),
+    group: &[usize],
+    to: &str,
+) -> Option<(Vec<usize>, i64, i64)> {
+    let first = *group.first()?;
+    let defenders: Vec<usize> = state.units_at(to).map(|(i, _)| i).collect();
+    if defenders.is_empty() || defenders.iter().any(|&d| !hostile(rules, state, first, d)) {
+        return None;
+    }
+    if !fit(rules, state, group, to, &defenders) {
+        return None;
+    }
     let mut acted = battle::Acted::new();
-    let attackers = [u];
     let mut strength = |x: usize, attacking: bool| {
         let printed = i64::from(odds_printed(rules, state, s, x, attacking));
         battle::strength(
             rules,
             state,
             (x, &mut acted),
-            (to, attacking, &attackers),
+            (to, attacking, group),
             printed,
         )
     };
-    let attack = strength(u, true);
+    let attack: i64 = group.iter().map(|&u| strength(u, true)).sum();
     let defence: i64 = defenders.iter().map(|&d| strength(d, false)).sum();
     (attack >= defence.max(1).saturating_mul(i64::from(o.ratio)))
         .then_some((defenders, attack, defence))
+}
+
+/// Whether a group of units fits the stacking limits of `to` once the `gone` units are out.
+fn fit(rules: &Rules, state: &State, group: &[usize], to: &str, gone: &[usize]) -> bool {
+    if let [u] = group {
+        return crate::rules::stacking::allows_without(rules, state, *u, to, gone);
+    }
+    let mut after = state.clone();
+    for &d in gone {
+        after.units[d].at = Loc::Removed;
+    }
+    group.iter().all(|&u| {
+        let fits = crate::rules::stacking::stacking_allows(rules, &after, u, to);
+        after.units[u].at = Loc::Space(to.to_string());
+        fits
+    })
+}
+
+/// The units of this phase that could join an overrun of `to` now: of the overrun types, in
+/// General Supply, next to it with the movement points for the step and the overrun's cost,
+/// across a connection they may cross; a group's first unit must be hostile to its units.
+fn could_join(
+    rules: &Rules,
+    state: &State,
+    (s, t, o): (&Impulses, &ImpulseTask, &Overrun),
+    to: &str,
+) -> Vec<usize> {
+    let g = &rules.content.graph;
+    let Some(ti) = g.index_of(to) else {
+        return Vec::new();
+    };
+    let mode = if t.stage == Stage::Reserve {
+        Mode::Reserve
+    } else {
+        Mode::Move
+    };
+    t.units
+        .iter()
+        .filter(|&&(_, m)| m == mode)
+        .map(|&(u, _)| u)
+        .filter(|&u| {
+            let unit = &state.units[u];
+            let (Some(&used), Some(&allowed)) = (t.used.get(&u), t.allowed.get(&u)) else {
+                return false;
+            };
+            let Some((from, at)) = placed(rules, state, u) else {
+                return false;
+            };
+            let Some(&(_, e)) = g.neighbours(at).iter().find(|&&(n, _)| n == ti) else {
+                return false;
+            };
+            o.types.iter().any(|x| x == rules.unit_type(unit))
+                && !state.flow.oos.contains(&u)
+                && !t.rail.contains(&u)
+                && used + move_cost(rules, state, s, u, (e, ti)) + 2 * o.cost <= allowed
+                && !barred(rules, state, s, u, e)
+                && movement::may(rules, state, HookPoint::MayMove, u, (from, to))
+        })
+        .collect()
+}
+
+/// Overruns by several units together (Overrun: "move units whose total Attack Strength is at
+/// least nine times ..."): `overrun SPACE` for each space next to two units or more that
+/// could join, which together (the strongest first, as many as fit) could overrun it.
+pub(super) fn stack_overrun_options(
+    rules: &Rules,
+    state: &State,
+    (s, t): (&Impulses, &ImpulseTask),
+) -> Vec<String> {
+    let Some(o) = &s.movement_rules.overrun else {
+        return Vec::new();
+    };
+    if t.passing.is_some() {
+        return Vec::new();
+    }
+    let g = &rules.content.graph;
+    let mut targets: BTreeSet<usize> = BTreeSet::new();
+    for &(u, _) in &t.units {
+        let Some((_, at)) = placed(rules, state, u) else {
+            continue;
+        };
+        for &(n, _) in g.neighbours(at) {
+            let mut there = state.units_at(&g.spaces[n].id);
+            if there
+                .next()
+                .is_some_and(|(d, _)| hostile(rules, state, u, d))
+            {
+                targets.insert(n);
+            }
+        }
+    }
+    targets
+        .into_iter()
+        .filter(|&n| {
+            let to = &g.spaces[n].id;
+            let mut able = could_join(rules, state, (s, t, o), to);
+            if able.len() < 2 {
+                return false;
+            }
+            able.sort_by_key(|&u| std::cmp::Reverse(odds_printed(rules, state, s, u, true)));
+            let mut group = Vec::new();
+            let defenders: Vec<usize> = state.units_at(to).map(|(i, _)| i).collect();
+            for u in able {
+                group.push(u);
+                if !fit(rules, state, &group, to, &defenders) {
+                    group.pop();
+                }
+            }
+            group.len() >= 2 && overrun_by(rules, state, (s, o), &group, to).is_some()
+        })
+        .map(|n| format!("overrun {}", g.spaces[n].id))
+        .collect()
+}
+
+/// The prompt of an overrun by several units under way: which unit joins next (`join UNIT`),
+/// carry it out once they are strong enough (`overrun`), or give it up (`cancel`).
+pub(super) fn joining_options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<String> {
+    let Some((to, group)) = &t.overrunning else {
+        return Vec::new();
+    };
+    let mut out = vec!["cancel".to_string()];
+    let Some(s) = spec(rules, t.at) else {
+        return out;
+    };
+    let Some(o) = &s.movement_rules.overrun else {
+        return out;
+    };
+    let defenders: Vec<usize> = state.units_at(to).map(|(i, _)| i).collect();
+    for u in could_join(rules, state, (s, t, o), to) {
+        let mut with = group.clone();
+        with.push(u);
+        if !group.contains(&u) && fit(rules, state, &with, to, &defenders) {
+            out.push(format!("join {}", state.units[u].name(rules.content)));
+        }
+    }
+    if !group.is_empty() && overrun_by(rules, state, (s, o), group, to).is_some() {
+        out.push("overrun".into());
+    }
+    out
+}
+
+/// Several units overrun the units in a space next to them: they are destroyed, and the
+/// group moves in, paying the step and the overrun's cost, and moves no further this phase.
+pub(super) fn overrun_together(
+    rules: &Rules,
+    state: &mut State,
+    mut t: ImpulseTask,
+) -> Result<(), String> {
+    let (to, group) = t.overrunning.take().ok_or("no overrun is under way")?;
+    let s = spec(rules, t.at).ok_or("the operations have no parameters")?;
+    let o = s.movement_rules.overrun.as_ref().ok_or("no overrun here")?;
+    let (defenders, attack, defence) =
+        overrun_by(rules, state, (s, o), &group, &to).ok_or("this overrun is not allowed")?;
+    let names = |state: &State, us: &[usize]| -> String {
+        let n: Vec<String> = us
+            .iter()
+            .map(|&u| state.units[u].name(rules.content))
+            .collect();
+        n.join(", ")
+    };
+    state.flow.messages.push(format!(
+        "{} overrun {} at {to}: {attack} against {defence} ({}:1); destroyed",
+        names(state, &group),
+        names(state, &defenders),
+        attack / defence.max(1)
+    ));
+    for d in defenders {
+        crate::rules::losses::eliminate(rules, state, d);
+    }
+    for &u in &group {
+        let from = on_map(state, u).unwrap_or_default().to_string();
+        takes_hand(rules, &mut t, u);
+        t.acted.insert(u);
+        enter(rules, state, s, u, &to);
+        movement::after_step(rules, state, HookPoint::AfterMove, u, (&from, &to));
+        let allowed = t.allowed.get(&u).copied().unwrap_or(0);
+        t.used.insert(u, allowed.max(1));
+    }
+    put(state, t);
+    Ok(())
 }
 
 /// A unit overruns the units in a space next to it: they are destroyed, it moves in and

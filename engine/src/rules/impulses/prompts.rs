@@ -46,6 +46,19 @@ pub(in crate::rules) fn step(
             }
             Some(activate_prompt(rules, state, s, &t))
         }
+        Stage::Move | Stage::Reserve if t.overrunning.is_some() => {
+            let to = t.overrunning.as_ref().map_or("", |(to, _)| to.as_str());
+            Some(Prompt::one_of(
+                side,
+                "overrun",
+                format!(
+                    "{}: overrun {to} together: add units until their attack is enough, then \
+                     overrun (or cancel)",
+                    imp.name
+                ),
+                joining_options(rules, state, &t),
+            ))
+        }
         Stage::Move | Stage::Reserve => {
             let mode = if t.stage == Stage::Move {
                 Mode::Move
