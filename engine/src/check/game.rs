@@ -316,6 +316,11 @@ impl Checker<'_> {
         imp: &crate::model::Impulses,
         stats: &BTreeSet<String>,
     ) {
+        for (i, x) in imp.impulses.iter().enumerate() {
+            if let Some(z) = &x.supply {
+                self.supply_refs(f, &format!("{at}/impulses/{i}/supply"), z);
+            }
+        }
         let ids = std::mem::take(&mut self.ids);
         for (i, x) in imp.impulses.iter().enumerate() {
             let p = format!("{at}/impulses/{i}");

@@ -213,6 +213,12 @@ pub struct Impulse {
     /// combat, each unit one attack, each space attacked once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub every: Option<PhaseMode>,
+    /// Supply traced again, as a `TraceSupply` step would, when the impulse begins (before its
+    /// units are activated): a unit whose line was reopened since the last trace is in supply
+    /// again and may move in this phase, and one out of supply since its side's last trace
+    /// that is in supply now is no longer eliminated by a later trace with `eliminate`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub supply: Option<ZoneSupply>,
 }
 
 /// The mode every unit of a phase of a player-turn is activated in.

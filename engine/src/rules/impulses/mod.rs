@@ -327,6 +327,12 @@ fn begin_impulse(rules: &Rules, state: &mut State, t: &mut ImpulseTask) {
             }
         }
     }
+    let retrace = spec(rules, t.at)
+        .and_then(|s| s.impulses.get(t.impulse))
+        .and_then(|i| i.supply.as_ref());
+    if let Some(z) = retrace {
+        crate::rules::supply::zones::trace_supply(rules, state, z);
+    }
     activate_every(rules, state, t);
 }
 
