@@ -37,7 +37,7 @@ struct Key {
 type Table = HashMap<Key, Option<i64>, BuildHasherDefault<Mix>>;
 
 /// Most results a table keeps before it starts again.
-const MOST: usize = 1 << 20;
+const MOST: usize = 1 << 18;
 
 thread_local! {
     static TABLE: RefCell<(u64, Table)> = RefCell::new((0, Table::default()));
