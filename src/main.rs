@@ -87,7 +87,8 @@ enum Command {
     /// starting with `#` are skipped). Die results given with --dice are used first, then the
     /// seeded dice. An illegal action is reported with its line number and the legal
     /// alternatives, and the exit code is 1. With neither --state nor --prompt, the prompt is
-    /// printed as text.
+    /// printed as text, in words. What each action did (moves, combats with their odds and
+    /// rolls, control, tracks) is told on stderr under its line.
     Play {
         dir: PathBuf,
         #[arg(long, required_unless_present = "example")]
@@ -116,6 +117,11 @@ enum Command {
         /// Also write the game (setup, actions, content fingerprint) to this RON file.
         #[arg(long)]
         save: Option<PathBuf>,
+        /// Say why this action is not legal after the actions (the decision open, what the
+        /// legal actions go on with, and what the rules say about the units and spaces it
+        /// names), instead of printing the prompt.
+        #[arg(long, value_name = "ACTION")]
+        why: Option<String>,
     },
     /// Self-play: many games between agents, with their statistics; two variants compared on
     /// the same seeds; or one number swept over a range.
@@ -171,6 +177,7 @@ fn main() -> ExitCode {
             state,
             prompt,
             save,
+            why,
         } => play(
             &dir,
             Setup {
@@ -186,6 +193,7 @@ fn main() -> ExitCode {
                 prompt: prompt.is_some(),
                 save,
                 example,
+                why,
             },
         ),
         Command::Odds {

@@ -4,7 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use sandtable_engine::content::Content;
 use sandtable_engine::format::write_atomic;
+use sandtable_engine::narrate;
+use sandtable_engine::rules::{why, Rules};
 use sandtable_engine::session::{state_json, Session, Setup};
 use sandtable_engine::state::State;
 
@@ -17,6 +20,8 @@ pub struct PlayOutput {
     pub save: Option<PathBuf>,
     /// Start from this rulebook example's position.
     pub example: Option<String>,
+    /// Say why this action is not legal once the actions are played.
+    pub why: Option<String>,
 }
 
 pub fn play(dir: &Path, mut setup: Setup, actions: Option<&Path>, out: PlayOutput) -> ExitCode {
@@ -57,7 +62,7 @@ pub fn play(dir: &Path, mut setup: Setup, actions: Option<&Path>, out: PlayOutpu
             return ExitCode::from(PROBLEMS);
         }
     };
-    let mut shown = print_messages(session.state(), 0, None);
+    print_messages(&content, session.state(), 0);
     let mut failed = false;
     if let Some(path) = actions {
         let text = match read_input(path) {
@@ -69,8 +74,16 @@ pub fn play(dir: &Path, mut setup: Setup, actions: Option<&Path>, out: PlayOutpu
             if action.is_empty() || action.starts_with('#') {
                 continue;
             }
+            let before = session.state().clone();
             let applied = session.apply(&content, action);
-            shown = print_messages(session.state(), shown, Some((path, n + 1)));
+            if applied.is_ok() {
+                let at = format!("{}:{}", path.display(), n + 1);
+                tell(
+                    &at,
+                    action,
+                    &narrate::what_happened(&content, &before, session.state()),
+                );
+            }
             if let Err(e) = applied {
                 errln!(
                     "{}:{}: error: illegal action `{action}`: {}",
@@ -108,28 +121,15 @@ pub fn play(dir: &Path, mut setup: Setup, actions: Option<&Path>, out: PlayOutpu
             serde_json::to_string_pretty(&st.flow.prompt).unwrap_or_default()
         );
     }
-    if !out.state && !out.prompt {
-        match (&st.flow.prompt, &st.flow.result) {
-            (Some(p), _) => {
-                outln!(
-                    "turn {} round {}: {} decides: {}",
-                    st.turn,
-                    st.round,
-                    p.side,
-                    p.question
-                );
-                match p.pick {
-                    Some((min, max)) => {
-                        outln!("  choose {min} to {max} of: {}", p.options.join(" "))
-                    }
-                    None => p.options.iter().for_each(|o| outln!("  {o}")),
-                }
-            }
-            (None, Some(r)) => {
-                outln!("game over: {} wins ({}, turn {})", r.winner, r.how, r.turn)
-            }
-            (None, None) => outln!("no decision is open"),
+    if let Some(action) = &out.why {
+        match Rules::new(&content, &session.setup.scenario) {
+            Ok(rules) => why::why(&rules, st, action)
+                .iter()
+                .for_each(|l| outln!("{l}")),
+            Err(e) => errln!("error: {e}"),
         }
+    } else if !out.state && !out.prompt {
+        print_prompt(&content, st);
     }
     if failed {
         ExitCode::from(PROBLEMS)
@@ -138,17 +138,65 @@ pub fn play(dir: &Path, mut setup: Setup, actions: Option<&Path>, out: PlayOutpu
     }
 }
 
-/// Prints on stderr the messages the rules and scripts left in the state since the first
-/// `shown` (an event that could not be carried out, a script stopped by its step budget or by
-/// a runtime error), each at the line of the action that produced it; returns how many there
-/// are now.
-fn print_messages(state: &State, shown: usize, at: Option<(&Path, usize)>) -> usize {
-    let messages = &state.flow.messages;
-    for m in messages.iter().skip(shown) {
-        match at {
-            Some((path, line)) => errln!("{}:{line}: note: {m}", path.display()),
-            None => errln!("note: {m}"),
+/// The pending decision in words, each action with its text form (what an actions file says)
+/// and, where they differ, its words; or how the game ended.
+fn print_prompt(content: &Content, st: &State) {
+    let names = content.names();
+    match (&st.flow.prompt, &st.flow.result) {
+        (Some(p), _) => {
+            let turn = content
+                .game
+                .as_ref()
+                .and_then(|g| g.turns.iter().find(|t| t.number == st.turn))
+                .map_or(String::new(), |t| format!(" ({})", t.name));
+            outln!(
+                "turn {}{turn} round {}: {} decides: {}",
+                st.turn,
+                st.round,
+                names.or_id(&p.side),
+                names.words(&p.question)
+            );
+            let width = p.options.iter().map(String::len).max().unwrap_or(0).min(40);
+            let line = |o: &String| match names.action(o) {
+                w if w == *o => format!("  {o}"),
+                w => format!("  {o:width$}   {w}"),
+            };
+            match p.pick {
+                Some((min, max)) => {
+                    outln!("  choose {min} to {max} of:");
+                    p.options.iter().for_each(|o| outln!("  {}", line(o)));
+                }
+                None => p.options.iter().for_each(|o| outln!("{}", line(o))),
+            }
         }
+        (None, Some(r)) => outln!(
+            "game over: {} wins ({}, turn {})",
+            names.or_id(&r.winner),
+            r.how,
+            r.turn
+        ),
+        (None, None) => outln!("no decision is open"),
     }
-    messages.len()
+}
+
+/// Prints on stderr what an action did, under its place in the actions file: the rules' and
+/// scripts' messages as notes (a combat's odds and roll, an event that could not be carried
+/// out, a script stopped by its step budget or by a runtime error), then what changed.
+fn tell(at: &str, action: &str, happened: &narrate::Happened) {
+    errln!("{at}: {action}");
+    for m in &happened.messages {
+        errln!("{at}: note: {m}");
+    }
+    for c in &happened.changes {
+        errln!("    {c}");
+    }
+}
+
+/// Prints on stderr the messages the rules and scripts left in the state from the first
+/// `shown` on (those of the scenario's start).
+fn print_messages(content: &Content, state: &State, shown: usize) {
+    let names = content.names();
+    for m in state.flow.messages.iter().skip(shown) {
+        errln!("note: {}", names.words(m));
+    }
 }

@@ -141,6 +141,8 @@ pub struct EditorApp {
     /// The file a playtest is saved to and loaded from.
     pub save_path: String,
     pub(crate) commands: Vec<PlayCommand>,
+    /// What each action of the playtest's log did, told in words under it.
+    pub(crate) chronicle: sandtable_engine::narrate::Chronicle,
     pub map: map::MapView,
     pub cards: cards::CardsView,
     pub tables: tables::TablesView,
@@ -194,6 +196,7 @@ impl EditorApp {
             dice: String::new(),
             save_path,
             commands: Vec::new(),
+            chronicle: Default::default(),
             map: map::MapView::default(),
             cards: cards::CardsView::default(),
             tables: tables::TablesView::default(),
@@ -387,7 +390,7 @@ impl EditorApp {
         ui.horizontal(|ui| {
             let dirty = self.doc.is_dirty();
             let title = if dirty {
-                format!("{} ●", self.title())
+                format!("{} *", self.title())
             } else {
                 self.title()
             };
@@ -475,14 +478,14 @@ impl EditorApp {
             match file.relative.split_once('/') {
                 Some((folder, name)) => folders.entry(folder).or_default().push((file, name)),
                 None => {
-                    let mark = if dirty(&file.relative) { " ●" } else { "" };
+                    let mark = if dirty(&file.relative) { " *" } else { "" };
                     ui.label(format!("{}  ({}){mark}", file.relative, file.kind.name()));
                 }
             }
         }
         for (folder, files) in folders {
             let changed = files.iter().filter(|(f, _)| dirty(&f.relative)).count();
-            let mark = if changed > 0 { " ●" } else { "" };
+            let mark = if changed > 0 { " *" } else { "" };
             let count = match files.len() {
                 1 => "1 file".to_string(),
                 n => format!("{n} files"),
@@ -492,7 +495,7 @@ impl EditorApp {
                 .default_open(files.len() <= 6)
                 .show(ui, |ui| {
                     for (file, name) in files {
-                        let mark = if dirty(&file.relative) { " ●" } else { "" };
+                        let mark = if dirty(&file.relative) { " *" } else { "" };
                         ui.label(format!("{name}  ({}){mark}", file.kind.name()));
                     }
                 });

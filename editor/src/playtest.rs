@@ -186,6 +186,7 @@ impl EditorApp {
         self.commands.extend(asked);
         let state = p.session.state();
         let content = &p.content;
+        let names = content.names();
         let turn = content
             .game
             .as_ref()
@@ -202,9 +203,9 @@ impl EditorApp {
             let tracks: Vec<String> = state
                 .tracks
                 .iter()
-                .map(|(k, v)| format!("{k} {v}"))
+                .map(|(k, v)| format!("{}: {v}", names.or_id(k)))
                 .collect();
-            ui.label(tracks.join("  "));
+            ui.label(tracks.join("   "));
         });
         egui::CollapsingHeader::new("Hands and decks")
             .id_salt("hands")
@@ -265,14 +266,19 @@ impl EditorApp {
         match (&state.flow.prompt, &state.flow.result) {
             (Some(prompt), _) => {
                 ui.label(
-                    RichText::new(format!("{} decides: {}", prompt.side, prompt.question)).strong(),
+                    RichText::new(format!(
+                        "{} decides: {}",
+                        names.or_id(&prompt.side),
+                        names.words(&prompt.question)
+                    ))
+                    .strong(),
                 );
                 // Actions of one word (go, pass, done, stop) above the list, so a long list
                 // does not hide them.
                 if prompt.pick.is_none() {
                     ui.horizontal_wrapped(|ui| {
                         for option in prompt.options.iter().filter(|o| !o.contains(' ')) {
-                            if ui.button(option).clicked() {
+                            if action_button(ui, names, option) {
                                 self.commands.push(PlayCommand::Act(option.clone()));
                             }
                         }
@@ -295,19 +301,22 @@ impl EditorApp {
                     .id_salt("prompt")
                     .show(ui, |ui| match prompt.pick {
                         None => {
-                            let names: Option<Vec<String>> = self.focus.as_ref().map(|space| {
+                            let about: Option<Vec<String>> = self.focus.as_ref().map(|space| {
                                 let mut names = units_on(state, space);
                                 names.push(space.clone());
                                 names
                             });
                             if let Some(space) = &self.focus {
-                                ui.label(format!("Actions about {space} and its units:"));
+                                ui.label(format!(
+                                    "Actions about {} and its units:",
+                                    names.or_id(space)
+                                ));
                             }
                             let shown = prompt.options.iter().filter(|o| {
-                                o.contains(' ') && names.as_ref().is_none_or(|n| mentions(o, n))
+                                o.contains(' ') && about.as_ref().is_none_or(|n| mentions(o, n))
                             });
                             for option in shown {
-                                if ui.button(option).clicked() {
+                                if action_button(ui, names, option) {
                                     self.commands.push(PlayCommand::Act(option.clone()));
                                 }
                             }
@@ -315,7 +324,11 @@ impl EditorApp {
                         Some(_) => {
                             for option in &prompt.options {
                                 let mut on = self.picks.contains(option);
-                                if ui.checkbox(&mut on, option).changed() {
+                                if ui
+                                    .checkbox(&mut on, names.action(option))
+                                    .on_hover_text(option)
+                                    .changed()
+                                {
                                     if on {
                                         self.picks.push(option.clone());
                                     } else {
@@ -330,7 +343,9 @@ impl EditorApp {
                 ui.label(
                     RichText::new(format!(
                         "Game over: {} wins ({}, turn {}).",
-                        r.winner, r.how, r.turn
+                        names.or_id(&r.winner),
+                        r.how,
+                        r.turn
                     ))
                     .strong(),
                 );
@@ -341,12 +356,23 @@ impl EditorApp {
         }
         ui.separator();
         ui.label(RichText::new("Log").strong());
+        let told = self
+            .chronicle
+            .update(content, &p.session.setup, p.session.log());
         ScrollArea::vertical()
             .id_salt("log")
             .stick_to_bottom(true)
             .show(ui, |ui| {
                 for (i, action) in p.session.log().iter().enumerate() {
-                    ui.label(RichText::new(format!("{:>4}  {action}", i + 1)).monospace());
+                    ui.label(RichText::new(format!(
+                        "{:>4}  {}",
+                        i + 1,
+                        names.action(action)
+                    )))
+                    .on_hover_text(action);
+                    for line in told.get(i).into_iter().flat_map(|t| t.lines()) {
+                        ui.label(RichText::new(format!("        {line}")).weak());
+                    }
                 }
             });
     }
@@ -444,6 +470,18 @@ impl EditorApp {
     }
 }
 
+/// A button for a legal action, labelled in words, its text form on hover; whether it was
+/// clicked.
+fn action_button(
+    ui: &mut Ui,
+    names: &sandtable_engine::content::names::Names,
+    option: &str,
+) -> bool {
+    ui.button(names.action(option))
+        .on_hover_text(option)
+        .clicked()
+}
+
 /// Each side's hand (card titles), and each deck's draw pile, discards and cards set aside.
 fn hands_and_decks(
     ui: &mut Ui,
@@ -456,8 +494,9 @@ fn hands_and_decks(
             .find(|(_, c)| c.id == *id)
             .map_or(id.clone(), |(_, c)| format!("{} {}", c.number, c.title))
     };
+    let names = content.names();
     for (side, hand) in &state.hands {
-        ui.label(RichText::new(format!("{side} hand ({}):", hand.len())).strong());
+        ui.label(RichText::new(format!("{} hand ({}):", names.or_id(side), hand.len())).strong());
         ui.label(hand.iter().map(title).collect::<Vec<_>>().join(", "));
     }
     let decks: std::collections::BTreeSet<&String> = state
@@ -470,7 +509,8 @@ fn hands_and_decks(
         let count =
             |m: &std::collections::BTreeMap<String, Vec<String>>| m.get(deck).map_or(0, Vec::len);
         ui.label(format!(
-            "{deck} deck: {} to draw, {} discarded, {} set aside",
+            "{} deck: {} to draw, {} discarded, {} set aside",
+            names.or_id(deck),
             count(&state.draw_piles),
             count(&state.discards),
             count(&state.set_aside)

@@ -298,7 +298,7 @@ fn ctrl_s_saves_canonically_and_the_running_playtest_replays_against_the_change(
     );
     assert!(set);
     h.run_steps(1);
-    h.get_by_label_contains("tables.ron  (tables) ●");
+    h.get_by_label_contains("tables.ron  (tables) *");
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     h.run_steps(1);
     assert!(!h.state().doc.is_dirty(), "{}", h.state().status);

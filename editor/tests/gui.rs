@@ -122,6 +122,11 @@ fn help_lists_the_editor_options() {
     );
 }
 
+/// An action as the playtest labels it: in words, its ids written as names.
+fn said(h: &Harness<'static, EditorApp>, action: &str) -> String {
+    h.state().loaded.content.names().action(action)
+}
+
 #[test]
 fn a_playtest_starts_takes_the_prompts_choices_as_clicks_undoes_and_replays_on_reload() {
     let mut h = harness(bundled_content());
@@ -134,7 +139,7 @@ fn a_playtest_starts_takes_the_prompts_choices_as_clicks_undoes_and_replays_on_r
     assert!(h.state().playtest.is_some());
     // The opening: the Axis player takes Barbarossa (4.3), a button; the Allied player
     // declines the redraws of 4.4 (a yes or no question: tick, then Choose).
-    h.get_by_role_and_label(egui::accesskit::Role::Button, "take barbarossa")
+    h.get_by_role_and_label(egui::accesskit::Role::Button, &said(&h, "take barbarossa"))
         .click();
     h.run();
     let asks = |h: &Harness<'static, EditorApp>| {
@@ -166,7 +171,7 @@ fn a_playtest_starts_takes_the_prompts_choices_as_clicks_undoes_and_replays_on_r
         .options
         .clone();
     for option in options.iter().take(3) {
-        h.get_by_label(option).click();
+        h.get_by_label(&said(&h, option)).click();
         h.run();
     }
     h.get_by_role_and_label(egui::accesskit::Role::Button, "Choose")
@@ -176,15 +181,17 @@ fn a_playtest_starts_takes_the_prompts_choices_as_clicks_undoes_and_replays_on_r
         h.state().playtest.as_ref().unwrap().session.log().len(),
         opening + 1
     );
+    // The log tells what the choice did, in names.
+    h.get_by_label_contains("Stand Fast placed in");
     // The hands and decks are shown: the Axis holds Barbarossa.
     h.get_by_label("Hands and decks").click();
     h.run();
-    h.get_by_label_contains("axis hand (");
+    h.get_by_label_contains("Axis hand (");
     h.get_by_label_contains("1 Barbarossa");
     h.get_by_label("Hands and decks").click();
     h.run();
     // Then the Axis round: Barbarossa as an event, a button.
-    h.get_by_role_and_label(egui::accesskit::Role::Button, "event barbarossa")
+    h.get_by_role_and_label(egui::accesskit::Role::Button, &said(&h, "event barbarossa"))
         .click();
     h.run();
     let log = h.state().playtest.as_ref().unwrap().session.log().to_vec();
@@ -331,7 +338,7 @@ fn the_berlin_1945_zone_game_opens_with_its_zones_and_is_playtested_by_impulses(
     h.state_mut().focus = Some("bridgehead".into());
     h.run();
     for action in ["activate su_8ga.1 combat", "activate su_8ga.2 combat", "go"] {
-        h.get_by_role_and_label(egui::accesskit::Role::Button, action)
+        h.get_by_role_and_label(egui::accesskit::Role::Button, &said(&h, action))
             .click();
         h.run();
     }

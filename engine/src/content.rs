@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+pub mod names;
 pub mod supply_index;
 
 use crate::diag::FileId;
@@ -103,6 +104,8 @@ pub struct Content {
     hook_reads: std::sync::OnceLock<Vec<Option<Vec<crate::script::reads::Read>>>>,
     /// This content's own number, which the tables of remembered results go by.
     memo: MemoId,
+    /// The names of its ids, for people (see [`names::Names`]); built on first use.
+    names: std::sync::OnceLock<names::Names>,
 }
 
 /// A number of its own for each content loaded, and for each copy of one.

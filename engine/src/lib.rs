@@ -18,6 +18,7 @@ pub mod format;
 pub mod hex;
 pub mod load;
 pub mod model;
+pub mod narrate;
 pub mod playtest;
 pub mod ron_syntax;
 pub mod rules;

@@ -27,6 +27,7 @@ mod schema_errors;
 mod script_builtins;
 mod sim;
 mod spi_checks;
+mod telling;
 
 use std::path::{Path, PathBuf};
 

@@ -137,22 +137,42 @@ pub fn context_for(content: &Content, me: &str, names: Names) -> Context {
 
 /// [`may`] in a context already built (see [`context_for`]).
 pub fn may_in(content: &Content, state: &State, at: HookPoint, ctx: &Context) -> bool {
+    at_point(content, at).all(|h| !says_no(content, state, h, ctx))
+}
+
+/// The hooks at a condition point that forbid a step (by their place in `game.ron`'s
+/// `hooks`): what `--why` cites.
+pub fn forbidding(
+    content: &Content,
+    state: &State,
+    at: HookPoint,
+    me: &str,
+    names: Names,
+) -> std::collections::BTreeSet<usize> {
+    let ctx = context(content, me, names);
+    at_point(content, at)
+        .filter(|h| says_no(content, state, h, &ctx))
+        .map(|h| h.index)
+        .collect()
+}
+
+/// Whether a hook at a condition point applies and forbids: a `Forbid`, or a `May` whose
+/// condition does not hold.
+fn says_no(content: &Content, state: &State, h: &HookScripts, ctx: &Context) -> bool {
     let Some(game) = content.game.as_ref() else {
-        return true;
+        return false;
     };
-    at_point(content, at).all(|h| {
-        if !applies(content, state, h, ctx) {
-            return true;
-        }
-        match game.hooks.get(h.index).map(|x| &x.then) {
-            Some(HookEffect::Forbid) => false,
-            Some(HookEffect::May(_)) => h
-                .value
-                .as_ref()
-                .is_some_and(|v| holds(content, state, (h, 1, v), ctx)),
-            _ => true,
-        }
-    })
+    if !applies(content, state, h, ctx) {
+        return false;
+    }
+    match game.hooks.get(h.index).map(|x| &x.then) {
+        Some(HookEffect::Forbid) => true,
+        Some(HookEffect::May(_)) => !h
+            .value
+            .as_ref()
+            .is_some_and(|v| holds(content, state, (h, 1, v), ctx)),
+        _ => false,
+    }
 }
 
 /// A number changed by the hooks at a modifier point, in the order they are written; each

@@ -28,6 +28,7 @@ pub mod retreat;
 mod stacking;
 pub mod supply;
 pub mod theatres;
+pub mod why;
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -1,0 +1,141 @@
+//! Names for people: what the ids of a game's content are called, so the prompts, the log,
+//! the tracks and the messages read `4th Army moves from Warsaw to Brest` and not
+//! `ge_4 warsaw brest`. The ids stay the actions' text form (logs and saved games keep them);
+//! this is only how they are shown.
+
+use super::{Content, IdMap};
+
+/// The names of everything a text of play may mention by id: sides, nations, spaces, units,
+/// cards, tracks, markers, boxes, regions, decks, tables and flags.
+#[derive(Debug, Clone, Default)]
+pub struct Names {
+    names: IdMap<String>,
+    /// Counters with several identical pieces (named `counter.2` in actions).
+    pieces: IdMap<()>,
+}
+
+impl Names {
+    /// Built from the content; when two kinds of thing share an id, the first kind listed
+    /// above gives the name.
+    pub fn new(content: &Content) -> Names {
+        let mut names = IdMap::default();
+        let mut add = |id: &str, name: &str| {
+            if !id.is_empty() && !name.is_empty() {
+                names
+                    .entry(id.to_string())
+                    .or_insert_with(|| name.to_string());
+            }
+        };
+        let game = content.game.as_ref();
+        if let Some(g) = game {
+            g.sides.iter().for_each(|s| add(&s.id, &s.name));
+            g.nations.iter().for_each(|n| add(&n.id, &n.name));
+        }
+        content.map.spaces.iter().for_each(|s| add(&s.id, &s.name));
+        // A counter's name, with its nation's when another counter has the same name (the
+        // German and the Soviet 1st Army).
+        let mut seen: IdMap<u32> = IdMap::default();
+        for c in &content.counters {
+            *seen.entry(c.name.clone()).or_default() += 1;
+        }
+        let nation = |id: &str| {
+            game.and_then(|g| g.nations.iter().find(|n| n.id == id))
+                .map_or(id.to_string(), |n| n.name.clone())
+        };
+        let mut pieces = IdMap::default();
+        for c in &content.counters {
+            if seen.get(&c.name).copied().unwrap_or(0) > 1 {
+                add(&c.id, &format!("{} {}", nation(&c.nation), c.name));
+            } else {
+                add(&c.id, &c.name);
+            }
+            if c.count > 1 {
+                pieces.insert(c.id.clone(), ());
+            }
+        }
+        for (_, card) in content.cards() {
+            add(&card.id, &card.title);
+        }
+        if let Some(g) = game {
+            g.tracks.iter().for_each(|t| add(&t.id, &t.name));
+            g.markers.iter().for_each(|m| add(&m.id, &m.name));
+            g.boxes.iter().for_each(|b| add(&b.id, &b.name));
+            g.regions.iter().for_each(|r| add(&r.id, &r.name));
+            g.decks.iter().for_each(|d| add(&d.id, &d.name));
+            g.flags.iter().for_each(|f| add(&f.id, &f.name));
+        }
+        content.tables.iter().for_each(|t| add(&t.id, &t.name));
+        Names { names, pieces }
+    }
+
+    /// The name of an id, or of a piece of a counter (`su_61.2` is `61st Army #2`).
+    pub fn of(&self, id: &str) -> Option<String> {
+        if let Some(n) = self.names.get(id) {
+            return Some(n.clone());
+        }
+        let (counter, piece) = id.rsplit_once('.')?;
+        if !piece.chars().all(|c| c.is_ascii_digit()) || !self.pieces.contains_key(counter) {
+            return None;
+        }
+        Some(format!("{} #{piece}", self.names.get(counter)?))
+    }
+
+    /// The name of an id, or the id itself.
+    pub fn or_id(&self, id: &str) -> String {
+        self.of(id).unwrap_or_else(|| id.to_string())
+    }
+
+    /// A text with every word that is an id written as its name; punctuation around a word
+    /// (`kiev:`, `(ge_4)`) stays.
+    pub fn words(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while !rest.is_empty() {
+            let start = rest
+                .find(|c: char| !c.is_whitespace())
+                .unwrap_or(rest.len());
+            out.push_str(&rest[..start]);
+            rest = &rest[start..];
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            out.push_str(&self.word(&rest[..end]));
+            rest = &rest[end..];
+        }
+        out
+    }
+
+    /// An action's text form in words: its first word is the verb (`move`, `activate`) and
+    /// stays, though a marker or a flag may share its id; a one-word action, an option to pick,
+    /// is all id.
+    pub fn action(&self, text: &str) -> String {
+        match text.trim().split_once(' ') {
+            Some((verb, rest)) => format!("{verb} {}", self.words(rest)),
+            None => self.words(text),
+        }
+    }
+
+    fn word(&self, word: &str) -> String {
+        let is_id = |c: char| c.is_alphanumeric() || c == '_' || c == '.' || c == '-';
+        let core_start = word.find(is_id).unwrap_or(word.len());
+        let core_end = word.rfind(is_id).map_or(core_start, |i| i + 1);
+        let mut core = &word[core_start..core_end];
+        // A sentence's full stop is not part of the id.
+        if core.ends_with('.') && self.of(core).is_none() {
+            core = &core[..core.len() - 1];
+        }
+        match self.of(core) {
+            Some(name) => format!(
+                "{}{name}{}",
+                &word[..core_start],
+                &word[core_start + core.len()..]
+            ),
+            None => word.to_string(),
+        }
+    }
+}
+
+impl Content {
+    /// The names of the content's ids, built on first use.
+    pub fn names(&self) -> &Names {
+        self.names.get_or_init(|| Names::new(self))
+    }
+}
