@@ -22,6 +22,7 @@ mod reloads;
 pub mod roster;
 pub mod scenario;
 pub mod tables;
+mod unloaded;
 mod watch;
 
 use std::collections::BTreeMap;
@@ -367,7 +368,18 @@ impl EditorApp {
         egui::Panel::left("files")
             .default_size(200.0)
             .show(ui, |ui| self.side_bar(ui));
-        egui::CentralPanel::default().show(ui, |ui| match self.section {
+        egui::CentralPanel::default().show(ui, |ui| {
+            unloaded::banner(self, ui);
+            self.section_panel(ui);
+        });
+        if self.quit == Quit::Asking {
+            self.quit_dialog(ui);
+        }
+        self.apply_commands();
+    }
+
+    fn section_panel(&mut self, ui: &mut Ui) {
+        match self.section {
             Section::Overview => self.overview(ui),
             Section::Game => self.game(ui),
             Section::Map => map::show(self, ui),
@@ -379,11 +391,7 @@ impl EditorApp {
             Section::Playtest => self.playtest(ui),
             Section::Examples => examples::show(self, ui),
             Section::Balance => balance::show(self, ui),
-        });
-        if self.quit == Quit::Asking {
-            self.quit_dialog(ui);
         }
-        self.apply_commands();
     }
 
     fn top_bar(&mut self, ui: &mut Ui) {
@@ -584,15 +592,23 @@ impl EditorApp {
             ui.label("No problems.");
             return;
         }
-        ui.label("Click a problem to open its place.");
+        ui.label("Click a problem to open its place. Causes come first: a file that does not load, then what the checks found.");
         let mut open = None;
-        ScrollArea::vertical().show(ui, |ui| {
-            for (i, d) in self.loaded.diagnostics.iter().enumerate() {
+        let list = unloaded::in_cause_order(&self.loaded.diagnostics);
+        // Once a file does not load, what else is reported may follow from it: folded.
+        let causes = list
+            .iter()
+            .take_while(|(_, d)| unloaded::keeps_from_loading(d))
+            .count();
+        let sources = &self.loaded.sources;
+        let show = |ui: &mut Ui, items: &[(usize, &sandtable_engine::diag::Diagnostic)]| {
+            let mut clicked = None;
+            for (i, d) in items {
                 let color = match d.severity {
                     Severity::Error => Color32::RED,
                     Severity::Warning => Color32::from_rgb(200, 140, 0),
                 };
-                let line = self.loaded.sources.render_line(d);
+                let line = sources.render_line(d);
                 if ui
                     .add(
                         egui::Label::new(RichText::new(line).color(color).monospace())
@@ -600,11 +616,31 @@ impl EditorApp {
                     )
                     .clicked()
                 {
-                    open = Some(i);
+                    clicked = Some(*i);
                 }
                 for hint in &d.hints {
                     ui.label(RichText::new(format!("    hint: {hint}")).weak());
                 }
+            }
+            clicked
+        };
+        ScrollArea::vertical().show(ui, |ui| {
+            if causes == 0 {
+                open = show(ui, &list);
+                return;
+            }
+            open = show(ui, &list[..causes]);
+            if list.len() > causes {
+                egui::CollapsingHeader::new(format!(
+                    "{} more problems, which may follow from the file that does not load",
+                    list.len() - causes
+                ))
+                .id_salt("follow-on problems")
+                .show(ui, |ui| {
+                    if let Some(i) = show(ui, &list[causes..]) {
+                        open = Some(i);
+                    }
+                });
             }
         });
         if let Some(i) = open {

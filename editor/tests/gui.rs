@@ -346,3 +346,27 @@ fn the_berlin_1945_zone_game_opens_with_its_zones_and_is_playtested_by_impulses(
     assert_eq!(log.last().map(String::as_str), Some("go"));
     assert_eq!(prompt(&h).kind, "attack", "{:?}", prompt(&h));
 }
+
+#[test]
+fn a_panel_whose_file_does_not_load_says_why_and_leads_to_the_problem() {
+    let dir = common::copy_of_bundled();
+    let map = dir.path().join("map.ron");
+    let text = std::fs::read_to_string(&map).unwrap();
+    // A missing comma after the second space's name.
+    std::fs::write(&map, text.replacen("name: \"Caen\",", "name: \"Caen\"", 1)).unwrap();
+    let mut h = harness(dir.path().to_path_buf());
+    h.state_mut().section = Section::Map;
+    h.run_steps(3);
+    h.get_by_label_contains("This panel's file does not load");
+    h.get_by_label_contains("error[E0001]");
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Open the problem")
+        .click();
+    h.run_steps(3);
+    assert_eq!(h.state().section, Section::Problems);
+    // Other panels, whose files load, say nothing of it.
+    h.state_mut().section = Section::Tables;
+    h.run_steps(3);
+    assert!(h
+        .query_by_label_contains("This panel's file does not load")
+        .is_none());
+}
