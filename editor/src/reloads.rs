@@ -94,8 +94,14 @@ pub(crate) fn show(ui: &mut Ui, p: &Playtest) -> Vec<PlayCommand> {
                 egui::CollapsingHeader::new(format!("The actions of {}", line.name))
                     .id_salt(("line", i))
                     .show(ui, |ui| {
+                        let names = p.content.names();
                         for (n, action) in line.actions.iter().enumerate() {
-                            ui.label(RichText::new(format!("{:>4}  {action}", n + 1)).monospace());
+                            ui.label(RichText::new(format!(
+                                "{:>4}  {}",
+                                n + 1,
+                                names.action(action)
+                            )))
+                            .on_hover_text(action);
                         }
                     });
             }

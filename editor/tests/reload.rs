@@ -100,7 +100,8 @@ fn the_whole_log_stays_reachable(h: &mut Harness<'static, EditorApp>, before: &[
     h.run_steps(1);
     // (Those before the event are in the running log too.)
     for (n, action) in before.iter().enumerate() {
-        let label = format!("{:>4}  {action}", n + 1);
+        let said = h.state().loaded.content.names().action(action);
+        let label = format!("{:>4}  {said}", n + 1);
         let shown = h.query_all_by_label(&label).count();
         assert_eq!(shown, if n <= OPENING { 2 } else { 1 }, "{label}");
     }
