@@ -12,6 +12,7 @@
 //! its log on what is now on disk, so a save in the editor reaches the playtest too.
 
 pub mod balance;
+pub mod branches;
 pub mod cards;
 pub mod doc;
 pub mod examples;
@@ -144,6 +145,8 @@ pub struct EditorApp {
     pub(crate) commands: Vec<PlayCommand>,
     /// What each action of the playtest's log did, told in words under it.
     pub(crate) chronicle: sandtable_engine::narrate::Chronicle,
+    /// The playtest's what-if branches: the step picked, names, the last comparison.
+    pub branching: branches::Branching,
     pub map: map::MapView,
     pub cards: cards::CardsView,
     pub tables: tables::TablesView,
@@ -198,6 +201,7 @@ impl EditorApp {
             save_path,
             commands: Vec::new(),
             chronicle: Default::default(),
+            branching: Default::default(),
             map: map::MapView::default(),
             cards: cards::CardsView::default(),
             tables: tables::TablesView::default(),

@@ -24,6 +24,12 @@ pub enum PlayCommand {
     Discard(usize),
     /// Replay the running line on the content on disk.
     TakeFiles,
+    /// Play on from before this action (0-based) in a new line with this name.
+    Branch(usize, String),
+    /// Rename a kept line, or the running one (`None`).
+    Rename(Option<usize>, String),
+    /// Compare a kept line with the running one after this many actions.
+    Compare(usize, usize),
 }
 
 impl EditorApp {
@@ -86,6 +92,38 @@ impl EditorApp {
                         p.discard(i);
                     }
                 }
+                PlayCommand::Branch(at, name) => {
+                    if let Some(p) = &mut self.playtest {
+                        let old = p.name.clone();
+                        self.report = match p.branch(at, &name) {
+                            Ok(()) => format!(
+                                "Playing on from before action {} in \"{name}\"; \"{old}\" is kept with the other lines.",
+                                at + 1
+                            ),
+                            Err(e) => format!("Cannot branch: {e}"),
+                        };
+                    }
+                    self.picks.clear();
+                    self.focus = None;
+                }
+                PlayCommand::Rename(line, name) => {
+                    if let Some(p) = &mut self.playtest {
+                        if let Err(e) = p.rename(line, &name) {
+                            self.report = format!("Not renamed: {e}");
+                        }
+                    }
+                }
+                PlayCommand::Compare(line, step) => {
+                    if let Some(p) = &self.playtest {
+                        match p.compare(line, step) {
+                            Ok(said) => {
+                                let name = p.lines[line].name.clone();
+                                self.branching.compared = Some((name, step, said));
+                            }
+                            Err(e) => self.report = format!("Cannot compare: {e}"),
+                        }
+                    }
+                }
                 PlayCommand::ReturnTo(i) | PlayCommand::ReplayHere(i) => {
                     if let Some(p) = &mut self.playtest {
                         let name = p.lines.get(i).map(|l| l.name.clone()).unwrap_or_default();
@@ -108,7 +146,7 @@ impl EditorApp {
         let Some(p) = &self.playtest else {
             return;
         };
-        let saved = p.session.save(&p.content);
+        let saved = p.save();
         let path = std::path::PathBuf::from(&self.save_path);
         self.report = match sandtable_engine::format::write_atomic(&path, &saved.to_ron()) {
             Ok(()) => format!(
@@ -161,8 +199,9 @@ impl EditorApp {
                         e.index
                     ),
                 };
-                self.setup = saved.setup;
                 let mut playtest = playtest;
+                playtest.restore_lines(&saved);
+                self.setup = saved.setup;
                 if let Some(running) = self.playtest.take() {
                     playtest.keep_lines_of(running, "the game before loading");
                 }
@@ -182,7 +221,9 @@ impl EditorApp {
             self.playtest_setup(ui);
             return;
         };
-        let asked = crate::reloads::show(ui, p);
+        let asked = crate::reloads::show(ui, p, &mut self.branching);
+        self.commands.extend(asked);
+        let asked = crate::branches::line_name(ui, p, &mut self.branching);
         self.commands.extend(asked);
         let state = p.session.state();
         let content = &p.content;
@@ -355,26 +396,11 @@ impl EditorApp {
             }
         }
         ui.separator();
-        ui.label(RichText::new("Log").strong());
         let told = self
             .chronicle
             .update(content, &p.session.setup, p.session.log());
-        ScrollArea::vertical()
-            .id_salt("log")
-            .stick_to_bottom(true)
-            .show(ui, |ui| {
-                for (i, action) in p.session.log().iter().enumerate() {
-                    ui.label(RichText::new(format!(
-                        "{:>4}  {}",
-                        i + 1,
-                        names.action(action)
-                    )))
-                    .on_hover_text(action);
-                    for line in told.get(i).into_iter().flat_map(|t| t.lines()) {
-                        ui.label(RichText::new(format!("        {line}")).weak());
-                    }
-                }
-            });
+        let asked = crate::branches::log(ui, p, told, &mut self.branching);
+        self.commands.extend(asked);
     }
 
     fn playtest_setup(&mut self, ui: &mut Ui) {

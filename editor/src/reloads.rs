@@ -18,7 +18,11 @@ fn colour(outcome: &Reload) -> Color32 {
 }
 
 /// Draws the reports (newest first) and the kept lines; returns what was asked.
-pub(crate) fn show(ui: &mut Ui, p: &Playtest) -> Vec<PlayCommand> {
+pub(crate) fn show(
+    ui: &mut Ui,
+    p: &Playtest,
+    branching: &mut crate::branches::Branching,
+) -> Vec<PlayCommand> {
     let mut asked = Vec::new();
     if !p.on_latest_rules() {
         ui.horizontal_wrapped(|ui| {
@@ -61,7 +65,10 @@ pub(crate) fn show(ui: &mut Ui, p: &Playtest) -> Vec<PlayCommand> {
     if p.lines.is_empty() {
         return asked;
     }
-    egui::CollapsingHeader::new(format!("Kept lines ({})", p.lines.len()))
+    egui::CollapsingHeader::new(format!(
+        "Other lines ({}): branches, and lines a reload set aside",
+        p.lines.len()
+    ))
         .id_salt("kept lines")
         .default_open(true)
         .show(ui, |ui| {
@@ -91,6 +98,7 @@ pub(crate) fn show(ui: &mut Ui, p: &Playtest) -> Vec<PlayCommand> {
                         asked.push(PlayCommand::Discard(i));
                     }
                 });
+                asked.extend(crate::branches::compare(ui, p, i, branching));
                 egui::CollapsingHeader::new(format!("The actions of {}", line.name))
                     .id_salt(("line", i))
                     .show(ui, |ui| {

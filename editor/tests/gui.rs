@@ -370,3 +370,52 @@ fn a_panel_whose_file_does_not_load_says_why_and_leads_to_the_problem() {
         .query_by_label_contains("This panel's file does not load")
         .is_none());
 }
+
+#[test]
+fn a_click_on_an_action_of_the_log_branches_there_and_the_lines_compare_at_a_step() {
+    let mut h = harness(bundled_content());
+    h.state_mut().start_playtest();
+    h.run();
+    // Barbarossa to Berlin's opening, to the Northwest Front's first move (action 12).
+    let opening = include_str!("../../tests/fixtures/b2b-opening.log")
+        .lines()
+        .take(12);
+    for a in opening {
+        h.state_mut().playtest.as_mut().unwrap().apply(a).unwrap();
+    }
+    h.run();
+    // Action 12, the Northwest Front's move, picked in the log; then Branch here.
+    let row = format!("{:>4}  {}", 12, said(&h, "move su_northwest_front riga"));
+    h.get_by_label(&row).click();
+    h.run();
+    h.get_by_label_contains("Play on differently from before action 12");
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Branch here")
+        .click();
+    h.run();
+    let p = h.state().playtest.as_ref().unwrap();
+    assert_eq!((p.name.as_str(), p.session.log().len()), ("branch 1", 11));
+    assert_eq!(p.lines[0].name, "main line");
+    // The branch moves the West Front instead, by its button.
+    h.get_by_role_and_label(
+        egui::accesskit::Role::Button,
+        &said(&h, "move su_west_front brest_litovsk"),
+    )
+    .click();
+    h.run();
+    // The lines compared after step 12.
+    h.state_mut().branching.step = 12;
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Compare main line")
+        .click();
+    h.run();
+    h.get_by_label("Northwest Front: Kaunas in \"branch 1\", Riga in \"main line\".");
+    // Renamed, the running line keeps its actions.
+    h.state_mut().branching.rename = "west front first".into();
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Rename line")
+        .click();
+    h.run();
+    assert_eq!(
+        h.state().playtest.as_ref().unwrap().name,
+        "west front first"
+    );
+    h.get_by_label("Line: west front first");
+}

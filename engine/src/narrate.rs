@@ -338,3 +338,98 @@ impl Chronicle {
         &self.told
     }
 }
+
+/// How two lines of play stand at the same step, for a person: turn, tracks (victory points
+/// among them), the result, control and units, each as `what: this in one, that in other`.
+/// At most `most` lines of control and of units each, and how many more.
+pub fn compare(
+    content: &Content,
+    (one, a): (&str, &State),
+    (other, b): (&str, &State),
+    most: usize,
+) -> Vec<String> {
+    let names = content.names();
+    let mut out = Vec::new();
+    let both =
+        |what: String, x: String, y: String| format!("{what}: {x} in {one}, {y} in {other}.");
+    if (a.turn, a.round) != (b.turn, b.round) {
+        out.push(both(
+            "Turn".into(),
+            format!("{} round {}", a.turn, a.round),
+            format!("{} round {}", b.turn, b.round),
+        ));
+    }
+    let tracks: std::collections::BTreeSet<&String> =
+        a.tracks.keys().chain(b.tracks.keys()).collect();
+    for t in tracks {
+        let (x, y) = (
+            a.tracks.get(t).copied().unwrap_or(0),
+            b.tracks.get(t).copied().unwrap_or(0),
+        );
+        if x != y {
+            out.push(both(names.or_id(t), x.to_string(), y.to_string()));
+        }
+    }
+    if a.flow.result != b.flow.result {
+        let said = |s: &State| match &s.flow.result {
+            Some(r) => format!("{} won ({})", names.or_id(&r.winner), r.how),
+            None => "play goes on".into(),
+        };
+        out.push(both("The game".into(), said(a), said(b)));
+    }
+    let spaces: std::collections::BTreeSet<&String> =
+        a.control.keys().chain(b.control.keys()).collect();
+    let held = |s: &State, space: &String| {
+        s.control
+            .get(space)
+            .map_or("no one".into(), |x| names.or_id(x))
+    };
+    let control: Vec<String> = spaces
+        .into_iter()
+        .filter(|s| a.control.get(*s) != b.control.get(*s))
+        .map(|s| {
+            both(
+                format!("{} held by", names.or_id(s)),
+                held(a, s),
+                held(b, s),
+            )
+        })
+        .collect();
+    out.extend(at_most(control, most, "spaces held differently"));
+    let place = |u: &crate::state::Unit| {
+        let at = match &u.at {
+            Loc::Space(s) | Loc::Box(s) => names.or_id(s),
+            Loc::Unplaced => "not in play".into(),
+            Loc::Removed => "out of play".into(),
+        };
+        if u.reduced {
+            format!("{at} (reduced)")
+        } else {
+            at
+        }
+    };
+    let units: Vec<String> = a
+        .units
+        .iter()
+        .zip(&b.units)
+        .filter(|(x, y)| x.at != y.at || x.reduced != y.reduced)
+        .map(|(x, y)| both(names.or_id(&x.name(content)), place(x), place(y)))
+        .collect();
+    out.extend(at_most(units, most, "units placed differently"));
+    if out.is_empty() {
+        out.push(format!(
+            "{one} and {other} stand the same on the map, the tracks and the result."
+        ));
+    }
+    out
+}
+
+/// The first `most` lines, then how many more there are of `what`.
+fn at_most(mut lines: Vec<String>, most: usize, what: &str) -> Vec<String> {
+    if lines.len() > most {
+        let more = lines.len() - most;
+        lines.truncate(most);
+        lines.push(format!("... and {more} more {what}."));
+    }
+    lines
+}

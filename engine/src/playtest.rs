@@ -13,6 +13,8 @@
 //! action played is in the running session's log or in a kept line. Content identical to the
 //! running one changes nothing and reports nothing.
 
+mod branch;
+
 use crate::content::Content;
 use crate::content_diff::{self, Changes};
 use crate::diag::{Diagnostic, Sources};
@@ -183,6 +185,8 @@ pub struct Playtest {
     /// The texts `content` was loaded from (empty when not known), to say what a reload took.
     sources: Sources,
     pub session: Session,
+    /// The running line's name (`main line` until renamed, or a branch's).
+    pub name: String,
     /// The lines of play set aside, oldest first.
     pub lines: Vec<Line>,
     /// What each reload took and found, oldest first, until dismissed.
@@ -235,6 +239,7 @@ impl Playtest {
             content,
             sources,
             session,
+            name: "main line".into(),
             lines: Vec::new(),
             reports: Vec::new(),
             reloads: 0,
@@ -323,6 +328,7 @@ impl Playtest {
         self.content = *l.content;
         self.sources = l.sources;
         self.session = session;
+        self.name = l.name.clone();
         if stop.is_none() {
             self.lines.retain(|k| {
                 !(k.name == l.name && k.actions == l.actions && k.content.hash == self.content.hash)

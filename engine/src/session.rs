@@ -162,6 +162,8 @@ impl Session {
             content_hash: content.hash.clone(),
             setup: self.setup.clone(),
             actions: self.log.clone(),
+            name: String::new(),
+            branches: Vec::new(),
         }
     }
 }
@@ -180,6 +182,21 @@ pub struct SavedGame {
     pub game: String,
     /// The fingerprint of the content when the game was saved.
     pub content_hash: String,
+    pub setup: Setup,
+    pub actions: Vec<String>,
+    /// The running line's name, when the playtest named it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// The other lines of play kept with the game (what-if branches, lines a reload set
+    /// aside), oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub branches: Vec<SavedLine>,
+}
+
+/// A line of play kept with a saved game: its name, setup and actions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SavedLine {
+    pub name: String,
     pub setup: Setup,
     pub actions: Vec<String>,
 }

@@ -6,6 +6,7 @@ mod b2b_rules;
 mod berlin;
 mod berlin_play;
 mod berlin_rules;
+mod branches;
 mod cards;
 mod cards_allied;
 mod cards_axis;

@@ -42,24 +42,13 @@ fn play(
     run(&args)
 }
 
-/// Barbarossa to Berlin's opening, to the Soviet front's moves (seed 1).
-const B2B_OPENING: [&str; 15] = [
-    "take barbarossa",
-    "choose no",
-    "choose no",
-    "choose kovel kolomyja courland",
-    "event barbarossa",
-    "choose athens palermo slovakia albania sofia",
-    "done",
-    "ops casablanca",
-    "activate odessa combat",
-    "activate bialystok move",
-    "activate kaunas move",
-    "move su_northwest_front riga",
-    "move su_northwest_front courland",
-    "move su_northwest_front riga",
-    "move su_west_front brest_litovsk",
-];
+/// Barbarossa to Berlin's opening, to the Soviet fronts' moves (seed 1), one action a line.
+const B2B_OPENING_LOG: &str = include_str!("../fixtures/b2b-opening.log");
+
+/// The opening's actions.
+pub(crate) fn b2b_opening() -> Vec<&'static str> {
+    B2B_OPENING_LOG.lines().collect()
+}
 
 #[test]
 fn play_tells_each_actions_moves_markers_and_victory_points_by_name() {
@@ -68,7 +57,7 @@ fn play_tells_each_actions_moves_markers_and_victory_points_by_name() {
         dir.path(),
         "barbarossa-to-berlin",
         "campaign",
-        &B2B_OPENING,
+        &b2b_opening(),
         &[],
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
