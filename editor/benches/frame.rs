@@ -1,5 +1,6 @@
 //! The editor's frame time with the Barbarossa to Berlin map open: the time to build one frame
-//! of the UI (layout, egui_graphs drawing into shapes, hit testing), without the GPU.
+//! of the UI (layout, egui_graphs drawing into shapes, hit testing), without the GPU; and the
+//! playtest's board with every space, name and counter drawn, whole and zoomed in.
 //!
 //! Run: `cargo bench -p sandtable-editor --bench frame`.
 
@@ -24,6 +25,11 @@ fn bench_frame(c: &mut Criterion) {
     play.state_mut().start_playtest();
     play.run_steps(2);
     c.bench_function("frame_b2b_playtest", |b| b.iter(|| play.step()));
+    // The board zoomed in on the front: counters with their symbols and factors, names.
+    play.state_mut().board.zoom = 3.0;
+    play.state_mut().board.centre_on = Some("kiev".into());
+    play.run_steps(2);
+    c.bench_function("frame_b2b_playtest_zoomed", |b| b.iter(|| play.step()));
     let mut cards = harness(Section::Cards);
     cards.state_mut().cards.selected = Some(("cards/axis.ron".into(), 3));
     cards.run_steps(2);

@@ -12,6 +12,7 @@
 //! its log on what is now on disk, so a save in the editor reaches the playtest too.
 
 pub mod balance;
+pub mod board;
 pub mod branches;
 pub mod cards;
 pub mod doc;
@@ -19,6 +20,7 @@ pub mod examples;
 pub mod fields;
 pub mod map;
 pub mod playtest;
+mod prompt;
 mod reloads;
 pub mod roster;
 pub mod scenario;
@@ -147,6 +149,10 @@ pub struct EditorApp {
     pub(crate) chronicle: sandtable_engine::narrate::Chronicle,
     /// The playtest's what-if branches: the step picked, names, the last comparison.
     pub branching: branches::Branching,
+    /// The playtest's board: zoom, pan, the stack spread out, the unit picked.
+    pub board: board::BoardView,
+    /// The words the playtest's list of actions is searched for.
+    pub search: String,
     pub map: map::MapView,
     pub cards: cards::CardsView,
     pub tables: tables::TablesView,
@@ -202,6 +208,8 @@ impl EditorApp {
             commands: Vec::new(),
             chronicle: Default::default(),
             branching: Default::default(),
+            board: Default::default(),
+            search: String::new(),
             map: map::MapView::default(),
             cards: cards::CardsView::default(),
             tables: tables::TablesView::default(),

@@ -32,10 +32,38 @@ struct Args {
     /// balance, problems.
     #[arg(long, value_name = "PANEL")]
     section: Option<String>,
+    /// The window's size in points, `WIDTHxHEIGHT` (1280x800 when omitted).
+    #[arg(long, value_name = "WxH", value_parser = window_size)]
+    window: Option<(f32, f32)>,
+    /// The playtest board's zoom (1 shows the whole map).
+    #[arg(long, value_name = "FACTOR")]
+    zoom: Option<f32>,
+    /// Centre the playtest board on this space.
+    #[arg(long, value_name = "SPACE")]
+    centre: Option<String>,
     /// Open the Balance panel and start a batch of this many self-played games (a screenshot
     /// waits for it).
     #[arg(long, value_name = "GAMES")]
     balance: Option<u32>,
+}
+
+/// A window size written `1920x1080`.
+fn window_size(text: &str) -> Result<(f32, f32), String> {
+    let parse = |t: &str| {
+        t.trim()
+            .parse::<f32>()
+            .ok()
+            .filter(|v| (200.0..=10000.0).contains(v))
+    };
+    match text.split_once(['x', 'X']) {
+        Some((w, h)) => match (parse(w), parse(h)) {
+            (Some(w), Some(h)) => Ok((w, h)),
+            _ => Err(format!("`{text}`: each side from 200 to 10000")),
+        },
+        None => Err(format!(
+            "`{text}` is not WIDTHxHEIGHT (for example 1920x1080)"
+        )),
+    }
 }
 
 /// The eframe shell around the app: window and screenshot handling.
@@ -148,6 +176,10 @@ fn main() -> ExitCode {
         app.save_path = game.display().to_string();
         app.load_playtest();
     }
+    if let Some(zoom) = args.zoom {
+        app.board.zoom = zoom.clamp(0.5, 30.0);
+    }
+    app.board.centre_on = args.centre.clone();
     if let Some(games) = args.balance {
         app.section = Section::Balance;
         app.balance.games = games.max(1);
@@ -161,7 +193,10 @@ fn main() -> ExitCode {
     };
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
-            .with_inner_size([1280.0, 800.0])
+            .with_inner_size({
+                let (w, h) = args.window.unwrap_or((1280.0, 800.0));
+                [w, h]
+            })
             .with_title("Sandtable"),
         ..Default::default()
     };

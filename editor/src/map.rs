@@ -231,13 +231,18 @@ impl MapView {
 }
 
 /// The colour a space is filled with: its terrain's.
-fn terrain_color(content: &Content, terrain: Option<&str>) -> Color32 {
+pub(crate) fn terrain_color(content: &Content, terrain: Option<&str>) -> Color32 {
     content
         .game
         .as_ref()
         .and_then(|g| g.terrains.iter().find(|t| Some(t.id.as_str()) == terrain))
         .and_then(|t| parse_color(t.color.as_deref()))
         .unwrap_or(Color32::from_gray(150))
+}
+
+/// The colour a connection of these kinds is drawn in.
+pub(crate) fn connection_color(content: &Content, kinds: &[String]) -> Color32 {
+    conn_style(content, kinds).color
 }
 
 fn conn_style(content: &Content, kinds: &[String]) -> ConnStyle {

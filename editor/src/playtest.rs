@@ -1,7 +1,7 @@
 //! The playtest panel: a session on the open content, its map, prompt, log, saves and die
 //! overrides. Its widgets emit [`PlayCommand`]s, applied after the frame.
 
-use egui::{Color32, RichText, ScrollArea, Ui};
+use egui::{Color32, RichText, Ui};
 use sandtable_engine::session::{Playtest, SavedGame};
 
 use crate::EditorApp;
@@ -66,6 +66,8 @@ impl EditorApp {
                     }
                     self.picks.clear();
                     self.focus = None;
+                    self.board.unit = None;
+                    self.search.clear();
                 }
                 PlayCommand::Undo => {
                     if let Some(p) = &mut self.playtest {
@@ -233,7 +235,7 @@ impl EditorApp {
             .as_ref()
             .and_then(|g| g.turns.iter().find(|t| t.number == state.turn))
             .map_or(String::new(), |t| t.name.clone());
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label(
                 RichText::new(format!(
                     "Turn {} ({turn}), round {}",
@@ -241,17 +243,16 @@ impl EditorApp {
                 ))
                 .strong(),
             );
-            let tracks: Vec<String> = state
-                .tracks
-                .iter()
-                .map(|(k, v)| format!("{}: {v}", names.or_id(k)))
-                .collect();
-            ui.label(tracks.join("   "));
+            // Each track its own label, so a long row wraps between tracks.
+            for (k, v) in &state.tracks {
+                ui.label(format!("{}: {v}", names.or_id(k)));
+                ui.add_space(6.0);
+            }
         });
         egui::CollapsingHeader::new("Hands and decks")
             .id_salt("hands")
             .show(ui, |ui| hands_and_decks(ui, content, state));
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui.button("Undo action").clicked() {
                 self.commands.push(PlayCommand::Undo);
             }
@@ -285,122 +286,102 @@ impl EditorApp {
                 self.dice.clear();
             }
         });
-        if let Some(space) = playtest_map(ui, content, state) {
-            if let Some(prompt) = &state.flow.prompt {
-                let units = units_on(state, &space);
-                match click_answer(prompt, &space, &units) {
-                    MapAnswer::Act(action) => self.commands.push(PlayCommand::Act(action)),
-                    MapAnswer::Toggle(option) => {
-                        if self.picks.contains(&option) {
-                            self.picks.retain(|x| *x != option);
-                        } else {
-                            self.picks.push(option);
-                        }
+        // The prompt and the log beside the board, the board filling the rest.
+        let side_width = (ui.available_width() * 0.36).clamp(280.0, 620.0);
+        egui::Panel::right("playtest side")
+            .resizable(true)
+            .default_size(side_width)
+            .show(ui, |ui| {
+                crate::prompt::show(
+                    ui,
+                    content,
+                    state,
+                    crate::prompt::Asking {
+                        picks: &mut self.picks,
+                        focus: &mut self.focus,
+                        unit: &mut self.board.unit,
+                        search: &mut self.search,
+                        commands: &mut self.commands,
+                    },
+                );
+                ui.separator();
+                let told = self
+                    .chronicle
+                    .update(content, &p.session.setup, p.session.log());
+                let asked = crate::branches::log(ui, p, told, &mut self.branching);
+                self.commands.extend(asked);
+            });
+        egui::CentralPanel::default().show(ui, |ui| {
+            ui.horizontal(|ui| {
+                if ui.button("Fit").clicked() {
+                    self.board.zoom = 1.0;
+                    self.board.pan = egui::Vec2::ZERO;
+                }
+                ui.toggle_value(&mut self.board.legend, "Legend");
+                ui.label(
+                    RichText::new(
+                        "Wheel to zoom, drag to pan; click a counter, then a green space",
+                    )
+                    .weak(),
+                );
+            });
+            // Where each unit on the map stands, by its text form.
+            let placed: std::collections::BTreeMap<String, String> = state
+                .units
+                .iter()
+                .filter_map(|u| match &u.at {
+                    sandtable_engine::state::Loc::Space(s) => Some((u.name(content), s.clone())),
+                    _ => None,
+                })
+                .collect();
+            let highlight = match &state.flow.prompt {
+                Some(prompt) => crate::board::answer::highlighted(
+                    prompt,
+                    &self.board,
+                    |w| content.graph.index_of(w).is_some(),
+                    |u| placed.get(u).cloned(),
+                ),
+                None => Vec::new(),
+            };
+            let click = crate::board::show(ui, content, state, &mut self.board, &highlight);
+            let Some(prompt) = &state.flow.prompt else {
+                return;
+            };
+            if click == crate::board::BoardClick::default() {
+                return;
+            }
+            let stack: Vec<String> = click
+                .space
+                .as_deref()
+                .map(|s| {
+                    state
+                        .units
+                        .iter()
+                        .filter(
+                            |u| matches!(&u.at, sandtable_engine::state::Loc::Space(x) if x == s),
+                        )
+                        .map(|u| u.name(content))
+                        .collect()
+                })
+                .unwrap_or_default();
+            match crate::board::answer::answer(prompt, &click, &mut self.board, &stack) {
+                MapAnswer::Act(action) => self.commands.push(PlayCommand::Act(action)),
+                MapAnswer::Toggle(option) => {
+                    if self.picks.contains(&option) {
+                        self.picks.retain(|x| *x != option);
+                    } else {
+                        self.picks.push(option);
+                    }
+                    self.focus = None;
+                }
+                MapAnswer::Narrow => self.focus = click.space.clone(),
+                MapAnswer::Nothing => {
+                    if self.board.unit.is_some() {
                         self.focus = None;
                     }
-                    MapAnswer::Narrow => self.focus = Some(space),
-                    MapAnswer::Nothing => self.focus = None,
                 }
             }
-        }
-        ui.separator();
-        match (&state.flow.prompt, &state.flow.result) {
-            (Some(prompt), _) => {
-                ui.label(
-                    RichText::new(format!(
-                        "{} decides: {}",
-                        names.or_id(&prompt.side),
-                        names.words(&prompt.question)
-                    ))
-                    .strong(),
-                );
-                // Actions of one word (go, pass, done, stop) above the list, so a long list
-                // does not hide them.
-                if prompt.pick.is_none() {
-                    ui.horizontal_wrapped(|ui| {
-                        for option in prompt.options.iter().filter(|o| !o.contains(' ')) {
-                            if action_button(ui, names, option) {
-                                self.commands.push(PlayCommand::Act(option.clone()));
-                            }
-                        }
-                    });
-                }
-                // The Choose button above the options, for the same reason.
-                if let Some((min, max)) = prompt.pick {
-                    ui.horizontal(|ui| {
-                        ui.label(format!("Choose {min} to {max}:"));
-                        let fits = (min..=max).contains(&self.picks.len());
-                        if ui.add_enabled(fits, egui::Button::new("Choose")).clicked() {
-                            let action = format!("choose {}", self.picks.join(" "));
-                            self.commands
-                                .push(PlayCommand::Act(action.trim_end().to_string()));
-                        }
-                    });
-                }
-                ScrollArea::vertical()
-                    .max_height(360.0)
-                    .id_salt("prompt")
-                    .show(ui, |ui| match prompt.pick {
-                        None => {
-                            let about: Option<Vec<String>> = self.focus.as_ref().map(|space| {
-                                let mut names = units_on(state, space);
-                                names.push(space.clone());
-                                names
-                            });
-                            if let Some(space) = &self.focus {
-                                ui.label(format!(
-                                    "Actions about {} and its units:",
-                                    names.or_id(space)
-                                ));
-                            }
-                            let shown = prompt.options.iter().filter(|o| {
-                                o.contains(' ') && about.as_ref().is_none_or(|n| mentions(o, n))
-                            });
-                            for option in shown {
-                                if action_button(ui, names, option) {
-                                    self.commands.push(PlayCommand::Act(option.clone()));
-                                }
-                            }
-                        }
-                        Some(_) => {
-                            for option in &prompt.options {
-                                let mut on = self.picks.contains(option);
-                                if ui
-                                    .checkbox(&mut on, names.action(option))
-                                    .on_hover_text(option)
-                                    .changed()
-                                {
-                                    if on {
-                                        self.picks.push(option.clone());
-                                    } else {
-                                        self.picks.retain(|x| x != option);
-                                    }
-                                }
-                            }
-                        }
-                    });
-            }
-            (None, Some(r)) => {
-                ui.label(
-                    RichText::new(format!(
-                        "Game over: {} wins ({}, turn {}).",
-                        names.or_id(&r.winner),
-                        r.how,
-                        r.turn
-                    ))
-                    .strong(),
-                );
-            }
-            (None, None) => {
-                ui.label("No decision is open.");
-            }
-        }
-        ui.separator();
-        let told = self
-            .chronicle
-            .update(content, &p.session.setup, p.session.log());
-        let asked = crate::branches::log(ui, p, told, &mut self.branching);
-        self.commands.extend(asked);
+        });
     }
 
     fn playtest_setup(&mut self, ui: &mut Ui) {
@@ -496,18 +477,6 @@ impl EditorApp {
     }
 }
 
-/// A button for a legal action, labelled in words, its text form on hover; whether it was
-/// clicked.
-fn action_button(
-    ui: &mut Ui,
-    names: &sandtable_engine::content::names::Names,
-    option: &str,
-) -> bool {
-    ui.button(names.action(option))
-        .on_hover_text(option)
-        .clicked()
-}
-
 /// Each side's hand (card titles), and each deck's draw pile, discards and cards set aside.
 fn hands_and_decks(
     ui: &mut Ui,
@@ -566,7 +535,7 @@ pub enum MapAnswer {
 }
 
 /// Whether an action names one of these (a counter named with its piece, `ge_inf#3`, counts).
-fn mentions(option: &str, names: &[String]) -> bool {
+pub fn mentions(option: &str, names: &[String]) -> bool {
     option.split_whitespace().any(|w| {
         // A unit of a counter with several pieces is named `counter.piece`.
         let base = match w.rsplit_once('.') {
@@ -625,48 +594,4 @@ pub fn click_answer(
         [one] => MapAnswer::Act((*one).clone()),
         _ => MapAnswer::Narrow,
     }
-}
-
-/// The playtest's map: connections, spaces coloured by who controls them, markers of play
-/// (Move, Combat, trenches ...) as rings, and the number of units on each space. Returns the
-/// space clicked, if any.
-fn playtest_map(
-    ui: &mut Ui,
-    content: &sandtable_engine::content::Content,
-    state: &sandtable_engine::state::State,
-) -> Option<String> {
-    use sandtable_engine::state::Loc;
-    let g = &content.graph;
-    let mut units = vec![0u32; g.spaces.len()];
-    for u in &state.units {
-        if let Loc::Space(s) = &u.at {
-            if let Some(i) = g.index_of(s) {
-                units[i] += 1;
-            }
-        }
-    }
-    let sides: Vec<&str> = content
-        .game
-        .as_ref()
-        .map(|gm| gm.sides.iter().map(|s| s.id.as_str()).collect())
-        .unwrap_or_default();
-    let fill = |i: usize| match state.control.get(&g.spaces[i].id) {
-        Some(side) => sides
-            .iter()
-            .position(|x| x == side)
-            .map_or(Color32::WHITE, crate::map::side_color),
-        None => Color32::from_gray(45),
-    };
-    let ring = |i: usize| {
-        state
-            .markers
-            .iter()
-            .any(|m| m.space == g.spaces[i].id)
-            .then_some(Color32::YELLOW)
-    };
-    let (response, mini) = crate::map::mini_map(ui, g, 360.0, fill, &units, ring);
-    let clicked = response
-        .interact_pointer_pos()
-        .filter(|_| response.clicked())?;
-    mini.nearest(g, clicked).map(|i| g.spaces[i].id.clone())
 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::copy_of_bundled;
+use common::{click_at, copy_of_bundled};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable as _;
 use egui_kittest::Harness;
@@ -54,16 +54,6 @@ fn open_first_problem(h: &mut Harness<'static, EditorApp>) -> String {
     h.get_by_label(&line).click();
     h.run();
     line
-}
-
-/// Presses and releases the mouse at one point.
-fn click_at(h: &mut Harness<'static, EditorApp>, at: egui::Pos2) {
-    h.hover_at(at);
-    h.run_steps(1);
-    h.drag_at(at);
-    h.run_steps(1);
-    h.drop_at(at);
-    h.run_steps(1);
 }
 
 fn space_pos(h: &Harness<'static, EditorApp>, id: &str) -> sandtable_engine::model::Pos {

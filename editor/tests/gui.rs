@@ -2,6 +2,7 @@
 
 mod common;
 
+use common::click_at;
 use egui_kittest::kittest::Queryable as _;
 use egui_kittest::Harness;
 use sandtable_editor::{bundled_content, EditorApp, Section};
@@ -418,4 +419,53 @@ fn a_click_on_an_action_of_the_log_branches_there_and_the_lines_compare_at_a_ste
         "west front first"
     );
     h.get_by_label("Line: west front first");
+}
+
+#[test]
+fn a_move_is_played_by_clicking_a_counter_then_a_highlighted_space_of_the_board() {
+    let mut h = harness(bundled_content());
+    h.state_mut().start_playtest();
+    h.run_steps(2);
+    // Barbarossa to Berlin's opening, to the Soviet moves out of Kaunas and Bialystok.
+    for a in include_str!("../../tests/fixtures/b2b-opening.log")
+        .lines()
+        .take(11)
+    {
+        h.state_mut().playtest.as_mut().unwrap().apply(a).unwrap();
+    }
+    h.run_steps(2);
+    // The Northwest Front's counter (the first click on a stack spreads it out).
+    for _ in 0..2 {
+        let counter = h
+            .state()
+            .board
+            .counters
+            .iter()
+            .find(|(_, u)| u == "su_northwest_front")
+            .map(|(r, _)| r.center())
+            .expect("the Northwest Front is drawn");
+        click_at(&mut h, counter);
+        if h.state().board.unit.is_some() {
+            break;
+        }
+    }
+    assert_eq!(h.state().board.unit.as_deref(), Some("su_northwest_front"));
+    // Its actions alone are listed, in names.
+    h.get_by_label_contains("Actions of Northwest Front");
+    // Riga, one of the spaces it may move to, is clicked.
+    let riga = h
+        .state()
+        .board
+        .spaces
+        .iter()
+        .find(|(_, id)| id == "riga")
+        .map(|(c, _)| *c)
+        .expect("Riga is on the board");
+    click_at(&mut h, riga);
+    let log = h.state().playtest.as_ref().unwrap().session.log().to_vec();
+    assert_eq!(
+        log.last().map(String::as_str),
+        Some("move su_northwest_front riga")
+    );
+    assert!(h.state().board.unit.is_none());
 }

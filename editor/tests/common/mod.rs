@@ -12,3 +12,17 @@ pub fn copy_of_bundled() -> tempfile::TempDir {
     copy_tree(&sandtable_editor::bundled_content(), dir.path());
     dir
 }
+
+/// Presses and releases the mouse at one point of the window.
+#[allow(dead_code)] // not every test binary that shares this module uses it
+pub fn click_at(
+    h: &mut egui_kittest::Harness<'static, sandtable_editor::EditorApp>,
+    at: egui::Pos2,
+) {
+    h.hover_at(at);
+    h.run_steps(1);
+    h.drag_at(at);
+    h.run_steps(1);
+    h.drop_at(at);
+    h.run_steps(2);
+}
