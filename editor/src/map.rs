@@ -435,6 +435,7 @@ fn graph_view(app: &mut EditorApp, ui: &mut Ui, file: &str) {
         .with_id(Some(VIEW_ID.into()))
         .show(ui, graph);
     app.map.rect = Some(response.response.rect);
+    name_spaces(app, ui, response.response.rect);
     if let Some(id) = app.map.centre_on.take() {
         centre_on(app, ui, &id);
     }
@@ -478,6 +479,36 @@ fn graph_view(app: &mut EditorApp, ui: &mut Ui, file: &str) {
             _ => {}
         }
     }
+}
+
+/// The spaces' names over the graph, at a size that grows with the zoom, the important first
+/// and none over another (see [`crate::board::place_names`]).
+fn name_spaces(app: &EditorApp, ui: &mut Ui, rect: egui::Rect) {
+    let (Some(g), content) = (app.map.graph.as_ref(), &app.loaded.content) else {
+        return;
+    };
+    let meta = MetadataFrame::new(Some(VIEW_ID.into())).load(ui);
+    let located: std::collections::HashMap<&str, Pos2> = g
+        .nodes_iter()
+        .map(|(_, n)| (n.payload().as_str(), n.location()))
+        .collect();
+    let graph = &content.graph;
+    let at = |i: usize| {
+        let loc = located
+            .get(graph.spaces[i].id.as_str())
+            .copied()
+            .unwrap_or(Pos2::new(f32::MAX, f32::MAX));
+        rect.left_top() + meta.canvas_to_screen_pos(loc).to_vec2() + Vec2::new(0.0, 6.0 * meta.zoom)
+    };
+    let painter = ui.painter_at(rect);
+    crate::board::place_names(
+        &painter,
+        content,
+        rect,
+        (meta.zoom * 9.0).min(16.0),
+        at,
+        |_| false,
+    );
 }
 
 /// Brings a space to the middle of the view.

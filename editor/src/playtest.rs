@@ -292,6 +292,14 @@ impl EditorApp {
             .resizable(true)
             .default_size(side_width)
             .show(ui, |ui| {
+                if !state.record.last_combat.is_empty() {
+                    egui::Frame::group(ui.style()).show(ui, |ui| {
+                        ui.label(RichText::new("Last combat").strong());
+                        for m in &state.record.last_combat {
+                            ui.label(names.words(m));
+                        }
+                    });
+                }
                 crate::prompt::show(
                     ui,
                     content,
@@ -477,7 +485,40 @@ impl EditorApp {
     }
 }
 
-/// Each side's hand (card titles), and each deck's draw pile, discards and cards set aside.
+/// A card in a hand, drawn as a card: its number and title, its kind and printed values, its
+/// text on hover.
+fn card_face(ui: &mut Ui, card: &sandtable_engine::model::Card) {
+    egui::Frame::new()
+        .fill(Color32::from_rgb(236, 228, 206))
+        .stroke(egui::Stroke::new(1.0, Color32::from_rgb(120, 100, 70)))
+        .corner_radius(6.0)
+        .inner_margin(6.0)
+        .show(ui, |ui| {
+            ui.set_width(112.0);
+            ui.set_min_height(64.0);
+            ui.vertical(|ui| {
+                ui.label(
+                    RichText::new(format!("{} {}", card.number, card.title))
+                        .strong()
+                        .color(Color32::from_gray(20)),
+                );
+                let values: Vec<String> = card
+                    .values
+                    .iter()
+                    .map(|(k, v)| format!("{} {v}", k.to_uppercase()))
+                    .collect();
+                ui.label(
+                    RichText::new(format!("{}  {}", card.kind, values.join(" ")))
+                        .small()
+                        .color(Color32::from_gray(60)),
+                );
+            });
+        })
+        .response
+        .on_hover_text(&card.text);
+}
+
+/// Each side's hand (cards drawn as cards), and each deck's draw pile, discards and cards set aside.
 fn hands_and_decks(
     ui: &mut Ui,
     content: &sandtable_engine::content::Content,
@@ -492,7 +533,16 @@ fn hands_and_decks(
     let names = content.names();
     for (side, hand) in &state.hands {
         ui.label(RichText::new(format!("{} hand ({}):", names.or_id(side), hand.len())).strong());
-        ui.label(hand.iter().map(title).collect::<Vec<_>>().join(", "));
+        ui.horizontal_wrapped(|ui| {
+            for id in hand {
+                match content.cards().find(|(_, c)| c.id == *id) {
+                    Some((_, card)) => card_face(ui, card),
+                    None => {
+                        ui.label(id);
+                    }
+                }
+            }
+        });
     }
     let decks: std::collections::BTreeSet<&String> = state
         .draw_piles

@@ -101,11 +101,14 @@ pub fn show(app: &mut EditorApp, ui: &mut Ui) {
     ));
     egui::ScrollArea::vertical().show(ui, |ui| {
         egui::Grid::new("roster").striped(true).show(ui, |ui| {
-            for h in ["Name", "Nation", "Type", "Size", "Full", "Reduced", "Count"] {
+            for h in [
+                "Counter", "Name", "Nation", "Type", "Size", "Full", "Reduced", "Count",
+            ] {
                 ui.label(RichText::new(h).strong());
             }
             ui.end_row();
             for (i, c) in shown {
+                crate::board::counter::image(ui, &app.loaded.content, c, 34.0);
                 if ui
                     .selectable_label(app.roster.selected == Some(i), &c.name)
                     .clicked()
@@ -164,6 +167,8 @@ fn form(app: &mut EditorApp, ui: &mut Ui, file: &str, index: usize, c: &Counter,
     };
     ui.heading(&c.name);
     ui.label(RichText::new(format!("id {id}")).weak());
+    // The counter as the playtest draws it: its full side, and its reduced side.
+    crate::board::counter::image(ui, &app.loaded.content, c, 72.0);
     egui::Grid::new("counter-form")
         .num_columns(2)
         .show(ui, |ui| {

@@ -322,12 +322,33 @@ fn setup_map(app: &mut EditorApp, ui: &mut Ui, file: &str, s: &ScenarioFile) {
 
 fn setup_list(app: &mut EditorApp, ui: &mut Ui, file: &str, s: &ScenarioFile) {
     egui::Grid::new("setup-list").striped(true).show(ui, |ui| {
-        for h in ["Counter", "Where", "Count", "Reduced", "When flag", ""] {
+        for h in ["", "Counter", "Where", "Count", "Reduced", "When flag", ""] {
             ui.label(RichText::new(h).strong());
         }
         ui.end_row();
         for (i, p) in s.setup.iter().enumerate() {
             let chosen = app.scenario.line == Some(i);
+            // The counter as the playtest draws it (its reduced side when set up reduced).
+            match app.loaded.content.counter(&p.counter) {
+                Some(c) => {
+                    let (rect, _) =
+                        ui.allocate_exact_size(egui::Vec2::splat(30.0), egui::Sense::hover());
+                    let face = crate::board::counter::Face {
+                        counter: c,
+                        reduced: p.reduced,
+                    };
+                    crate::board::counter::draw(
+                        ui.painter(),
+                        &app.loaded.content,
+                        rect.shrink(2.0),
+                        &face,
+                        None,
+                    );
+                }
+                None => {
+                    ui.label("");
+                }
+            }
             let mut counter = p.counter.clone();
             let r = ui.add(egui::TextEdit::singleline(&mut counter).desired_width(140.0));
             let r = if chosen { r.highlight() } else { r };

@@ -154,6 +154,9 @@ pub struct Record {
     /// Table → the column of its last roll (after shifts) and the result as printed: what a
     /// rulebook example checks.
     pub last_rolls: BTreeMap<String, (usize, String)>,
+    /// What the rules said of the last combat resolved (its table, odds or column, modifiers,
+    /// roll and result): what the playtest shows until the next.
+    pub last_combat: Vec<String>,
 }
 
 impl Record {

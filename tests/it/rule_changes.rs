@@ -699,7 +699,7 @@ fn first_berlin_combat(content: &'static Content) -> (Vec<usize>, u32, bool) {
             return (attackers.clone(), steps(&rules, &state, &attackers), asked);
         }
         let action = match p.kind.as_str() {
-            "decision" if p.question.starts_with("Toll") => {
+            "decision" if p.question.contains(": Toll:") => {
                 asked = true;
                 format!("choose {}", p.options[0])
             }

@@ -272,3 +272,22 @@ pub fn draw(
         ));
     }
 }
+
+/// A counter's image in a list or a form: `side` points square, both sides when it has a
+/// back. The same image the playtest's board draws.
+pub fn image(ui: &mut egui::Ui, content: &Content, counter: &Counter, side: f32) -> egui::Response {
+    ui.horizontal(|ui| {
+        let faces = if counter.back.is_some() { 2 } else { 1 };
+        for reduced in [false, true].into_iter().take(faces) {
+            let (rect, _) = ui.allocate_exact_size(Vec2::splat(side), egui::Sense::hover());
+            draw(
+                ui.painter(),
+                content,
+                rect.shrink(side * 0.08),
+                &Face { counter, reduced },
+                None,
+            );
+        }
+    })
+    .response
+}

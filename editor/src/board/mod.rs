@@ -152,7 +152,12 @@ pub fn show(
                 Some(_) => (radius * 0.8, (radius * 0.06).clamp(1.0, 2.0)),
                 None => (radius, (radius * 0.12).clamp(1.5, 4.0)),
             };
-            painter.circle_stroke(c, ring, Stroke::new(width, side_color(side)));
+            let colour = match hex {
+                // On a hex map every hex is held by someone: a quieter ring.
+                Some(_) => side_color(side).gamma_multiply(0.6),
+                None => side_color(side),
+            };
+            painter.circle_stroke(c, ring, Stroke::new(width, colour));
         }
         if highlight.contains(&s.id) {
             painter.circle_stroke(
@@ -456,7 +461,6 @@ fn draw_names(
     (frame, radius, rect): (Frame, f32, Rect),
 ) {
     let g = &content.graph;
-    let size = (radius * 0.42).clamp(0.0, 18.0);
     let occupied: std::collections::BTreeSet<&str> = state
         .units
         .iter()
@@ -465,6 +469,25 @@ fn draw_names(
             _ => None,
         })
         .collect();
+    let at = |i: usize| frame.at(g.pos(i)) + Vec2::new(0.0, radius * 0.9 + 1.0);
+    place_names(painter, content, rect, (radius * 0.42).min(18.0), at, |s| {
+        occupied.contains(s)
+    });
+}
+
+/// Draws the spaces' names below the points `at` gives, in order of importance (capitals,
+/// then victory points, then the spaces `busy` says hold something): at `size` points, the
+/// important ones at least 10, none where it would cover a name already drawn, none under 8
+/// points. The playtest's board and the Map panel both name their spaces so.
+pub(crate) fn place_names(
+    painter: &egui::Painter,
+    content: &Content,
+    rect: Rect,
+    size: f32,
+    at: impl Fn(usize) -> Pos2,
+    busy: impl Fn(&str) -> bool,
+) {
+    let g = &content.graph;
     let mut order: Vec<(i32, usize)> = g
         .spaces
         .iter()
@@ -475,7 +498,7 @@ fn draw_names(
             if s.features.iter().any(|f| f == "capital") {
                 rank += 100;
             }
-            if occupied.contains(s.id.as_str()) {
+            if busy(&s.id) {
                 rank += 5;
             }
             (-rank, i)
@@ -484,21 +507,21 @@ fn draw_names(
     order.sort();
     let mut placed: Vec<Rect> = Vec::new();
     for (rank, i) in order {
-        // Far out, only the spaces worth points are named, larger than the rest.
         let font = if rank < 0 { size.max(10.0) } else { size };
         if font < 8.0 {
             continue;
         }
-        let s = &g.spaces[i];
-        let c = frame.at(g.pos(i));
-        let at = c + Vec2::new(0.0, radius * 0.9 + 1.0);
-        if !rect.contains(c) {
+        let below = at(i);
+        if !rect.contains(below) {
             continue;
         }
-        let galley =
-            painter.layout_no_wrap(s.name.clone(), FontId::proportional(font), Color32::WHITE);
+        let galley = painter.layout_no_wrap(
+            g.spaces[i].name.clone(),
+            FontId::proportional(font),
+            Color32::WHITE,
+        );
         let r = Rect::from_center_size(
-            at + Vec2::new(0.0, galley.size().y / 2.0),
+            below + Vec2::new(0.0, galley.size().y / 2.0),
             galley.size() + Vec2::new(4.0, 0.0),
         );
         if placed.iter().any(|p| p.intersects(r)) {

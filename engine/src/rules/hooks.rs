@@ -249,6 +249,18 @@ pub fn modify_noted(
     (value, acted)
 }
 
+/// What a hook's question is asked for: its rule, else its id.
+fn source(content: &Content, index: usize) -> String {
+    content
+        .game
+        .as_ref()
+        .and_then(|g| g.hooks.get(index))
+        .map_or(String::new(), |h| match h.rule.as_str() {
+            "" => h.id.clone(),
+            rule => rule.to_string(),
+        })
+}
+
 /// The hooks that acted, for a person: ` (hooks: id (rule), …)`, or nothing.
 pub fn cited(content: &Content, acted: &std::collections::BTreeSet<usize>) -> String {
     let Some(game) = content.game.as_ref() else {
@@ -306,13 +318,9 @@ pub(super) fn run(
     };
     let ctx = context(content, side, names.clone());
     match eval::run(&h.run, content, state, &ctx, answers) {
-        Ok((eval::Outcome::Asks(d), _)) => Some(super::Prompt {
-            side: d.by,
-            kind: "decision".into(),
-            question: d.question,
-            options: d.options,
-            pick: Some((d.min, d.max)),
-        }),
+        Ok((eval::Outcome::Asks(d), _)) => {
+            Some(super::Prompt::decision(d, &source(content, h.index)))
+        }
         Ok((eval::Outcome::Done, _)) => {
             state.flow.tasks.pop();
             None

@@ -71,6 +71,23 @@ impl Prompt {
         }
     }
 
+    /// A script's question as a prompt, with what asks it first (a card's title, a phase's or
+    /// an action's name, a rule) unless the question names it already.
+    pub(crate) fn decision(d: crate::script::eval::Decision, source: &str) -> Self {
+        let question = if source.is_empty() || d.question.contains(source) {
+            d.question
+        } else {
+            format!("{source}: {}", d.question)
+        };
+        Prompt {
+            side: d.by,
+            kind: "decision".into(),
+            question,
+            options: d.options,
+            pick: Some((d.min, d.max)),
+        }
+    }
+
     /// Whether an action text answers this prompt.
     pub fn allows(&self, action: &str) -> bool {
         match self.pick {

@@ -134,13 +134,10 @@ fn reaction(rules: &Rules, state: &mut State, c: &mut CombatTask) -> Option<Prom
         let outcome = script.map(|stmts| eval::run(stmts, rules.content, state, &ctx, &answers));
         match outcome {
             Some(Ok((Outcome::Asks(d), _))) => {
-                return Some(Prompt {
-                    side: d.by,
-                    kind: "decision".into(),
-                    question: d.question,
-                    options: d.options,
-                    pick: Some((d.min, d.max)),
-                })
+                return Some(Prompt::decision(
+                    d,
+                    &super::super::procedures::card_title(rules, &card),
+                ))
             }
             Some(Err(e)) => state.flow.messages.push(format!(
                 "the combat card `{card}` could not be carried out: {}",

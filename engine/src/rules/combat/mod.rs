@@ -319,10 +319,12 @@ fn alive(state: &State, units: &[usize]) -> Vec<usize> {
 
 /// Resolves the combat the way its data says, then takes the defender's losses first.
 fn resolve(rules: &Rules, state: &mut State, c: &mut CombatTask) {
+    let told = state.flow.messages.len();
     match c.how.resolve {
         Resolve::Fire => fire::resolve(rules, state, c),
         Resolve::Odds | Resolve::City => odds::resolve(rules, state, c),
     }
+    state.record.last_combat = state.flow.messages[told..].to_vec();
     c.stage = Stage::Losses(false);
 }
 

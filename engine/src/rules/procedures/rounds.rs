@@ -304,13 +304,7 @@ pub(super) fn run_event(
         return None;
     };
     match eval::run(effect, rules.content, state, &ctx, answers) {
-        Ok((Outcome::Asks(d), _)) => Some(Prompt {
-            side: d.by,
-            kind: "decision".into(),
-            question: d.question,
-            options: d.options,
-            pick: Some((d.min, d.max)),
-        }),
+        Ok((Outcome::Asks(d), _)) => Some(Prompt::decision(d, &card_title(rules, card))),
         Ok((Outcome::Done, _)) => {
             state.flow.tasks.pop();
             card_played(rules, state, side, card);
@@ -342,13 +336,17 @@ pub(super) fn run_sequence_script(
     at: (usize, usize),
     answers: &[Vec<String>],
 ) -> Option<Prompt> {
+    // The phase, with the rule that describes it.
     let name = rules
         .game
         .sequence
         .get(at.0)
-        .map_or("", |p| p.name.as_str());
+        .map_or(String::new(), |p| match p.rule.as_str() {
+            "" => p.name.clone(),
+            rule => format!("{} ({rule})", p.name),
+        });
     let stmts = rules.content.sequence.steps.get(&at);
-    run_script(rules, state, side, stmts, answers, name)
+    run_script(rules, state, side, stmts, answers, &name)
 }
 
 /// Runs a script of the game's sequence (a step's, or a free action's) for a side: asks its
@@ -367,13 +365,7 @@ pub(super) fn run_script(
     };
     let ctx = side_context(rules, side);
     match eval::run(stmts, rules.content, state, &ctx, answers) {
-        Ok((Outcome::Asks(d), _)) => Some(Prompt {
-            side: d.by,
-            kind: "decision".into(),
-            question: d.question,
-            options: d.options,
-            pick: Some((d.min, d.max)),
-        }),
+        Ok((Outcome::Asks(d), _)) => Some(Prompt::decision(d, name)),
         Ok((Outcome::Done, _)) => {
             state.flow.tasks.pop();
             None
@@ -387,6 +379,15 @@ pub(super) fn run_script(
             None
         }
     }
+}
+
+/// A card's title, for the questions its event asks.
+pub(in crate::rules) fn card_title(rules: &Rules, card: &str) -> String {
+    rules
+        .content
+        .cards()
+        .find(|(_, c)| c.id == card)
+        .map_or(String::new(), |(_, c)| c.title.clone())
 }
 
 /// The context of a script run for a side, outside any card or combat.

@@ -41,8 +41,29 @@ impl Eval<'_> {
                     items.clone()
                 } else {
                     let options: Vec<String> = items.iter().map(|v| self.text(v)).collect();
+                    // What is chosen, when the things are all of one kind.
+                    let noun = match items.first() {
+                        Some(Value::Unit(_))
+                            if items.iter().all(|v| matches!(v, Value::Unit(_))) =>
+                        {
+                            " units"
+                        }
+                        Some(Value::Id(k, _))
+                            if items.iter().all(|v| matches!(v, Value::Id(x, _) if x == k)) =>
+                        {
+                            match k {
+                                Kind::Space => " spaces",
+                                Kind::Card => " cards",
+                                Kind::Counter => " counters",
+                                Kind::Nation => " nations",
+                                Kind::Region => " regions",
+                                _ => "",
+                            }
+                        }
+                        _ => "",
+                    };
                     let how_many = format!(
-                        "choose {} of {}",
+                        "choose {} of {}{noun}",
                         if min == max {
                             min.to_string()
                         } else {
