@@ -428,7 +428,7 @@ impl Playtest {
             divergence = Some(Divergence {
                 index: 0,
                 action: "(setup)".into(),
-                kind: DivergenceKind::Changed(differences(&old_state, fresh.state())),
+                kind: DivergenceKind::Changed(differences(&new, &old_state, fresh.state())),
                 was: Vec::new(),
             });
         }
@@ -443,19 +443,19 @@ impl Playtest {
                             index,
                             action: action.clone(),
                             kind: DivergenceKind::Illegal(illegal),
-                            was: differences(fresh.state(), &old_state),
+                            was: did(&self.content, fresh.state(), &old_state),
                         });
                         break;
                     }
                     Ok(()) if *fresh.state() != old_state => {
-                        let changed = differences(&old_state, fresh.state());
+                        let changed = differences(&new, &old_state, fresh.state());
                         // The running line keeps the actions before this one only.
                         fresh.drop_last(&new_rules);
                         divergence = Some(Divergence {
                             index,
                             action: action.clone(),
                             kind: DivergenceKind::Changed(changed),
-                            was: differences(fresh.state(), &old_state),
+                            was: did(&self.content, fresh.state(), &old_state),
                         });
                         break;
                     }
@@ -471,5 +471,23 @@ impl Playtest {
         self.sources = new_sources;
         self.session = fresh;
         Reload::Replayed(divergence)
+    }
+}
+
+/// What an action did on the old rules (the state before it and after it there), in names.
+fn did(
+    content: &Content,
+    before: &crate::state::State,
+    after: &crate::state::State,
+) -> Vec<String> {
+    let happened = crate::narrate::what_happened(content, before, after);
+    let lines: Vec<String> = happened.lines().cloned().collect();
+    if lines.is_empty() {
+        vec![format!(
+            "it led to the decision {}",
+            crate::session::decision(content, &after.flow.prompt)
+        )]
+    } else {
+        lines
     }
 }

@@ -213,68 +213,66 @@ impl SavedGame {
     }
 }
 
-/// What differs between two states, for a person: turn, tracks, control, units, hands, flags,
-/// the prompt.
-pub fn differences(old: &State, new: &State) -> Vec<String> {
-    let mut out = Vec::new();
-    if (old.turn, old.round) != (new.turn, new.round) {
-        out.push(format!(
-            "turn {} round {} is now turn {} round {}",
-            old.turn, old.round, new.turn, new.round
-        ));
+/// What differs between two states reached by the same actions on the old rules and on the
+/// changed ones, for a person, in names: turn, tracks, the result, control and units (as
+/// `what: this on the old rules, that on the changed rules`), then hands, flags, the next
+/// decision and the last message.
+pub fn differences(content: &Content, old: &State, new: &State) -> Vec<String> {
+    let names = content.names();
+    let mut out: Vec<String> = crate::narrate::compare(
+        content,
+        ("the old rules", old),
+        ("the changed rules", new),
+        12,
+    )
+    .into_iter()
+    .filter(|l| !l.contains(" stand the same "))
+    .collect();
+    if old.hands != new.hands {
+        out.push("The hands differ.".into());
     }
-    for (k, v) in &new.tracks {
-        let before = old.tracks.get(k).copied().unwrap_or(0);
-        if before != *v {
-            out.push(format!("track {k}: {before} is now {v}"));
-        }
-    }
-    for (k, v) in &new.control {
-        if old.control.get(k) != Some(v) {
+    if old.flags != new.flags {
+        let only = |a: &State, b: &State| -> Vec<String> {
+            a.flags
+                .difference(&b.flags)
+                .map(|f| names.or_id(f))
+                .collect()
+        };
+        let (was, now) = (only(old, new), only(new, old));
+        if !was.is_empty() {
             out.push(format!(
-                "control of {k}: {:?} is now {v}",
-                old.control.get(k)
+                "In force on the old rules only: {}.",
+                was.join(", ")
+            ));
+        }
+        if !now.is_empty() {
+            out.push(format!(
+                "In force on the changed rules only: {}.",
+                now.join(", ")
             ));
         }
     }
-    for (a, b) in old.units.iter().zip(&new.units) {
-        if a.at != b.at || a.reduced != b.reduced {
-            let place = |u: &crate::state::Unit| match &u.at {
-                Loc::Space(s) | Loc::Box(s) => {
-                    format!("{s}{}", if u.reduced { " (reduced)" } else { "" })
-                }
-                Loc::Unplaced => "not in play".into(),
-                Loc::Removed => "removed".into(),
-            };
-            out.push(format!("{}: {} is now {}", a.counter, place(a), place(b)));
-        }
-    }
-    if old.hands != new.hands {
-        out.push("the hands differ".into());
-    }
-    if old.flags != new.flags {
-        out.push("the flags differ".into());
-    }
     if old.flow.prompt != new.flow.prompt {
         out.push(format!(
-            "the next decision: {} is now {}",
-            decision(&old.flow.prompt),
-            decision(&new.flow.prompt)
+            "The next decision: {} on the old rules, {} on the changed rules.",
+            decision(content, &old.flow.prompt),
+            decision(content, &new.flow.prompt)
         ));
     }
     if old.flow.messages != new.flow.messages {
         if let Some(m) = new.flow.messages.last() {
-            out.push(format!("now: {m}"));
+            out.push(format!("The rules now say: {}", names.words(m)));
         }
     }
     if out.is_empty() {
-        out.push("the dice or the piles differ".into());
+        out.push("The dice or the piles differ.".into());
     }
     out
 }
 
 /// A decision as a person reads it: who decides what, and how many to pick.
-fn decision(prompt: &Option<Prompt>) -> String {
+pub(crate) fn decision(content: &Content, prompt: &Option<Prompt>) -> String {
+    let names = content.names();
     let Some(p) = prompt else {
         return "no decision".into();
     };
@@ -283,7 +281,11 @@ fn decision(prompt: &Option<Prompt>) -> String {
         Some((min, max)) => format!(", pick {min} to {max} of {}", p.options.len()),
         None => format!(", {} choices", p.options.len()),
     };
-    format!("\"{} decides: {}{pick}\"", p.side, p.question)
+    format!(
+        "\"{} decides: {}{pick}\"",
+        names.or_id(&p.side),
+        names.words(&p.question)
+    )
 }
 
 /// The state as JSON, for tools: where play stands, tracks, control, units, markers, hands,
