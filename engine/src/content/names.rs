@@ -116,12 +116,14 @@ impl Names {
     fn word(&self, word: &str) -> String {
         let is_id = |c: char| c.is_alphanumeric() || c == '_' || c == '.' || c == '-';
         let core_start = word.find(is_id).unwrap_or(word.len());
-        let core_end = word.rfind(is_id).map_or(core_start, |i| i + 1);
-        let mut core = &word[core_start..core_end];
-        // A sentence's full stop is not part of the id.
-        if core.ends_with('.') && self.of(core).is_none() {
-            core = &core[..core.len() - 1];
-        }
+        // An id ends in a letter, a digit or `_` (not in a full stop).
+        let core_end = word
+            .char_indices()
+            .rev()
+            .find(|(_, c)| c.is_alphanumeric() || *c == '_')
+            .map_or(core_start, |(i, c)| i + c.len_utf8())
+            .max(core_start);
+        let core = &word[core_start..core_end];
         match self.of(core) {
             Some(name) => format!(
                 "{}{name}{}",
@@ -137,5 +139,38 @@ impl Content {
     /// The names of the content's ids, built on first use.
     pub fn names(&self) -> &Names {
         self.names.get_or_init(|| Names::new(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names() -> Names {
+        let mut names = IdMap::default();
+        names.insert("kiev".to_string(), "Kiev".to_string());
+        names.insert("su_61".to_string(), "61st Army".to_string());
+        names.insert("orel".to_string(), "Orël".to_string());
+        let mut pieces = IdMap::default();
+        pieces.insert("su_61".to_string(), ());
+        Names { names, pieces }
+    }
+
+    #[test]
+    fn words_write_ids_as_names_keeping_punctuation_and_pieces() {
+        let n = names();
+        assert_eq!(
+            n.words("axis attacks kiev: 9 (su_61.2)."),
+            "axis attacks Kiev: 9 (61st Army #2)."
+        );
+        assert_eq!(n.action("move su_61.1 kiev"), "move 61st Army #1 Kiev");
+        // A word that ends in a letter of several bytes, and one that is all punctuation.
+        assert_eq!(n.words("Orël, ... orel."), "Orël, ... Orël.");
+        assert_eq!(n.words("  spaced   out  "), "  spaced   out  ");
+        // Any text at all: never a panic, and a text without ids comes back as it was.
+        for text in ["", "é", "(", "ü.", "a..", "…", "(ü)", "-", "ß_", "\u{301}x"] {
+            assert_eq!(n.words(text), text);
+            assert_eq!(n.action(text), text.trim());
+        }
     }
 }
