@@ -381,6 +381,10 @@ fn toolbar(app: &mut EditorApp, ui: &mut Ui, file: &str) {
 }
 
 fn graph_view(app: &mut EditorApp, ui: &mut Ui, file: &str) {
+    // Under the graph: each country's tint, where the view stood last frame.
+    if let Some(rect) = app.map.rect {
+        tint_countries(app, ui, rect);
+    }
     let Some(graph) = app.map.graph.as_mut() else {
         return;
     };
@@ -481,32 +485,58 @@ fn graph_view(app: &mut EditorApp, ui: &mut Ui, file: &str) {
     }
 }
 
-/// The spaces' names over the graph, at a size that grows with the zoom, the important first
-/// and none over another (see [`crate::board::place_names`]).
-fn name_spaces(app: &EditorApp, ui: &mut Ui, rect: egui::Rect) {
-    let (Some(g), content) = (app.map.graph.as_ref(), &app.loaded.content) else {
-        return;
-    };
+/// Where each space of the graph view is on screen, by its index in the content's graph, and
+/// the view's zoom.
+fn on_screen(app: &EditorApp, ui: &Ui, rect: egui::Rect) -> Option<(Vec<Pos2>, f32)> {
+    let g = app.map.graph.as_ref()?;
     let meta = MetadataFrame::new(Some(VIEW_ID.into())).load(ui);
     let located: std::collections::HashMap<&str, Pos2> = g
         .nodes_iter()
         .map(|(_, n)| (n.payload().as_str(), n.location()))
         .collect();
-    let graph = &content.graph;
-    let at = |i: usize| {
-        let loc = located
-            .get(graph.spaces[i].id.as_str())
-            .copied()
-            .unwrap_or(Pos2::new(f32::MAX, f32::MAX));
-        rect.left_top() + meta.canvas_to_screen_pos(loc).to_vec2() + Vec2::new(0.0, 6.0 * meta.zoom)
+    let spaces = &app.loaded.content.graph.spaces;
+    let at = spaces
+        .iter()
+        .map(|s| match located.get(s.id.as_str()) {
+            Some(loc) => rect.left_top() + meta.canvas_to_screen_pos(*loc).to_vec2(),
+            None => Pos2::new(f32::MAX, f32::MAX),
+        })
+        .collect();
+    Some((at, meta.zoom))
+}
+
+/// Each country's tint under its spaces.
+fn tint_countries(app: &EditorApp, ui: &mut Ui, rect: egui::Rect) {
+    let Some((at, zoom)) = on_screen(app, ui, rect) else {
+        return;
     };
     let painter = ui.painter_at(rect);
+    for (s, c) in app.loaded.content.graph.spaces.iter().zip(at) {
+        if let Some(country) = &s.country {
+            painter.circle_filled(c, 14.0 * zoom, crate::board::tint(country));
+        }
+    }
+}
+
+/// The spaces' worth (victory points, capitals) and names over the graph, at a size that grows
+/// with the zoom, the important first and none over another (see
+/// [`crate::board::place_names`]).
+fn name_spaces(app: &EditorApp, ui: &mut Ui, rect: egui::Rect) {
+    let Some((at, zoom)) = on_screen(app, ui, rect) else {
+        return;
+    };
+    let content = &app.loaded.content;
+    let painter = ui.painter_at(rect);
+    for (s, c) in content.graph.spaces.iter().zip(&at) {
+        crate::board::mark_worth(&painter, s, *c, 9.0 * zoom);
+    }
+    let below = |i: usize| at[i] + Vec2::new(0.0, 6.0 * zoom);
     crate::board::place_names(
         &painter,
         content,
         rect,
-        (meta.zoom * 9.0).min(16.0),
-        at,
+        (zoom * 9.0).min(16.0),
+        below,
         |_| false,
     );
 }

@@ -166,30 +166,7 @@ pub fn show(
                 Stroke::new(2.5, Color32::from_rgb(120, 230, 120)),
             );
         }
-        if s.vp > 0 {
-            let at = c + Vec2::new(-radius * 0.55, -radius * 0.55);
-            painter.circle_filled(
-                at,
-                (radius * 0.22).clamp(4.0, 9.0),
-                Color32::from_rgb(230, 190, 60),
-            );
-            painter.text(
-                at,
-                egui::Align2::CENTER_CENTER,
-                s.vp.to_string(),
-                FontId::proportional((radius * 0.28).clamp(7.0, 12.0)),
-                Color32::BLACK,
-            );
-        }
-        if s.features.iter().any(|f| f == "capital") {
-            let r = Rect::from_center_size(c, Vec2::splat(radius * 0.5));
-            painter.rect_stroke(
-                r,
-                0.0,
-                Stroke::new(2.0, Color32::from_rgb(230, 190, 60)),
-                egui::StrokeKind::Outside,
-            );
-        }
+        mark_worth(&painter, s, c, radius);
     }
     let hit = draw_pieces(&painter, content, state, (frame, radius, rect), view);
     draw_names(&painter, content, state, (frame, radius, rect));
@@ -232,6 +209,32 @@ pub fn show(
         }
     }
     click
+}
+
+/// A space's worth: its victory points in a gold disc at its corner, a gold square on a
+/// capital. The board and the Map panel mark spaces so.
+pub(crate) fn mark_worth(
+    painter: &egui::Painter,
+    s: &sandtable_engine::model::Space,
+    c: Pos2,
+    radius: f32,
+) {
+    let gold = Color32::from_rgb(230, 190, 60);
+    if s.vp > 0 {
+        let at = c + Vec2::new(-radius * 0.55, -radius * 0.55);
+        painter.circle_filled(at, (radius * 0.22).clamp(4.0, 9.0), gold);
+        painter.text(
+            at,
+            egui::Align2::CENTER_CENTER,
+            s.vp.to_string(),
+            FontId::proportional((radius * 0.28).clamp(7.0, 12.0)),
+            Color32::BLACK,
+        );
+    }
+    if s.features.iter().any(|f| f == "capital") {
+        let r = Rect::from_center_size(c, Vec2::splat(radius * 0.5));
+        painter.rect_stroke(r, 0.0, Stroke::new(2.0, gold), egui::StrokeKind::Outside);
+    }
 }
 
 /// The average length of a connection, in map units: how far apart spaces are.
@@ -333,7 +336,7 @@ fn draw_ground(painter: &egui::Painter, content: &Content, frame: Frame, radius:
 }
 
 /// A faint colour of its own for each country.
-fn tint(country: &str) -> Color32 {
+pub(crate) fn tint(country: &str) -> Color32 {
     let h = country.bytes().fold(2166136261u32, |h, b| {
         (h ^ u32::from(b)).wrapping_mul(16777619)
     });
