@@ -264,7 +264,7 @@ pub fn run(args: SimArgs) -> ExitCode {
         outln!("\nB: {b_name}");
         print_report(&b_content, &b_report);
         outln!();
-        print_comparison(&comparison);
+        print_comparison(&base, &comparison);
     }
     ExitCode::SUCCESS
 }
@@ -277,6 +277,7 @@ fn run_sweep(
     jobs: usize,
 ) -> ExitCode {
     let mut points = Vec::new();
+    let mut names = None;
     let from = source
         .read(&sweep.file)
         .ok()
@@ -296,7 +297,9 @@ fn run_sweep(
         };
         let report = sim::report(&content, plan, &games);
         points.push((v, report));
+        names.get_or_insert_with(|| content.names().clone());
     }
+    let names = names.unwrap_or_default();
     if args.json {
         let out = serde_json::json!({
             "file": sweep.file,
@@ -323,7 +326,10 @@ fn run_sweep(
     if let Some((_, first)) = points.first() {
         let mut head = format!("{:>7}", "value");
         for s in &first.sides {
-            head.push_str(&format!("  {:<30}", format!("{} wins", s.side)));
+            head.push_str(&format!(
+                "  {:<30}",
+                format!("{} wins", names.or_id(&s.side))
+            ));
         }
         outln!("{head}  mean end turn");
     }
@@ -357,6 +363,7 @@ fn rate(r: &Rate) -> String {
 
 fn print_report(content: &Content, r: &Report) {
     let title = content.game.as_ref().map_or("", |g| g.title.as_str());
+    let names = content.names();
     let options = if r.options.is_empty() {
         String::new()
     } else {
@@ -370,9 +377,14 @@ fn print_report(content: &Content, r: &Report) {
     );
     outln!("Wins (95% interval):");
     for s in &r.sides {
-        outln!("  {:<10} {}  ({})", s.side, rate(&s.wins), s.agent);
+        outln!(
+            "  {:<14} {}  ({})",
+            truncate(&names.or_id(&s.side), 14),
+            rate(&s.wins),
+            s.agent
+        );
     }
-    outln!("  {:<10} {}", "undecided", rate(&r.undecided));
+    outln!("  {:<14} {}", "undecided", rate(&r.undecided));
     if r.errors > 0 {
         outln!(
             "  {} games stopped on a failed action; the first: {}",
@@ -399,7 +411,8 @@ fn print_report(content: &Content, r: &Report) {
             .map(|p| format!("{}: {:.1} [{}, {}]", p.turn, p.mean, p.min, p.max))
             .collect();
         outln!(
-            "Track {t} at the end of each turn (mean [min, max]): {}",
+            "{} at the end of each turn (mean [min, max]): {}",
+            names.or_id(t),
             points.join(", ")
         );
     }
@@ -449,7 +462,7 @@ fn print_report(content: &Content, r: &Report) {
         };
         outln!(
             "  {}{column} ({} rolls): {}",
-            t.table,
+            names.or_id(&t.table),
             t.rolls,
             results.join(", ")
         );
@@ -475,7 +488,8 @@ fn truncate(s: &str, n: usize) -> String {
     }
 }
 
-fn print_comparison(c: &Comparison) {
+fn print_comparison(content: &Content, c: &Comparison) {
+    let names = content.names();
     outln!(
         "B against A on the same {} seeds (difference B − A, 95% interval; * where it leaves out 0):",
         c.games
@@ -494,10 +508,10 @@ fn print_comparison(c: &Comparison) {
         );
     };
     for (side, d) in &c.wins {
-        line(&format!("{side} win rate %"), d, true);
+        line(&format!("{} win rate %", names.or_id(side)), d, true);
     }
     line("end turn", &c.length, false);
     for (t, d) in &c.tracks {
-        line(&format!("final {t}"), d, false);
+        line(&format!("final {}", names.or_id(t)), d, false);
     }
 }

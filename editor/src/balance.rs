@@ -320,6 +320,7 @@ pub fn show(app: &mut EditorApp, ui: &mut Ui) {
     let Some(outcome) = app.balance.outcome.clone() else {
         return;
     };
+    let outcome = in_names(outcome, app.loaded.content.names());
     egui::ScrollArea::vertical()
         .id_salt("balance results")
         .show(ui, |ui| results(ui, &outcome));
@@ -412,6 +413,38 @@ fn settings(app: &mut EditorApp, ui: &mut Ui) {
     {
         start(app);
     }
+}
+
+/// An outcome as a person reads it: sides, tracks and tables by their names.
+fn in_names(mut o: Outcome, names: &sandtable_engine::content::names::Names) -> Outcome {
+    let report = |r: &mut Report| {
+        for s in &mut r.sides {
+            s.side = names.or_id(&s.side);
+        }
+        r.tracks = std::mem::take(&mut r.tracks)
+            .into_iter()
+            .map(|(t, v)| (names.or_id(&t), v))
+            .collect();
+        for t in &mut r.tables {
+            t.table = names.or_id(&t.table);
+        }
+    };
+    report(&mut o.a);
+    if let Some((_, r, c)) = &mut o.b {
+        report(r);
+        let rename = |m: &mut std::collections::BTreeMap<String, sim::Difference>| {
+            *m = std::mem::take(m)
+                .into_iter()
+                .map(|(k, v)| (names.or_id(&k), v))
+                .collect();
+        };
+        rename(&mut c.wins);
+        rename(&mut c.tracks);
+    }
+    if let Some((_, points)) = &mut o.sweep {
+        points.iter_mut().for_each(|(_, r)| report(r));
+    }
+    o
 }
 
 fn rate_text(r: &Rate) -> String {

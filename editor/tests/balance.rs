@@ -50,6 +50,9 @@ fn the_balance_panel_runs_a_and_b_on_the_same_seeds_and_plots_both() {
     h.get_by_label("Win rate by side, with its interval");
     h.get_by_label("Turn games ended on");
     h.get_by_label_contains("against A on the same 6 seeds");
+    // Sides and tracks by their names (issue 19).
+    h.get_by_label("Axis (random)");
+    h.get_by_label("Victory Points at the end of each turn (mean)");
 }
 
 #[test]
