@@ -20,19 +20,19 @@ pub mod examples;
 pub mod fields;
 pub mod map;
 pub mod playtest;
+mod problems;
 mod prompt;
 mod reloads;
 pub mod roster;
 pub mod scenario;
 pub mod tables;
-mod unloaded;
 mod watch;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use egui::{Color32, RichText, ScrollArea, Ui};
-use sandtable_engine::diag::{Place, Severity};
+use egui::{Color32, RichText, Ui};
+use sandtable_engine::diag::Place;
 use sandtable_engine::load::{load, load_dir, Loaded};
 use sandtable_engine::session::{Playtest, Reload, Setup};
 use serde::de::DeserializeOwned;
@@ -381,7 +381,7 @@ impl EditorApp {
             .default_size(200.0)
             .show(ui, |ui| self.side_bar(ui));
         egui::CentralPanel::default().show(ui, |ui| {
-            unloaded::banner(self, ui);
+            problems::banner(self, ui);
             self.section_panel(ui);
         });
         if self.quit == Quit::Asking {
@@ -399,7 +399,7 @@ impl EditorApp {
             Section::Cards => cards::show(self, ui),
             Section::Tables => tables::show(self, ui),
             Section::Scenarios => scenario::show(self, ui),
-            Section::Problems => self.problems(ui),
+            Section::Problems => problems::show(self, ui),
             Section::Playtest => self.playtest(ui),
             Section::Examples => examples::show(self, ui),
             Section::Balance => balance::show(self, ui),
@@ -597,67 +597,6 @@ impl EditorApp {
                 ui.end_row();
             }
         });
-    }
-
-    fn problems(&mut self, ui: &mut Ui) {
-        if self.loaded.diagnostics.is_empty() {
-            ui.label("No problems.");
-            return;
-        }
-        ui.label("Click a problem to open its place. Causes come first: a file that does not load, then what the checks found.");
-        let mut open = None;
-        let list = unloaded::in_cause_order(&self.loaded.diagnostics);
-        // Once a file does not load, what else is reported may follow from it: folded.
-        let causes = list
-            .iter()
-            .take_while(|(_, d)| unloaded::keeps_from_loading(d))
-            .count();
-        let sources = &self.loaded.sources;
-        let show = |ui: &mut Ui, items: &[(usize, &sandtable_engine::diag::Diagnostic)]| {
-            let mut clicked = None;
-            for (i, d) in items {
-                let color = match d.severity {
-                    Severity::Error => Color32::RED,
-                    Severity::Warning => Color32::from_rgb(200, 140, 0),
-                };
-                let line = sources.render_line(d);
-                if ui
-                    .add(
-                        egui::Label::new(RichText::new(line).color(color).monospace())
-                            .sense(egui::Sense::click()),
-                    )
-                    .clicked()
-                {
-                    clicked = Some(*i);
-                }
-                for hint in &d.hints {
-                    ui.label(RichText::new(format!("    hint: {hint}")).weak());
-                }
-            }
-            clicked
-        };
-        ScrollArea::vertical().show(ui, |ui| {
-            if causes == 0 {
-                open = show(ui, &list);
-                return;
-            }
-            open = show(ui, &list[..causes]);
-            if list.len() > causes {
-                egui::CollapsingHeader::new(format!(
-                    "{} more problems, which may follow from the file that does not load",
-                    list.len() - causes
-                ))
-                .id_salt("follow-on problems")
-                .show(ui, |ui| {
-                    if let Some(i) = show(ui, &list[causes..]) {
-                        open = Some(i);
-                    }
-                });
-            }
-        });
-        if let Some(i) = open {
-            self.open_problem(i);
-        }
     }
 
     /// Where a diagnostic points: its file (relative) and the JSON pointer of the value there.

@@ -1,7 +1,7 @@
-//! A panel whose file does not load says so, with the error, instead of going blank; and the
-//! Problems panel lists problems cause first.
+//! The Problems panel, which lists problems cause first; and the banner of a panel whose file
+//! does not load, which says so with the error instead of going blank.
 
-use egui::{Color32, RichText, Ui};
+use egui::{Color32, RichText, ScrollArea, Ui};
 use sandtable_engine::diag::{Diagnostic, Place, Severity};
 use sandtable_engine::schema::FileKind;
 
@@ -87,6 +87,69 @@ pub(crate) fn in_cause_order(diagnostics: &[Diagnostic]) -> Vec<(usize, &Diagnos
     let mut list: Vec<(usize, &Diagnostic)> = diagnostics.iter().enumerate().collect();
     list.sort_by_key(|(_, d)| cause_rank(d));
     list
+}
+
+/// The Problems panel: every problem, cause first (see [`cause_rank`]); once a file does not
+/// load, the rest folded under it as possible follow-ons; a click opens a problem's place.
+pub(crate) fn show(app: &mut EditorApp, ui: &mut Ui) {
+    if app.loaded.diagnostics.is_empty() {
+        ui.label("No problems.");
+        return;
+    }
+    ui.label("Click a problem to open its place. Causes come first: a file that does not load, then what the checks found.");
+    let mut open = None;
+    let list = in_cause_order(&app.loaded.diagnostics);
+    // Once a file does not load, what else is reported may follow from it: folded.
+    let causes = list
+        .iter()
+        .take_while(|(_, d)| keeps_from_loading(d))
+        .count();
+    let sources = &app.loaded.sources;
+    let show = |ui: &mut Ui, items: &[(usize, &sandtable_engine::diag::Diagnostic)]| {
+        let mut clicked = None;
+        for (i, d) in items {
+            let color = match d.severity {
+                Severity::Error => Color32::RED,
+                Severity::Warning => Color32::from_rgb(200, 140, 0),
+            };
+            let line = sources.render_line(d);
+            if ui
+                .add(
+                    egui::Label::new(RichText::new(line).color(color).monospace())
+                        .sense(egui::Sense::click()),
+                )
+                .clicked()
+            {
+                clicked = Some(*i);
+            }
+            for hint in &d.hints {
+                ui.label(RichText::new(format!("    hint: {hint}")).weak());
+            }
+        }
+        clicked
+    };
+    ScrollArea::vertical().show(ui, |ui| {
+        if causes == 0 {
+            open = show(ui, &list);
+            return;
+        }
+        open = show(ui, &list[..causes]);
+        if list.len() > causes {
+            egui::CollapsingHeader::new(format!(
+                "{} more problems, which may follow from the file that does not load",
+                list.len() - causes
+            ))
+            .id_salt("follow-on problems")
+            .show(ui, |ui| {
+                if let Some(i) = show(ui, &list[causes..]) {
+                    open = Some(i);
+                }
+            });
+        }
+    });
+    if let Some(i) = open {
+        app.open_problem(i);
+    }
 }
 
 #[cfg(test)]
