@@ -95,13 +95,12 @@ fn a_reload_that_changes_an_action_keeps_the_whole_log_as_a_line_and_a_second_re
     assert!(details.contains("choose(4,"), "{details}");
     // What the action did, and what differs after it, in names (issue 19).
     assert!(
-        details.contains("before the change it did: it led to the decision \"Axis decides: Barbarossa: choose 5 of 38 spaces"),
+        details.contains("before the change it did: it led to the decision \"Axis decides: ")
+            && details.contains("Barbarossa: choose 5 of 38 spaces"),
         "{details}"
     );
     assert!(
-        details.contains(
-            "\"Axis decides: Barbarossa: choose 4 of 38 spaces, pick 4 of 38\" on the changed rules."
-        ),
+        details.contains("Barbarossa: choose 4 of 38 spaces, pick 4 of 38\" on the changed rules."),
         "{details}"
     );
 

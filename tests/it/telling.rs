@@ -99,7 +99,8 @@ fn play_tells_a_combat_with_its_table_odds_roll_and_result_by_name() {
     // The defender's choice of table, each action in its text form and in words.
     let said = stdout(&out);
     assert!(
-        said.contains("Soviet decides: Combat at 0724: the defender chooses the results table"),
+        said.contains("Soviet decides: ")
+            && said.contains("Combat at 0724: the defender chooses the results table"),
         "{said}"
     );
     assert!(

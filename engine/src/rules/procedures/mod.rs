@@ -48,7 +48,7 @@ pub(super) fn advance(rules: &Rules, state: &mut State) {
         match state.flow.tasks.last().cloned() {
             Some(task) => {
                 if let Some(p) = step_task(rules, state, task) {
-                    state.flow.prompt = Some(p);
+                    state.flow.prompt = Some(with_phase(rules, state, p));
                     return;
                 }
             }
@@ -65,6 +65,20 @@ pub(super) fn advance(rules: &Rules, state: &mut State) {
         turn: state.turn,
     });
     state.flow.prompt = None;
+}
+
+/// A prompt's question with the phase that asks it and the phase's rule first, unless the
+/// question names the phase already: `Action Phase (6.B, 7.2): Move units ...`.
+fn with_phase(rules: &Rules, state: &State, mut p: Prompt) -> Prompt {
+    if let Some(phase) = rules.game.sequence.get(state.flow.phase) {
+        if !phase.name.is_empty() && !p.question.contains(&phase.name) {
+            p.question = match phase.rule.as_str() {
+                "" => format!("{}: {}", phase.name, p.question),
+                rule => format!("{} ({rule}): {}", phase.name, p.question),
+            };
+        }
+    }
+    p
 }
 
 /// Starts the next step of the sequence of play.
