@@ -81,7 +81,12 @@ pub fn game_folder(dir: &Path) -> Result<(), ExitCode> {
 /// that cannot be read is exit code 2; one that is too long or not text is a problem of its
 /// contents, exit code 1, reported at `path:line:col` when it has a place.
 pub fn read_input(path: &Path) -> Result<String, ExitCode> {
-    match read_text(path, MAX_FILE_BYTES) {
+    read_input_up_to(path, MAX_FILE_BYTES)
+}
+
+/// [`read_input`] with another limit (a shard of a large batch is larger than a content file).
+pub fn read_input_up_to(path: &Path, limit: u64) -> Result<String, ExitCode> {
+    match read_text(path, limit) {
         Ok(text) => Ok(text),
         Err(e @ ReadError::NotText { line, column, .. }) => {
             errln!("{}:{line}:{column}: error: {e}", path.display());

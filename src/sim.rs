@@ -1,27 +1,33 @@
 //! `sandtable sim`: self-play batches, their statistics, A/B comparisons and sweeps.
 
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
-use std::sync::Mutex;
 use std::time::Instant;
 
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sandtable_engine::agent::AgentKind;
 use sandtable_engine::content::Content;
 use sandtable_engine::load::{load, ContentSource, DirSource, Loaded};
-use sandtable_engine::sim::{self, Comparison, GameRecord, Plan, Rate, Report};
+use sandtable_engine::sim::{self, Context, GameRecord, Part, Plan, Shard};
 use sandtable_engine::variant::{self, Setting, Sweep};
 
 use crate::commands::check_setup;
-use crate::out::{errln, game_folder, outln, problem, usage, PROBLEMS};
+use crate::out::{errln, game_folder, outln, problem, read_input_up_to, usage, PROBLEMS};
+
+mod print;
+use print::{mean_turn, print_comparison, print_report, rate};
 
 /// What `sandtable sim` was asked.
 #[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct SimArgs {
-    pub dir: PathBuf,
-    #[arg(long)]
-    pub scenario: String,
+    #[command(subcommand)]
+    pub command: Option<SimCommand>,
+    #[arg(required = true)]
+    pub dir: Option<PathBuf>,
+    #[arg(long, required = true)]
+    pub scenario: Option<String>,
     #[arg(long, default_value_t = 100)]
     pub games: u32,
     #[arg(long, default_value_t = 1)]
@@ -39,6 +45,10 @@ pub struct SimArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Play only part K of N of the batch (games K, K+N, K+2N …, K from 0) and print the
+    /// part's games as JSON, for `sandtable sim merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     /// Stop a game after this many actions and count it undecided.
     #[arg(long, default_value_t = 20_000)]
     pub max_actions: usize,
@@ -54,6 +64,20 @@ pub struct SimArgs {
     /// Sweep FILE:POINTER=FROM..TO[:STEP]: a batch at each value, reported as a curve.
     #[arg(long)]
     pub sweep: Option<String>,
+}
+
+#[derive(clap::Subcommand)]
+pub enum SimCommand {
+    /// Put the parts of a batch played with --shard back together, and report them as the
+    /// single run would (the same text, or the same JSON with --json).
+    Merge {
+        /// The parts' files, every part of the batch once, in any order.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// `random` for every side, or `SIDE=KIND` for one.
@@ -86,54 +110,18 @@ fn checked(loaded: Loaded, what: &str) -> Result<Content, ExitCode> {
     Ok(loaded.content)
 }
 
-/// Prints a progress bar on a terminal's stderr, at most ten times a second.
-struct Progress {
-    total: usize,
-    label: String,
-    on: bool,
-    last: Mutex<Option<Instant>>,
-    start: Instant,
-}
-
-impl Progress {
-    fn new(total: usize, label: &str) -> Progress {
-        Progress {
-            total,
-            label: label.to_string(),
-            on: std::io::stderr().is_terminal(),
-            last: Mutex::new(None),
-            start: Instant::now(),
-        }
+/// A progress bar on stderr (drawn only on a terminal).
+fn progress_bar(total: usize, label: &str) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template(
+        "{prefix} [{bar:30}] {pos}/{len} games, {per_sec}, {eta} left ",
+    )
+    .map(|s| s.progress_chars("#>."));
+    if let Ok(style) = style {
+        bar.set_style(style);
     }
-
-    fn tick(&self, done: usize) {
-        if !self.on {
-            return;
-        }
-        let Ok(mut last) = self.last.lock() else {
-            return;
-        };
-        let now = Instant::now();
-        if done < self.total && last.is_some_and(|l| now.duration_since(l).as_millis() < 100) {
-            return;
-        }
-        *last = Some(now);
-        let width = 30;
-        let filled = width * done / self.total.max(1);
-        let rate = done as f64 / self.start.elapsed().as_secs_f64().max(1e-9);
-        let _ = write!(
-            std::io::stderr(),
-            "\r{} [{}{}] {done}/{} games, {rate:.1}/s ",
-            self.label,
-            "#".repeat(filled),
-            ".".repeat(width - filled),
-            self.total
-        );
-        if done >= self.total {
-            errln!();
-        }
-        let _ = std::io::stderr().flush();
-    }
+    bar.set_prefix(label.to_string());
+    bar
 }
 
 fn batch(
@@ -142,27 +130,52 @@ fn batch(
     jobs: usize,
     label: &str,
 ) -> Result<(Vec<GameRecord>, f64), String> {
-    let progress = Progress::new(plan.games as usize, label);
+    batch_part(content, plan, Part::ALL, jobs, label)
+}
+
+fn batch_part(
+    content: &Content,
+    plan: &Plan,
+    part: Part,
+    jobs: usize,
+    label: &str,
+) -> Result<(Vec<GameRecord>, f64), String> {
+    let bar = progress_bar(part.games(plan.games).count(), label);
     let start = Instant::now();
     let cancel = AtomicBool::new(false);
-    let games = sim::run(content, plan, jobs, &|d| progress.tick(d), &cancel).map_err(|e| e.0)?;
+    let games = sim::run(
+        content,
+        plan,
+        part,
+        jobs,
+        &|d| bar.set_position(d as u64),
+        &cancel,
+    )
+    .map_err(|e| e.0)?;
+    bar.finish_and_clear();
     let rate = games.len() as f64 / start.elapsed().as_secs_f64().max(1e-9);
     Ok((games, rate))
 }
 
 pub fn run(args: SimArgs) -> ExitCode {
-    if let Err(code) = game_folder(&args.dir) {
+    if let Some(SimCommand::Merge { files, json }) = &args.command {
+        return merge(files, *json);
+    }
+    let (Some(dir), Some(scenario)) = (&args.dir, &args.scenario) else {
+        return usage("sim needs a game folder and --scenario");
+    };
+    if let Err(code) = game_folder(dir) {
         return code;
     }
     if args.games == 0 {
         return usage("--games must be 1 or more");
     }
-    let source = DirSource::new(&args.dir);
-    let base = match checked(load(&source), &args.dir.display().to_string()) {
+    let source = DirSource::new(dir);
+    let base = match checked(load(&source), &dir.display().to_string()) {
         Ok(c) => c,
         Err(code) => return code,
     };
-    if let Err(code) = check_setup(&base, &args.scenario, &args.options, &[]) {
+    if let Err(code) = check_setup(&base, scenario, &args.options, &[]) {
         return code;
     }
     let sides: Vec<String> = base
@@ -170,7 +183,7 @@ pub fn run(args: SimArgs) -> ExitCode {
         .as_ref()
         .map(|g| g.sides.iter().map(|s| s.id.clone()).collect())
         .unwrap_or_default();
-    let mut plan = Plan::new(&args.scenario, args.games, args.seed);
+    let mut plan = Plan::new(scenario, args.games, args.seed);
     plan.options = args.options.clone();
     plan.max_actions = args.max_actions;
     if let Err(e) = agents(&mut plan, &args.agents, &sides) {
@@ -185,6 +198,21 @@ pub fn run(args: SimArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return usage(e),
     };
+    if let Some(shard) = &args.shard {
+        let part = match Part::parse(shard) {
+            Ok(p) => p,
+            Err(e) => return usage(e),
+        };
+        if args.sweep.is_some() || args.variant.is_some() || args.variant_options.is_some() {
+            return usage(
+                "--shard plays one batch: not with --sweep, --variant or --variant-options",
+            );
+        }
+        if !settings.is_empty() {
+            return usage("--shard plays one batch: not with --set");
+        }
+        return run_shard(&base, &plan, part, jobs);
+    }
     if let Some(sweep) = &args.sweep {
         let sweep = match Sweep::parse(sweep) {
             Ok(s) => s,
@@ -198,7 +226,7 @@ pub fn run(args: SimArgs) -> ExitCode {
         }
         match checked(load(&DirSource::new(dir)), &dir.display().to_string()) {
             Ok(c) => {
-                if let Err(code) = check_setup(&c, &args.scenario, &args.options, &[]) {
+                if let Err(code) = check_setup(&c, scenario, &args.options, &[]) {
                     return code;
                 }
                 Some((dir.display().to_string(), c, plan.clone()))
@@ -208,7 +236,7 @@ pub fn run(args: SimArgs) -> ExitCode {
     } else if let Some(options) = &args.variant_options {
         // `--variant-options ""` is no optional rule at all.
         let options: Vec<String> = options.iter().filter(|o| !o.is_empty()).cloned().collect();
-        if let Err(code) = check_setup(&base, &args.scenario, &options, &[]) {
+        if let Err(code) = check_setup(&base, scenario, &options, &[]) {
             return code;
         }
         let mut b = plan.clone();
@@ -232,7 +260,8 @@ pub fn run(args: SimArgs) -> ExitCode {
         Ok(x) => x,
         Err(e) => return problem(e),
     };
-    let a_report = sim::report(&base, &plan, &a_games);
+    let a_context = Context::of(&base);
+    let a_report = sim::report(&a_context, &plan, &a_games);
     let Some((b_name, b_content, b_plan)) = variant else {
         if args.json {
             outln!(
@@ -240,7 +269,7 @@ pub fn run(args: SimArgs) -> ExitCode {
                 serde_json::to_string_pretty(&a_report).unwrap_or_default()
             );
         } else {
-            print_report(&base, &a_report);
+            print_report(&a_context, &a_report);
         }
         errln!(
             "{:.1} games per second on {jobs} thread(s) (the games do not depend on the threads)",
@@ -252,19 +281,20 @@ pub fn run(args: SimArgs) -> ExitCode {
         Ok(x) => x,
         Err(e) => return problem(e),
     };
-    let b_report = sim::report(&b_content, &b_plan, &b_games);
-    let a_name = args.dir.display().to_string();
+    let b_context = Context::of(&b_content);
+    let b_report = sim::report(&b_context, &b_plan, &b_games);
+    let a_name = dir.display().to_string();
     let comparison = sim::compare(&a_name, &b_name, &sides, &a_games, &b_games);
     if args.json {
         let out = serde_json::json!({"a": a_report, "b": b_report, "comparison": comparison});
         outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
         outln!("A: {a_name}");
-        print_report(&base, &a_report);
+        print_report(&a_context, &a_report);
         outln!("\nB: {b_name}");
-        print_report(&b_content, &b_report);
+        print_report(&b_context, &b_report);
         outln!();
-        print_comparison(&base, &comparison);
+        print_comparison(&a_context, &comparison);
     }
     ExitCode::SUCCESS
 }
@@ -295,11 +325,14 @@ fn run_sweep(
             Ok(x) => x,
             Err(e) => return problem(e),
         };
-        let report = sim::report(&content, plan, &games);
+        let context = Context::of(&content);
+        let report = sim::report(&context, plan, &games);
         points.push((v, report));
-        names.get_or_insert_with(|| content.names().clone());
+        names.get_or_insert(context);
     }
-    let names = names.unwrap_or_default();
+    let Some(names) = names else {
+        return usage("the sweep has no values");
+    };
     if args.json {
         let out = serde_json::json!({
             "file": sweep.file,
@@ -328,7 +361,7 @@ fn run_sweep(
         for s in &first.sides {
             head.push_str(&format!(
                 "  {:<30}",
-                format!("{} wins", names.or_id(&s.side))
+                format!("{} wins", names.name(&s.side))
             ));
         }
         outln!("{head}  mean end turn");
@@ -343,175 +376,58 @@ fn run_sweep(
     ExitCode::SUCCESS
 }
 
-fn mean_turn(r: &Report) -> f64 {
-    let n: u32 = r.victory_turns.values().sum();
-    r.victory_turns
-        .iter()
-        .map(|(t, k)| (*t * *k) as f64)
-        .sum::<f64>()
-        / n.max(1) as f64
-}
-
-fn rate(r: &Rate) -> String {
-    format!(
-        "{:5.1}% [{:.1}%, {:.1}%]",
-        r.rate * 100.0,
-        r.low * 100.0,
-        r.high * 100.0
-    )
-}
-
-fn print_report(content: &Content, r: &Report) {
-    let title = content.game.as_ref().map_or("", |g| g.title.as_str());
-    let names = content.names();
-    let options = if r.options.is_empty() {
-        String::new()
-    } else {
-        format!(", options {}", r.options.join(", "))
+/// `sim --shard K/N`: plays the part's games and prints them, with the plan and what the report
+/// needs of the content, as JSON.
+fn run_shard(content: &Content, plan: &Plan, part: Part, jobs: usize) -> ExitCode {
+    let (games, rate) = match batch_part(content, plan, part, jobs, &format!("shard {part}")) {
+        Ok(x) => x,
+        Err(e) => return problem(e),
     };
-    outln!(
-        "{title}: scenario {}{options}, {} games from seed {}",
-        r.scenario,
-        r.games,
-        r.seed
-    );
-    outln!("Wins (95% interval):");
-    for s in &r.sides {
-        outln!(
-            "  {:<14} {}  ({})",
-            truncate(&names.or_id(&s.side), 14),
-            rate(&s.wins),
-            s.agent
-        );
+    let played = games.len();
+    let shard = Shard::new(part, plan, Context::of(content), games);
+    match serde_json::to_string(&shard) {
+        Ok(text) => outln!("{text}"),
+        Err(e) => return problem(format_args!("cannot write the shard: {e}")),
     }
-    outln!("  {:<14} {}", "undecided", rate(&r.undecided));
-    if r.errors > 0 {
-        outln!(
-            "  {} games stopped on a failed action; the first: {}",
-            r.errors,
-            r.first_error.as_deref().unwrap_or("")
-        );
-    }
-    outln!("Mean actions per game: {:.0}", r.mean_actions);
-    let kinds: Vec<String> = r
-        .victory_kinds
-        .iter()
-        .map(|(k, n)| format!("{k} {n}"))
-        .collect();
-    outln!("How games were won: {}", kinds.join(", "));
-    let turns: Vec<String> = r
-        .victory_turns
-        .iter()
-        .map(|(t, n)| format!("{t}: {n}"))
-        .collect();
-    outln!("Turn games ended on: {}", turns.join(", "));
-    for (t, series) in &r.tracks {
-        let points: Vec<String> = series
-            .iter()
-            .map(|p| format!("{}: {:.1} [{}, {}]", p.turn, p.mean, p.min, p.max))
-            .collect();
-        outln!(
-            "{} at the end of each turn (mean [min, max]): {}",
-            names.or_id(t),
-            points.join(", ")
-        );
-    }
-    if r.cards.iter().any(|c| !c.played.is_empty()) {
-        outln!(
-            "Cards (times played as event / ops / sr / rp / combat; wins when played as event):"
-        );
-    }
-    for c in &r.cards {
-        if c.played.is_empty() {
-            continue;
+    errln!("shard {part}: {played} games, {rate:.1} games per second on {jobs} thread(s)");
+    ExitCode::SUCCESS
+}
+
+/// The longest shard read: about 300,000 games of a card-driven campaign.
+const SHARD_BYTES: u64 = 1 << 30;
+
+/// `sim merge FILES...`: the report of the batch the shards are parts of.
+fn merge(files: &[PathBuf], json: bool) -> ExitCode {
+    let mut shards = Vec::new();
+    for file in files {
+        let name = file.display().to_string();
+        let text = match read_input_up_to(file, SHARD_BYTES) {
+            Ok(t) => t,
+            Err(code) => return code,
+        };
+        match serde_json::from_str::<Shard>(&text) {
+            Ok(s) => shards.push((name, s)),
+            Err(e) => {
+                return problem(format_args!(
+                    "{name}:{}:{}: not a shard of `sandtable sim --shard`: {e}",
+                    e.line(),
+                    e.column()
+                ))
+            }
         }
-        let way = |w: sim::Way| c.played.get(&w).copied().unwrap_or(0);
-        let wins = if c.wins_as_event.of > 0 {
-            rate(&c.wins_as_event)
-        } else {
-            "-".to_string()
-        };
-        outln!(
-            "  {:<26} {:>5} {:>5} {:>5} {:>5} {:>5}  {wins}",
-            truncate(&c.title, 26),
-            way(sim::Way::Event),
-            way(sim::Way::Ops),
-            way(sim::Way::Sr),
-            way(sim::Way::Rp),
-            way(sim::Way::Combat),
-        );
     }
-    if !r.events_never_fired.is_empty() {
-        outln!(
-            "Events never carried out ({}): {}",
-            r.events_never_fired.len(),
-            r.events_never_fired.join(", ")
-        );
-    }
-    outln!("Tables (results by column):");
-    for t in &r.tables {
-        let results: Vec<String> = t
-            .results
-            .iter()
-            .map(|(res, n)| format!("{res} {:.0}%", 100.0 * *n as f64 / t.rolls.max(1) as f64))
-            .collect();
-        let column = if t.column.is_empty() {
-            String::new()
-        } else {
-            format!(" column {}", t.column)
-        };
-        outln!(
-            "  {}{column} ({} rolls): {}",
-            names.or_id(&t.table),
-            t.rolls,
-            results.join(", ")
-        );
-    }
-    outln!("Spaces that changed hands most (changes, share of games):");
-    for s in r.spaces.iter().take(15) {
-        outln!(
-            "  {:<22} {:>6}  {:.0}%",
-            truncate(&s.name, 22),
-            s.changes,
-            100.0 * s.games as f64 / r.games.max(1) as f64
-        );
-    }
-}
-
-fn truncate(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(n - 1).collect();
-        t.push('…');
-        t
-    }
-}
-
-fn print_comparison(content: &Content, c: &Comparison) {
-    let names = content.names();
-    outln!(
-        "B against A on the same {} seeds (difference B − A, 95% interval; * where it leaves out 0):",
-        c.games
-    );
-    let line = |name: &str, d: &sim::Difference, pct: bool| {
-        let k = if pct { 100.0 } else { 1.0 };
-        let unit = if pct { " pts" } else { "" };
-        outln!(
-            "  {name:<24} A {:.2}  B {:.2}  difference {:+.2}{unit} [{:+.2}, {:+.2}]{}",
-            d.a * k,
-            d.b * k,
-            d.difference * k,
-            d.low * k,
-            d.high * k,
-            if d.significant() { " *" } else { "" }
-        );
+    let (plan, context, games) = match sim::merge(shards) {
+        Ok(x) => x,
+        Err(e) => return problem(e),
     };
-    for (side, d) in &c.wins {
-        line(&format!("{} win rate %", names.or_id(side)), d, true);
+    let report = sim::report(&context, &plan, &games);
+    if json {
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+    } else {
+        print_report(&context, &report);
     }
-    line("end turn", &c.length, false);
-    for (t, d) in &c.tracks {
-        line(&format!("final {}", names.or_id(t)), d, false);
-    }
+    ExitCode::SUCCESS
 }

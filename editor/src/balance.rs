@@ -195,6 +195,7 @@ pub fn start(app: &mut EditorApp) {
             let games = sim::run(
                 content,
                 plan,
+                sim::Part::ALL,
                 jobs,
                 &|d| done.store(offset + d, Ordering::Relaxed),
                 &cancel,
@@ -212,7 +213,7 @@ pub fn start(app: &mut EditorApp) {
                 let content = checked(load(&mem), &format!("the value {v}"))?;
                 let offset = k * plan.games as usize;
                 let games = batch(&content, &plan, offset)?;
-                points.push((v, sim::report(&content, &plan, &games)));
+                points.push((v, sim::report(&sim::Context::of(&content), &plan, &games)));
             }
             let (first, a) = points.first().cloned().ok_or("the sweep has no values")?;
             Ok(Outcome {
@@ -261,7 +262,7 @@ pub fn start(app: &mut EditorApp) {
                 }
             };
             let a_games = batch(&a, &plan, 0)?;
-            let a_report = sim::report(&a, &plan, &a_games);
+            let a_report = sim::report(&sim::Context::of(&a), &plan, &a_games);
             let b = match b {
                 None => None,
                 Some((name, content, b_plan)) => {
@@ -269,7 +270,11 @@ pub fn start(app: &mut EditorApp) {
                     let sides: Vec<String> =
                         a_report.sides.iter().map(|s| s.side.clone()).collect();
                     let comparison = sim::compare(&a_name, &name, &sides, &a_games, &b_games);
-                    Some((name, sim::report(&content, &b_plan, &b_games), comparison))
+                    Some((
+                        name,
+                        sim::report(&sim::Context::of(&content), &b_plan, &b_games),
+                        comparison,
+                    ))
                 }
             };
             Ok(Outcome {

@@ -8,9 +8,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
 
-use serde::Serialize;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+mod report;
+mod shard;
+pub use report::*;
+pub use shard::*;
 
 use crate::agent::AgentKind;
 use crate::content::Content;
@@ -18,7 +23,7 @@ use crate::rules::{self, Rules, RulesError};
 use crate::state::Record;
 
 /// What a batch plays.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
     pub scenario: String,
     pub options: Vec<String>,
@@ -50,7 +55,7 @@ impl Plan {
 }
 
 /// How a card was played.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Way {
     Event,
@@ -61,7 +66,7 @@ pub enum Way {
 }
 
 /// One game of a batch.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
     pub index: u32,
     pub seed: u64,
@@ -77,6 +82,8 @@ pub struct GameRecord {
     pub plays: Vec<(String, String, Way)>,
     /// Cards whose event was carried out.
     pub events: BTreeSet<String>,
+    /// In a shard's file, only what the report reads of it.
+    #[serde(with = "shard::kept")]
     pub record: Record,
     /// An action an agent chose that failed: the game stopped there.
     pub error: Option<String>,
@@ -211,11 +218,17 @@ pub fn play_game(rules: &Rules, plan: &Plan, index: u32) -> GameRecord {
     rec
 }
 
-/// Plays the plan's games on `jobs` threads, calling `progress` with the number done after
-/// each game; stops early (returning the games finished, in order) when `cancel` is set.
+/// Plays the plan's games of `part` (every game for [`Part::ALL`]) on `jobs` threads, calling
+/// `progress` with the number done after each game; stops early (returning the games finished
+/// before the first one missing, in order) when `cancel` is set.
+///
+/// The games are shared out by work stealing (rayon), so that long and short games balance
+/// over the threads; each game depends only on its index, so the records do not depend on the
+/// threads.
 pub fn run(
     content: &Content,
     plan: &Plan,
+    part: Part,
     jobs: usize,
     progress: &(dyn Fn(usize) + Sync),
     cancel: &AtomicBool,
@@ -223,319 +236,30 @@ pub fn run(
     let rules = Rules::new(content, &plan.scenario)?;
     // A scenario that cannot start fails the batch, not each game.
     rules::start(&rules, plan.seed, &plan.options, &[])?;
-    let next = AtomicUsize::new(0);
+    let indices: Vec<u32> = part.games(plan.games).collect();
+    let jobs = jobs.clamp(1, indices.len().max(1));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| RulesError(format!("cannot start {jobs} threads: {e}")))?;
     let done = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; plan.games as usize]);
-    let jobs = jobs.clamp(1, plan.games.max(1) as usize);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| {
-                let rules = match Rules::new(content, &plan.scenario) {
-                    Ok(r) => r,
-                    Err(_) => return,
-                };
-                loop {
-                    if cancel.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= plan.games as usize {
-                        return;
-                    }
-                    let rec = play_game(&rules, plan, i as u32);
-                    if let Ok(mut s) = slots.lock() {
-                        s[i] = Some(rec);
-                    }
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+    let games: Vec<Option<GameRecord>> = pool.install(|| {
+        indices
+            .par_iter()
+            .with_max_len(1)
+            .map(|&i| {
+                if cancel.load(Ordering::Relaxed) {
+                    return None;
                 }
-            });
-        }
+                let rec = play_game(&rules, plan, i);
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                Some(rec)
+            })
+            .collect()
     });
-    let slots = slots.into_inner().unwrap_or_default();
     // Cancelled: the games finished before the first one missing, so that a report is still
-    // of games 0..n.
-    Ok(slots.into_iter().map_while(|g| g).collect())
-}
-
-/// A proportion with its 95% confidence interval (Wilson score).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Rate {
-    pub count: u32,
-    pub of: u32,
-    pub rate: f64,
-    pub low: f64,
-    pub high: f64,
-}
-
-impl Rate {
-    pub fn new(count: u32, of: u32) -> Rate {
-        if of == 0 {
-            return Rate {
-                count,
-                of,
-                rate: 0.0,
-                low: 0.0,
-                high: 1.0,
-            };
-        }
-        let (k, n, z) = (count as f64, of as f64, 1.96f64);
-        let p = k / n;
-        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
-        Rate {
-            count,
-            of,
-            rate: p,
-            low: (centre - half).max(0.0),
-            high: (centre + half).min(1.0),
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SideStats {
-    pub side: String,
-    pub agent: String,
-    pub wins: Rate,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TrackPoint {
-    pub turn: u32,
-    /// Games that reached the end of this turn.
-    pub games: u32,
-    pub mean: f64,
-    pub min: i64,
-    pub max: i64,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CardStats {
-    pub card: String,
-    pub title: String,
-    /// How often it was played each way, over all games.
-    pub played: BTreeMap<Way, u32>,
-    /// Games in which the side that played it as an event won, of those it was.
-    pub wins_as_event: Rate,
-    /// Games in which its event was carried out.
-    pub fired: u32,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TableColumnStats {
-    pub table: String,
-    pub column: String,
-    pub rolls: u32,
-    /// Result as printed → how often.
-    pub results: BTreeMap<String, u32>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SpaceStats {
-    pub space: String,
-    pub name: String,
-    /// Changes of controller over all games.
-    pub changes: u32,
-    /// Games in which it changed hands at least once.
-    pub games: u32,
-}
-
-/// What a batch shows.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Report {
-    pub scenario: String,
-    pub options: Vec<String>,
-    pub seed: u64,
-    pub games: u32,
-    pub finished: u32,
-    /// Games stopped by an action that failed (a bug in the rules or content), with the first.
-    pub errors: u32,
-    pub first_error: Option<String>,
-    pub sides: Vec<SideStats>,
-    /// Games that ended with no winner (a draw, a stall) or were stopped at the action limit:
-    /// with the sides' wins, every game of the batch.
-    pub undecided: Rate,
-    pub mean_actions: f64,
-    /// Turn a game ended on → how many.
-    pub victory_turns: BTreeMap<u32, u32>,
-    /// How games were won (`automatic`, `end_of_game`) → how many.
-    pub victory_kinds: BTreeMap<String, u32>,
-    /// Each shared track over the turns.
-    pub tracks: BTreeMap<String, Vec<TrackPoint>>,
-    pub cards: Vec<CardStats>,
-    /// Cards with an event that was never carried out in any game.
-    pub events_never_fired: Vec<String>,
-    pub tables: Vec<TableColumnStats>,
-    /// Spaces that changed hands, most often first.
-    pub spaces: Vec<SpaceStats>,
-}
-
-/// The statistics of a batch's games.
-pub fn report(content: &Content, plan: &Plan, games: &[GameRecord]) -> Report {
-    let n = games.len() as u32;
-    let sides: Vec<String> = content
-        .game
-        .as_ref()
-        .map(|g| g.sides.iter().map(|s| s.id.clone()).collect())
-        .unwrap_or_default();
-    let side_stats = sides
-        .iter()
-        .map(|s| SideStats {
-            side: s.clone(),
-            agent: plan.agent(s).to_string(),
-            wins: Rate::new(
-                games
-                    .iter()
-                    .filter(|g| g.winner.as_deref() == Some(s))
-                    .count() as u32,
-                n,
-            ),
-        })
-        .collect();
-    let mut victory_turns = BTreeMap::new();
-    let mut victory_kinds = BTreeMap::new();
-    for g in games.iter().filter(|g| g.winner.is_some()) {
-        *victory_turns.entry(g.turn).or_default() += 1;
-        if let Some(how) = &g.how {
-            *victory_kinds.entry(how.clone()).or_default() += 1;
-        }
-    }
-    // Tracks by turn.
-    let mut points: BTreeMap<String, BTreeMap<u32, Vec<i64>>> = BTreeMap::new();
-    for g in games {
-        for (t, series) in &g.tracks {
-            for (turn, v) in series {
-                points
-                    .entry(t.clone())
-                    .or_default()
-                    .entry(*turn)
-                    .or_default()
-                    .push(*v);
-            }
-        }
-    }
-    let tracks = points
-        .into_iter()
-        .map(|(t, by_turn)| {
-            let series = by_turn
-                .into_iter()
-                .map(|(turn, vs)| TrackPoint {
-                    turn,
-                    games: vs.len() as u32,
-                    mean: vs.iter().sum::<i64>() as f64 / vs.len().max(1) as f64,
-                    min: vs.iter().copied().min().unwrap_or(0),
-                    max: vs.iter().copied().max().unwrap_or(0),
-                })
-                .collect();
-            (t, series)
-        })
-        .collect();
-    // Cards.
-    let mut played: BTreeMap<&str, BTreeMap<Way, u32>> = BTreeMap::new();
-    let mut as_event: BTreeMap<&str, (u32, u32)> = BTreeMap::new();
-    let mut fired: BTreeMap<&str, u32> = BTreeMap::new();
-    for g in games {
-        let mut seen = BTreeSet::new();
-        for (side, card, way) in &g.plays {
-            *played.entry(card).or_default().entry(*way).or_default() += 1;
-            if *way == Way::Event && seen.insert((side, card)) {
-                let e = as_event.entry(card).or_default();
-                e.1 += 1;
-                if g.winner.as_ref() == Some(side) {
-                    e.0 += 1;
-                }
-            }
-        }
-        for c in &g.events {
-            *fired.entry(c).or_default() += 1;
-        }
-    }
-    let mut cards = Vec::new();
-    let mut events_never_fired = Vec::new();
-    for (_, card) in content.cards() {
-        let id = card.id.as_str();
-        let (w, of) = as_event.get(id).copied().unwrap_or((0, 0));
-        let has_event = content.scripts.get(id).is_some_and(|s| s.effect.is_some());
-        let f = fired.get(id).copied().unwrap_or(0);
-        if has_event && f == 0 {
-            events_never_fired.push(id.to_string());
-        }
-        cards.push(CardStats {
-            card: id.to_string(),
-            title: card.title.clone(),
-            played: played.get(id).cloned().unwrap_or_default(),
-            wins_as_event: Rate::new(w, of),
-            fired: f,
-        });
-    }
-    // Tables.
-    let mut rolls: BTreeMap<(String, usize), BTreeMap<String, u32>> = BTreeMap::new();
-    for g in games {
-        for (key, results) in &g.record.table_rolls {
-            let into = rolls.entry(key.clone()).or_default();
-            for (r, k) in results {
-                *into.entry(r.clone()).or_default() += k;
-            }
-        }
-    }
-    let tables = rolls
-        .into_iter()
-        .map(|((table, column), results)| TableColumnStats {
-            column: content
-                .table(&table)
-                .map(|t| t.column_label(column))
-                .unwrap_or_else(|| column.to_string()),
-            table,
-            rolls: results.values().sum(),
-            results,
-        })
-        .collect();
-    // Spaces.
-    let mut changes: BTreeMap<&str, (u32, u32)> = BTreeMap::new();
-    for g in games {
-        for (space, k) in &g.record.control_changes {
-            let e = changes.entry(space).or_default();
-            e.0 += k;
-            e.1 += 1;
-        }
-    }
-    let mut spaces: Vec<SpaceStats> = changes
-        .into_iter()
-        .map(|(space, (changes, games))| SpaceStats {
-            space: space.to_string(),
-            name: content
-                .graph
-                .space(space)
-                .map_or(space.to_string(), |s| s.name.clone()),
-            changes,
-            games,
-        })
-        .collect();
-    spaces.sort_by(|a, b| b.changes.cmp(&a.changes).then(a.space.cmp(&b.space)));
-    let errors: Vec<&GameRecord> = games.iter().filter(|g| g.error.is_some()).collect();
-    Report {
-        scenario: plan.scenario.clone(),
-        options: plan.options.clone(),
-        seed: plan.seed,
-        games: n,
-        finished: games.iter().filter(|g| g.winner.is_some()).count() as u32,
-        errors: errors.len() as u32,
-        first_error: errors.first().and_then(|g| {
-            g.error
-                .as_ref()
-                .map(|e| format!("game {} (seed {}): {e}", g.index, g.seed))
-        }),
-        sides: side_stats,
-        undecided: Rate::new(games.iter().filter(|g| !g.decided()).count() as u32, n),
-        mean_actions: games.iter().map(|g| g.actions as f64).sum::<f64>() / n.max(1) as f64,
-        victory_turns,
-        victory_kinds,
-        tracks,
-        cards,
-        events_never_fired,
-        tables,
-        spaces,
-    }
+    // of the first games of the part.
+    Ok(games.into_iter().map_while(|g| g).collect())
 }
 
 /// A mean difference over paired games with its 95% confidence interval.

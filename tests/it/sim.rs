@@ -12,6 +12,11 @@ use crate::cli::sandtable;
 
 /// `sandtable sim` on the bundled campaign with `games` games, these arguments and `--json`.
 fn sim_json(games: &str, extra: &[&str]) -> serde_json::Value {
+    json(&campaign(games, &[&["--json"], extra].concat()))
+}
+
+/// The arguments of `sandtable sim` on the bundled campaign with `games` games and these.
+fn campaign<'a>(games: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "sim",
         "content/barbarossa-to-berlin",
@@ -19,10 +24,9 @@ fn sim_json(games: &str, extra: &[&str]) -> serde_json::Value {
         "campaign",
         "--games",
         games,
-        "--json",
     ];
     args.extend(extra);
-    json(&args)
+    args
 }
 
 fn json(args: &[&str]) -> serde_json::Value {
@@ -41,8 +45,8 @@ fn a_batch_gives_the_same_games_on_one_thread_and_on_three() {
     let mut plan = Plan::new("campaign", 6, 42);
     plan.max_actions = 300;
     let cancel = AtomicBool::new(false);
-    let one = sim::run(&content, &plan, 1, &|_| {}, &cancel).unwrap();
-    let three = sim::run(&content, &plan, 3, &|_| {}, &cancel).unwrap();
+    let one = sim::run(&content, &plan, sim::Part::ALL, 1, &|_| {}, &cancel).unwrap();
+    let three = sim::run(&content, &plan, sim::Part::ALL, 3, &|_| {}, &cancel).unwrap();
     assert_eq!(one.len(), 6);
     assert_eq!(one, three);
     // Different games from different seeds.
@@ -55,9 +59,11 @@ fn a_cancelled_batch_returns_no_games_and_no_error() {
     let content = load_dir(b2b()).content;
     let plan = Plan::new("campaign", 50, 1);
     let cancel = AtomicBool::new(true);
-    assert!(sim::run(&content, &plan, 2, &|_| {}, &cancel)
-        .unwrap()
-        .is_empty());
+    assert!(
+        sim::run(&content, &plan, sim::Part::ALL, 2, &|_| {}, &cancel)
+            .unwrap()
+            .is_empty()
+    );
 }
 
 #[test]
@@ -73,8 +79,8 @@ fn the_monte_carlo_agent_plays_legal_actions_and_is_deterministic() {
         },
     );
     let cancel = AtomicBool::new(false);
-    let a = sim::run(&content, &plan, 1, &|_| {}, &cancel).unwrap();
-    let b = sim::run(&content, &plan, 1, &|_| {}, &cancel).unwrap();
+    let a = sim::run(&content, &plan, sim::Part::ALL, 1, &|_| {}, &cancel).unwrap();
+    let b = sim::run(&content, &plan, sim::Part::ALL, 1, &|_| {}, &cancel).unwrap();
     assert_eq!(a, b);
     assert!(a[0].error.is_none(), "{:?}", a[0].error);
     assert_eq!(a[0].actions, 60);
@@ -201,4 +207,73 @@ fn win_rates_and_undecided_games_add_up_to_the_whole_batch() {
         .map(|s| count(&s["wins"]))
         .sum();
     assert_eq!(sides + count(&r["undecided"]), 60, "{r}");
+}
+
+/// `sandtable sim` on the bundled campaign, short games, with these arguments: its stdout.
+fn short_batch(extra: &[&str]) -> Vec<u8> {
+    let args = campaign(
+        "5",
+        &[&["--seed", "9", "--max-actions", "400"], extra].concat(),
+    );
+    let out = sandtable(&args);
+    assert!(out.status.success(), "{}", crate::cli::stderr(&out));
+    out.stdout
+}
+
+#[test]
+fn shards_played_apart_merge_to_the_single_runs_report_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    // Shard 1/2 (games 1 and 3) as a task of a Slurm job array runs it, shard 0/2 (games 0, 2
+    // and 4) as a pod of a Kubernetes Indexed Job does: through deploy/shard.sh.
+    let shard = |env: &[(&str, &str)]| {
+        let out = std::process::Command::new("sh")
+            .arg("deploy/shard.sh")
+            .current_dir(crate::root())
+            .envs(env.iter().copied())
+            .env("SANDTABLE", env!("CARGO_BIN_EXE_sandtable"))
+            .env("GAME", "content/barbarossa-to-berlin")
+            .env("SCENARIO", "campaign")
+            .env("GAMES", "5")
+            .env("SEED", "9")
+            .env("SIM_ARGS", "--max-actions 400")
+            .env("JOBS", "1")
+            .env("OUT", dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", crate::cli::stderr(&out));
+    };
+    shard(&[
+        ("SLURM_ARRAY_TASK_ID", "1"),
+        ("SLURM_ARRAY_TASK_COUNT", "2"),
+    ]);
+    shard(&[("JOB_COMPLETION_INDEX", "0"), ("SHARDS", "2")]);
+    let files: Vec<String> = ["shard-1.json", "shard-0.json"]
+        .iter()
+        .map(|f| dir.path().join(f).display().to_string())
+        .collect();
+    let merge = |json: bool| {
+        let mut args = vec!["sim", "merge", &files[0], &files[1]];
+        if json {
+            args.push("--json");
+        }
+        let out = sandtable(&args);
+        assert!(out.status.success(), "{}", crate::cli::stderr(&out));
+        out.stdout
+    };
+    let single_text = short_batch(&["--jobs", "2"]);
+    assert!(String::from_utf8_lossy(&single_text).contains("5 games from seed 9"));
+    assert_eq!(
+        String::from_utf8_lossy(&merge(false)),
+        String::from_utf8_lossy(&single_text)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&merge(true)),
+        String::from_utf8_lossy(&short_batch(&["--json"]))
+    );
+    // A shard missing, or given twice, is refused with the shard named.
+    let out = sandtable(&["sim", "merge", &files[0]]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(crate::cli::stderr(&out).contains("missing shard(s): 0/2"));
+    let out = sandtable(&["sim", "merge", &files[0], &files[0], &files[1]]);
+    assert!(crate::cli::stderr(&out).contains("shard 1/2 again"));
 }
