@@ -1,55 +1,97 @@
-//! Random self-play of Barbarossa to Berlin's full campaign on one core: the games per second
-//! behind `sandtable sim` and the editor's Balance panel.
+//! Self-play on one core, for each bundled game: random games per second and actions per
+//! second (criterion's throughput, in actions), one decision of the Monte Carlo agent, and a
+//! batch on one thread and on two (how `sandtable sim --jobs` scales).
 //!
-//! Run: `cargo bench --bench selfplay`. The budget (DESIGN.md) is at least 200 games per
-//! second per core. One iteration plays the same ten games (seeds of batch 1), so the figure is
-//! the time of ten games; games per second is 10 / that time.
+//! Run: `cargo bench --bench selfplay`. The budgets are in README's performance table. Each
+//! iteration plays the same games (seeds of batch 1), so a figure is the time of those games.
 
 mod common;
 
-use criterion::{criterion_group, criterion_main, Criterion};
-use sandtable_engine::rules::Rules;
+use std::sync::atomic::AtomicBool;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use sandtable_engine::agent::AgentKind;
+use sandtable_engine::content::Content;
+use sandtable_engine::rules::{self, Rules};
 use sandtable_engine::sim::{play_game, Plan};
 
-fn bench_selfplay(c: &mut Criterion) {
-    let content = sandtable_engine::load::load_dir(common::b2b()).content;
-    let rules = Rules::new(&content, "campaign").expect("the campaign starts");
-    let plan = Plan::new("campaign", 10, 1);
-    let actions: usize = (0..10).map(|i| play_game(&rules, &plan, i).actions).sum();
-    eprintln!("ten random campaigns: {actions} actions");
-    let mut group = c.benchmark_group("selfplay");
-    group.sample_size(20);
-    group.bench_function("ten_random_campaigns_b2b_one_core", |b| {
-        b.iter(|| {
-            (0..10)
-                .map(|i| play_game(&rules, &plan, i).actions)
-                .sum::<usize>()
-        })
-    });
-    group.finish();
-}
-
-/// Random self-play of SPI Barbarossa's Barbarossa Game (a hex-and-counter game whose every
-/// step asks the movement hooks): two games, with the hooks' remembered results and without.
-fn bench_selfplay_hex(c: &mut Criterion) {
-    let content =
-        sandtable_engine::load::load_dir(common::root().join("content/spi-barbarossa")).content;
-    let rules = Rules::new(&content, "barbarossa").expect("the Barbarossa Game starts");
-    let plan = Plan::new("barbarossa", 2, 1);
-    let two = || {
-        (0..2)
+/// Random games `0..games` of a scenario on one core, with the actions as throughput.
+fn random_games(c: &mut Criterion, game: &str, scenario: &str, games: u32, samples: usize) {
+    let content = common::load(game);
+    let rules = Rules::new(&content, scenario).expect("the scenario starts");
+    let plan = Plan::new(scenario, games, 1);
+    let play = || {
+        (0..games)
             .map(|i| play_game(&rules, &plan, i).actions)
             .sum::<usize>()
     };
-    eprintln!("two random Barbarossa Games (SPI): {} actions", two());
-    let mut group = c.benchmark_group("selfplay_spi");
-    group.sample_size(10);
-    group.bench_function("two_random_barbarossa_games_spi_one_core", |b| b.iter(two));
-    group.bench_function("the_same_without_remembered_hook_results", |b| {
-        b.iter(|| sandtable_engine::rules::hook_memo::without_table(two))
+    let actions = play();
+    eprintln!("{game} {scenario}: {games} random games, {actions} actions");
+    let mut group = c.benchmark_group(format!("random_{}", game.replace('-', "_")));
+    group.sample_size(samples);
+    group.throughput(Throughput::Elements(actions as u64));
+    group.bench_function(format!("{games}_games_of_{scenario}_one_core"), |b| {
+        b.iter(play)
     });
     group.finish();
 }
 
-criterion_group!(benches, bench_selfplay, bench_selfplay_hex);
+fn bench_random(c: &mut Criterion) {
+    random_games(c, "barbarossa-to-berlin", "campaign", 10, 20);
+    random_games(c, "berlin-1945", "standard", 10, 10);
+    random_games(c, "spi-barbarossa", "barbarossa", 1, 10);
+}
+
+/// SPI Barbarossa's Barbarossa Game without the hooks' remembered results: what the table
+/// saves a hex game, whose every step asks the movement hooks.
+fn bench_without_memo(c: &mut Criterion) {
+    let content = common::load("spi-barbarossa");
+    let rules = Rules::new(&content, "barbarossa").expect("the Barbarossa Game starts");
+    let plan = Plan::new("barbarossa", 1, 1);
+    let one = || play_game(&rules, &plan, 0).actions;
+    let mut group = c.benchmark_group("random_spi_barbarossa");
+    group.sample_size(10);
+    group.bench_function("1_games_without_remembered_hook_results", |b| {
+        b.iter(|| sandtable_engine::rules::hook_memo::without_table(one))
+    });
+    group.finish();
+}
+
+/// One decision of the default Monte Carlo agent (`mc`: 32 playouts of at most 60 actions for
+/// each of at most 12 actions) at the campaign's first prompt.
+fn bench_mc_decision(c: &mut Criterion) {
+    let content = common::load("barbarossa-to-berlin");
+    let rules = Rules::new(&content, "campaign").expect("the campaign starts");
+    let state = rules::start(&rules, 1, &[], &[]).expect("the campaign starts");
+    let kind: AgentKind = "mc".parse().expect("an agent");
+    let mut group = c.benchmark_group("mc");
+    group.sample_size(10);
+    group.bench_function("one_decision_b2b_campaign_opening_mc_32_60", |b| {
+        b.iter(|| kind.make(7).choose(&rules, &state))
+    });
+    group.finish();
+}
+
+/// The same batch of random campaigns on one thread and on two.
+fn bench_jobs(c: &mut Criterion) {
+    let content: Content = common::load("barbarossa-to-berlin");
+    let plan = Plan::new("campaign", 40, 1);
+    let cancel = AtomicBool::new(false);
+    let mut group = c.benchmark_group("sim_jobs");
+    group.sample_size(10);
+    for jobs in [1, 2] {
+        group.bench_function(format!("40_random_campaigns_{jobs}_thread"), |b| {
+            b.iter(|| common::sim_run(&content, &plan, jobs, &cancel).len())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_random,
+    bench_without_memo,
+    bench_mc_decision,
+    bench_jobs
+);
 criterion_main!(benches);

@@ -16,6 +16,24 @@ pub fn root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
 
+/// A bundled game, loaded and checked.
+pub fn load(game: &str) -> Content {
+    let loaded = sandtable_engine::load::load_dir(root().join("content").join(game));
+    assert!(!loaded.has_errors(), "{game} checks");
+    loaded.content
+}
+
+/// A whole batch on `jobs` threads, as `sandtable sim` plays it.
+pub fn sim_run(
+    content: &Content,
+    plan: &sandtable_engine::sim::Plan,
+    jobs: usize,
+    cancel: &std::sync::atomic::AtomicBool,
+) -> Vec<sandtable_engine::sim::GameRecord> {
+    use sandtable_engine::sim;
+    sim::run(content, plan, sim::Part::ALL, jobs, &|_| {}, cancel).expect("the batch runs")
+}
+
 /// The bundled Barbarossa to Berlin folder.
 pub fn b2b() -> std::path::PathBuf {
     root().join("content/barbarossa-to-berlin")

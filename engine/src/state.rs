@@ -581,6 +581,12 @@ impl State {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
 
+    /// How far the seeded dice have gone (words drawn): the same in two states that rolled and
+    /// shuffled alike, whatever the state is made of.
+    pub fn dice_drawn(&self) -> u128 {
+        self.rng.get_word_pos()
+    }
+
     pub fn roll(&mut self, faces: u32) -> i64 {
         if !self.forced_dice.is_empty() {
             return self.forced_dice.remove(0);
