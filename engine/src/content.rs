@@ -64,6 +64,9 @@ pub struct ExampleEntry {
     pub conditions: std::collections::BTreeMap<usize, crate::script::syntax::Expr>,
 }
 
+/// The play rules' conditions that can be remembered: pointer → (script number, reads).
+type ConditionReads = std::collections::BTreeMap<String, (usize, crate::script::reads::Memo)>;
+
 /// A game's content after loading and checking.
 #[derive(Debug, Clone, Default)]
 pub struct Content {
@@ -101,7 +104,10 @@ pub struct Content {
     /// What each hook's condition and number read, for the table of remembered results (see
     /// `rules::hook_memo`), built on first use: two entries per hook, by its place in
     /// `game.ron`'s `hooks`.
-    hook_reads: std::sync::OnceLock<Vec<Option<Vec<crate::script::reads::Read>>>>,
+    hook_reads: std::sync::OnceLock<Vec<Option<crate::script::reads::Memo>>>,
+    /// How the play rules' conditions can be remembered, by their place (a JSON pointer), each
+    /// with its number among the remembered scripts.
+    condition_reads: std::sync::OnceLock<ConditionReads>,
     /// This content's own number, which the tables of remembered results go by.
     memo: MemoId,
     /// The names of its ids, for people (see [`names::Names`]); built on first use.
@@ -135,24 +141,47 @@ impl Content {
         self.memo.0
     }
 
-    /// What the `which`th script (0 the condition, 1 the number or `May` condition) of the
-    /// hook at `index` in `game.ron`'s `hooks` reads, when it can be remembered.
-    pub(crate) fn hook_reads(
+    /// How the `which`th script (0 the condition, 1 the number or `May` condition) of the
+    /// hook at `index` in `game.ron`'s `hooks` can be remembered, with its number among the
+    /// remembered scripts.
+    pub(crate) fn hook_memo(
         &self,
         index: usize,
         which: usize,
-    ) -> Option<&[crate::script::reads::Read]> {
+    ) -> (usize, Option<&crate::script::reads::Memo>) {
         let all = self.hook_reads.get_or_init(|| {
             let hooks = &self.sequence.hooks;
             let mut all = vec![None; hooks.iter().map(|h| h.index * 2 + 2).max().unwrap_or(0)];
             for h in hooks {
                 for (which, e) in [&h.when, &h.value].into_iter().enumerate() {
-                    all[h.index * 2 + which] = e.as_ref().and_then(crate::script::reads::analyse);
+                    all[h.index * 2 + which] = e.as_ref().and_then(crate::script::reads::memo);
                 }
             }
             all
         });
-        all.get(index * 2 + which)?.as_deref()
+        let script = index * 2 + which;
+        (script, all.get(script).and_then(Option::as_ref))
+    }
+
+    /// How the play rules' condition at `pointer` can be remembered, with its number among the
+    /// remembered scripts (after the hooks').
+    pub(crate) fn condition_memo(
+        &self,
+        pointer: &str,
+    ) -> Option<(usize, &crate::script::reads::Memo)> {
+        let all = self.condition_reads.get_or_init(|| {
+            // After every hook's two scripts, whatever their number.
+            let first = usize::MAX / 2;
+            self.sequence
+                .conditions
+                .iter()
+                .enumerate()
+                .filter_map(|(i, (at, e))| {
+                    Some((at.clone(), (first + i, crate::script::reads::memo(e)?)))
+                })
+                .collect()
+        });
+        all.get(pointer).map(|(i, memo)| (*i, memo))
     }
 
     pub fn counter(&self, id: &str) -> Option<&Counter> {

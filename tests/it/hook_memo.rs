@@ -3,7 +3,7 @@
 
 use sandtable_engine::agent::RandomAgent;
 use sandtable_engine::content::Content;
-use sandtable_engine::rules::hook_memo::{analyse, without_table};
+use sandtable_engine::rules::hook_memo::{analyse, without_table, Read};
 use sandtable_engine::script::syntax::parse_expr;
 use sandtable_engine::session::{state_json, Session, Setup};
 
@@ -19,6 +19,9 @@ fn a_hook_is_remembered_only_when_it_reads_the_units_counter_the_spaces_flags_an
         "u.type == armor and (to.terrain == rough or connected_by(from, to, river))",
         "not flag(frozen) and season() == winter and in_region(to, finnish_reach)",
         "has_feature(defending_space, city) and u.attack >= 3 and min(value, 2) == 2",
+        // The map's spaces by region, country, terrain, feature or neighbour are the content's.
+        "contains(spaces(region: wehrkreis), space) and not has_feature(space, urban)",
+        "count(union(spaces(country: turkey), spaces(adjacent_to: to))) > 2",
     ] {
         assert!(remembered(pure), "{pure}");
     }
@@ -28,9 +31,27 @@ fn a_hook_is_remembered_only_when_it_reads_the_units_counter_the_spaces_flags_an
         "track(axis_vp) > 3",
         "out_of_supply(u)",
         "controls(me, to)",
+        "exists(spaces(controlled_by: me, region: wehrkreis))",
     ] {
         assert!(!remembered(dynamic), "{dynamic}");
     }
+}
+
+#[test]
+fn a_chain_of_ands_is_remembered_by_its_longest_first_part_that_can_be() {
+    use sandtable_engine::script::reads::{memo, Memo};
+    let (expr, _) =
+        parse_expr("u.nation == su and u.size == lcu and controls(axis, moscow) and turn() > 2");
+    match memo(&expr.unwrap()) {
+        // `(u.nation == su and u.size == lcu)`, two steps down the left side.
+        Some(Memo::Guard { depth: 2, reads }) => assert!(
+            matches!(&reads[0], Read::Name { name, fields } if name == "u" && fields == &["nation", "size"]),
+            "{reads:?}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let (expr, _) = parse_expr("controls(axis, moscow) and u.nation == su");
+    assert_eq!(memo(&expr.unwrap()), None);
 }
 
 /// The first `actions` of a seeded random game: each prompt's options and the state after

@@ -4,7 +4,7 @@
 
 use super::procedures::*;
 use super::{movement, Rules};
-use crate::script::eval::{self, Context};
+use crate::script::eval::Context;
 use crate::state::{Loc, MarkerOnMap, State};
 
 /// A unit enters a space: it takes control of it (which may meet an offensive its side owes).
@@ -177,18 +177,11 @@ fn counts_as(rules: &Rules, state: &State, space: &str) -> Option<String> {
         }
         let holds = c.when.as_ref().is_none_or(|_| {
             let at = format!("/play/victory/counts_as/{i}/when");
-            rules
-                .content
-                .sequence
-                .conditions
-                .get(&at)
-                .is_some_and(|cond| {
-                    let ctx = Context {
-                        space: Some(space.to_string()),
-                        ..side_context(rules, &c.side)
-                    };
-                    eval::condition(cond, rules.content, state, &ctx).unwrap_or(false)
-                })
+            let ctx = Context {
+                space: Some(space.to_string()),
+                ..side_context(rules, &c.side)
+            };
+            rules.condition(state, &at, &ctx) == Some(true)
         });
         holds.then(|| c.side.clone())
     })

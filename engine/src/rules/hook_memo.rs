@@ -8,8 +8,13 @@
 //! a space, a side, a number, a truth value), `flag(some_flag)`, the turn and the round, and
 //! builtins that read only the content (the map, regions, features). Its result is then a
 //! function of those values, which make the key; anything else (a unit's space, a set, the
-//! units on the map, a track) and the script is evaluated each time. The table belongs to one
-//! loaded content (content is not changed after loading) and to the thread asking.
+//! units on the map, a track) and the script is evaluated each time. A condition that is a
+//! chain of `and`s and cannot be remembered whole is remembered by its longest first part that
+//! can be: when that part is false, so is the whole, and only otherwise is the whole evaluated
+//! (`u.nation == su and u.size == lcu and controls(axis, moscow)`). The play rules' conditions
+//! (`/play/box_entries/0/to` and the like, asked of every space) are remembered the same way
+//! (`Rules::condition`). The table belongs to one loaded content (content is not changed after
+//! loading) and to the thread asking; a key hashes only the words its script uses.
 //!
 //! **Invariant:** a remembered result is the one evaluation gives for the same key, so play
 //! is the same with or without the table.
@@ -20,18 +25,29 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::content::Content;
 use crate::script::eval::{Context, Value};
-pub use crate::script::reads::{analyse, Read};
+pub use crate::script::reads::{analyse, Memo, Read};
+use crate::script::syntax::Expr;
 use crate::script::types::Kind;
 use crate::state::State;
 
 /// Most words a key holds.
 const WORDS: usize = 10;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Key {
     script: usize,
     len: usize,
     words: [u64; WORDS],
+}
+
+impl std::hash::Hash for Key {
+    /// The script and the words it uses (the rest are zero).
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        h.write_usize(self.script);
+        for w in &self.words[..self.len] {
+            h.write_u64(*w);
+        }
+    }
 }
 
 type Table = HashMap<Key, Option<i64>, BuildHasherDefault<Mix>>;
@@ -90,6 +106,34 @@ pub fn remembered(
         t.1.insert(key, v);
     });
     v
+}
+
+/// Whether a condition (numbered `script` among the remembered scripts) holds, remembered as
+/// its memo allows: wholly, or by its first part (false when that part is); evaluated each
+/// time when it has no memo. One that cannot be evaluated does not hold.
+pub(crate) fn condition(
+    content: &Content,
+    state: &State,
+    (script, memo): (usize, Option<&Memo>),
+    e: &Expr,
+    ctx: &Context,
+) -> bool {
+    let eval = |e: &Expr| {
+        Some(i64::from(
+            crate::script::eval::condition(e, content, state, ctx).unwrap_or(false),
+        ))
+    };
+    match memo {
+        Some(Memo::Whole(reads)) => {
+            remembered(content, state, (script, reads), ctx, || eval(e)) == Some(1)
+        }
+        Some(Memo::Guard { depth, reads }) => {
+            let part = crate::script::reads::guard(e, *depth);
+            remembered(content, state, (script, reads), ctx, || eval(part)) == Some(1)
+                && eval(e) == Some(1)
+        }
+        None => eval(e) == Some(1),
+    }
 }
 
 /// The key of a script's reads in a context, if every value read can be put in words.

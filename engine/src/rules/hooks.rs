@@ -6,6 +6,7 @@ use super::{Rules, Task};
 use crate::content::Content;
 use crate::model::{HookEffect, HookPoint};
 use crate::script::eval::{self, Context, Value};
+use crate::script::reads::Memo;
 use crate::script::syntax::Expr;
 use crate::script::HookScripts;
 use crate::state::State;
@@ -79,12 +80,7 @@ fn holds(
     (h, which, e): (&HookScripts, usize, &Expr),
     ctx: &Context,
 ) -> bool {
-    let eval = || {
-        Some(i64::from(
-            eval::condition(e, content, state, ctx).unwrap_or(false),
-        ))
-    };
-    remembered(content, state, (h, which), ctx, eval) == Some(1)
+    super::hook_memo::condition(content, state, content.hook_memo(h.index, which), e, ctx)
 }
 
 /// A modifier hook's number, remembered when it can be; none when it cannot be evaluated.
@@ -95,23 +91,11 @@ fn number(
     ctx: &Context,
 ) -> Option<i64> {
     let eval = || eval::number(e, content, state, ctx).ok();
-    remembered(content, state, (h, 1), ctx, eval)
-}
-
-/// A hook's script's result, from the table of remembered results when the script can be
-/// remembered, else worked out by `eval`.
-fn remembered(
-    content: &Content,
-    state: &State,
-    (h, which): (&HookScripts, usize),
-    ctx: &Context,
-    eval: impl FnOnce() -> Option<i64>,
-) -> Option<i64> {
-    match content.hook_reads(h.index, which) {
-        Some(reads) => {
-            super::hook_memo::remembered(content, state, (h.index * 2 + which, reads), ctx, eval)
+    match content.hook_memo(h.index, 1) {
+        (script, Some(Memo::Whole(reads))) => {
+            super::hook_memo::remembered(content, state, (script, reads), ctx, eval)
         }
-        None => eval(),
+        _ => eval(),
     }
 }
 

@@ -348,6 +348,21 @@ impl<'c> Rules<'c> {
         })
     }
 
+    /// Whether the play rules' condition at `pointer` (`/play/box_entries/0/to`) holds in a
+    /// context, false when it fails; none when there is no condition there. Its result is
+    /// remembered as a hook's is, when what it reads allows (`hook_memo`).
+    pub(crate) fn condition(
+        &self,
+        state: &State,
+        pointer: &str,
+        ctx: &crate::script::eval::Context,
+    ) -> Option<bool> {
+        let expr = self.content.sequence.conditions.get(pointer)?;
+        let memo = self.content.condition_memo(pointer);
+        let script = memo.map_or((0, None), |(i, m)| (i, Some(m)));
+        Some(hook_memo::condition(self.content, state, script, expr, ctx))
+    }
+
     pub fn counter(&self, unit: &Unit) -> Option<&'c Counter> {
         self.content.counter_of(unit)
     }

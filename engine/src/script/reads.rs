@@ -1,7 +1,7 @@
 //! What a condition or number reads, found from its text: for hooks whose results can be
 //! remembered by what they read (see `rules::hook_memo`).
 
-use super::syntax::{Expr, ExprKind};
+use super::syntax::{BinaryOp, Expr, ExprKind};
 
 /// What a script reads, in a fixed order: the key's parts.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,7 +26,63 @@ const PURE: &[&str] = &[
     "distance",
     "min",
     "max",
+    "contains",
+    "count",
+    "exists",
+    "union",
 ];
+
+/// The filters of `spaces(...)` that read the map only: a call with no other reads the
+/// content alone.
+const MAP_FILTERS: &[&str] = &["region", "country", "terrain", "feature", "adjacent_to"];
+
+/// How a script's result can be remembered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Memo {
+    /// Wholly, by what it reads.
+    Whole(Vec<Read>),
+    /// A condition by its first part only: the `and`s `depth` steps down its left side, which
+    /// reads these. When that part is false, so is the whole; else the whole is evaluated.
+    Guard { depth: usize, reads: Vec<Read> },
+}
+
+/// How a script can be remembered, if it can: wholly, or a chain of `and`s by the longest
+/// first part that can be.
+pub fn memo(e: &Expr) -> Option<Memo> {
+    if let Some(reads) = analyse(e) {
+        return Some(Memo::Whole(reads));
+    }
+    let (mut at, mut depth) = (e, 0);
+    while let ExprKind::Binary {
+        op: BinaryOp::And,
+        left,
+        ..
+    } = &at.kind
+    {
+        depth += 1;
+        if let Some(reads) = analyse(left) {
+            return Some(Memo::Guard { depth, reads });
+        }
+        at = left;
+    }
+    None
+}
+
+/// The first part of a chain of `and`s, `depth` steps down its left side.
+pub fn guard(e: &Expr, depth: usize) -> &Expr {
+    let mut at = e;
+    for _ in 0..depth {
+        match &at.kind {
+            ExprKind::Binary {
+                op: BinaryOp::And,
+                left,
+                ..
+            } => at = left,
+            _ => break,
+        }
+    }
+    at
+}
 
 /// What a script reads, if it reads nothing else (see the module's notes).
 pub fn analyse(e: &Expr) -> Option<Vec<Read>> {
@@ -80,6 +136,12 @@ fn walk(e: &Expr, reads: &mut Vec<Read>) -> bool {
                     }
                     args.is_empty()
                 }
+                "spaces" => args.iter().all(|a| {
+                    a.name
+                        .as_ref()
+                        .is_some_and(|n| MAP_FILTERS.contains(&n.name.as_str()))
+                        && walk(&a.value, reads)
+                }),
                 builtin if PURE.contains(&builtin) => {
                     positional && args.iter().all(|a| walk(&a.value, reads))
                 }

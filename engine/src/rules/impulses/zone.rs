@@ -127,12 +127,7 @@ pub(in crate::rules) fn fought(
 
 /// Whether the condition kept at `at` in `game.ron` holds (a missing or failing one does not).
 pub(in crate::rules) fn holds(rules: &Rules, state: &State, at: &str, ctx: &Context) -> bool {
-    rules
-        .content
-        .sequence
-        .conditions
-        .get(at)
-        .is_some_and(|c| eval::condition(c, rules.content, state, ctx).unwrap_or(false))
+    rules.condition(state, at, ctx) == Some(true)
 }
 
 /// How a retreat's end ranks (lower first): towards the favoured direction of the retreat

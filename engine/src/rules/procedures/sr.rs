@@ -80,25 +80,16 @@ pub(super) fn sr_marker_destinations(
     else {
         return Vec::new();
     };
-    let Some(condition) = rules
-        .content
-        .sequence
-        .conditions
-        .get(&format!("/play/sr_markers/{i}/to"))
-    else {
-        return Vec::new();
-    };
+    let to = format!("/play/sr_markers/{i}/to");
+    let mut ctx = side_context(rules, side);
     rules
         .content
         .graph
         .spaces
         .iter()
         .filter(|s| {
-            let ctx = Context {
-                space: Some(s.id.clone()),
-                ..side_context(rules, side)
-            };
-            eval::condition(condition, rules.content, state, &ctx).unwrap_or(false)
+            ctx.space = Some(s.id.clone());
+            rules.condition(state, &to, &ctx) == Some(true)
         })
         .map(|s| s.id.clone())
         .collect()
@@ -198,7 +189,7 @@ pub(super) fn home_spaces(
         .map(|n| n.home.iter().collect())
         .unwrap_or_default();
     let size = rules.size(u);
-    let entries: Vec<(&crate::model::BoxEntry, &crate::script::syntax::Expr)> = rules
+    let entries: Vec<(&crate::model::BoxEntry, String)> = rules
         .play
         .box_entries
         .iter()
@@ -208,24 +199,16 @@ pub(super) fn home_spaces(
                 && (e.sizes.is_empty() || e.sizes.iter().any(|s| s == size))
                 && (rebuilt || !e.rebuilt)
         })
-        .filter_map(|(i, e)| {
-            let to = rules
-                .content
-                .sequence
-                .conditions
-                .get(&format!("/play/box_entries/{i}/to"))?;
-            Some((e, to))
-        })
+        .map(|(i, e)| (e, format!("/play/box_entries/{i}/to")))
+        .filter(|(_, to)| rules.content.sequence.conditions.contains_key(to))
         .collect();
     let only = entries.iter().any(|(e, _)| e.only);
     // An entry limited to some units a round opens a space only until that many came in.
-    let opened = |space: &str, level: Level| {
-        let ctx = Context {
-            space: Some(space.to_string()),
-            ..side_context(rules, side)
-        };
+    let mut ctx = side_context(rules, side);
+    let mut opened = |space: &str, level: Level| {
+        ctx.space = Some(space.to_string());
         let came = state.flow.marks.entered_from_box.get(space).copied();
-        entries.iter().any(|(e, c)| {
+        entries.iter().any(|(e, to)| {
             let least = match e.supply {
                 crate::model::SupplyLevel::Full => Level::Full,
                 crate::model::SupplyLevel::Limited => Level::Limited,
@@ -233,7 +216,7 @@ pub(super) fn home_spaces(
             (e.only || !only)
                 && level >= least
                 && e.per_round.is_none_or(|n| came.unwrap_or(0) < n)
-                && eval::condition(c, rules.content, state, &ctx).unwrap_or(false)
+                && rules.condition(state, to, &ctx) == Some(true)
         })
     };
     let mut out = Vec::new();

@@ -159,9 +159,6 @@ fn may_go(
 ) -> bool {
     let g = &rules.content.graph;
     let at = format!("/play/sr_neutrals/{r}/enter");
-    let Some(condition) = rules.content.sequence.conditions.get(&at) else {
-        return false;
-    };
     let ctx = hooks::context_for(
         rules.content,
         side,
@@ -170,25 +167,18 @@ fn may_go(
             hooks::space("to", &g.spaces[to].id),
         ],
     );
-    eval::condition(condition, rules.content, state, &ctx).unwrap_or(false)
+    rules.condition(state, &at, &ctx) == Some(true)
 }
 
 /// Whether a side's SR may end in the neutral space `space`.
 pub(super) fn may_end(rules: &Rules, state: &State, side: &str, space: &str) -> bool {
     open_rules(rules, state, side).any(|r| {
         let at = format!("/play/sr_neutrals/{r}/end");
-        rules
-            .content
-            .sequence
-            .conditions
-            .get(&at)
-            .is_some_and(|condition| {
-                let ctx = Context {
-                    space: Some(space.to_string()),
-                    ..side_context(rules, side)
-                };
-                eval::condition(condition, rules.content, state, &ctx).unwrap_or(false)
-            })
+        let ctx = Context {
+            space: Some(space.to_string()),
+            ..side_context(rules, side)
+        };
+        rules.condition(state, &at, &ctx) == Some(true)
     })
 }
 
