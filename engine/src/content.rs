@@ -108,6 +108,8 @@ pub struct Content {
     /// How the play rules' conditions can be remembered, by their place (a JSON pointer), each
     /// with its number among the remembered scripts.
     condition_reads: std::sync::OnceLock<ConditionReads>,
+    /// Each counter's side (its own, else its nation's), by index in `game.ron`'s sides.
+    counter_sides: std::sync::OnceLock<Vec<Option<usize>>>,
     /// This content's own number, which the tables of remembered results go by.
     memo: MemoId,
     /// The names of its ids, for people (see [`names::Names`]); built on first use.
@@ -182,6 +184,25 @@ impl Content {
                 .collect()
         });
         all.get(pointer).map(|(i, memo)| (*i, memo))
+    }
+
+    /// The side of the counter at index `i` (its own, else its nation's), if it is one of the
+    /// game's sides.
+    pub(crate) fn counter_side(&self, i: usize) -> Option<&str> {
+        let sides = &self.game.as_ref()?.sides;
+        let all = self.counter_sides.get_or_init(|| {
+            self.counters
+                .iter()
+                .map(|c| {
+                    let side = match &c.side {
+                        Some(s) => s.as_str(),
+                        None => supply_index::nation_side(self, &c.nation),
+                    };
+                    sides.iter().position(|s| s.id == side)
+                })
+                .collect()
+        });
+        Some(sides[(*all.get(i)?)?].id.as_str())
     }
 
     pub fn counter(&self, id: &str) -> Option<&Counter> {

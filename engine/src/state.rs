@@ -68,6 +68,16 @@ impl Unit {
         {
             return &s.id;
         }
+        // The counter's side, found once per loaded content.
+        if content
+            .counters
+            .get(self.hint)
+            .is_some_and(|c| c.id == self.counter)
+        {
+            if let Some(side) = content.counter_side(self.hint) {
+                return side;
+            }
+        }
         match content.counter_of(self) {
             Some(c) => match &c.side {
                 Some(s) => s,

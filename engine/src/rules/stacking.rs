@@ -29,6 +29,16 @@ pub fn may_enter(rules: &Rules, state: &State, side: &str, space: usize) -> bool
 /// the space (a rule lifted by its flag binds no one).
 pub fn may_operate(rules: &Rules, state: &State, unit: usize, space: &str) -> bool {
     let u = &state.units[unit];
+    if rules.play.operate_in.is_empty() {
+        return true;
+    }
+    let at = rules.content.graph.index_of(space);
+    let in_region = |reg: &String| {
+        at.is_some_and(|i| match rules.content.region_index().get(reg) {
+            Some(members) => members[i],
+            None => crate::content::space_index_in_region(rules.content, i, reg),
+        })
+    };
     rules.play.operate_in.iter().all(|r| {
         let binds = (r.nations.iter().any(|n| n == rules.nation(u))
             || r.counters.contains(&u.counter))
@@ -37,11 +47,7 @@ pub fn may_operate(rules: &Rules, state: &State, unit: usize, space: &str) -> bo
             && r.unless_flag
                 .as_ref()
                 .is_none_or(|f| !state.flags.contains(f));
-        let within = |regions: &[String]| {
-            regions
-                .iter()
-                .any(|reg| crate::state::space_in_region(rules.content, space, reg))
-        };
+        let within = |regions: &[String]| regions.iter().any(in_region);
         let allowed = r.regions.is_empty() && r.spaces.is_empty()
             || within(&r.regions)
             || r.spaces.iter().any(|s| s == space);

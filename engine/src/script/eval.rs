@@ -466,7 +466,7 @@ impl<'a> Eval<'a> {
                 };
                 Ok(match name {
                     "nation" => Value::Id(Kind::Nation, counter.nation.clone()),
-                    "side" => Value::Id(Kind::Side, self.side_of(*i)),
+                    "side" => Value::Id(Kind::Side, self.side_of(*i).to_string()),
                     "type" => Value::Id(
                         Kind::UnitType,
                         if unit.reduced {
@@ -578,8 +578,8 @@ impl<'a> Eval<'a> {
         Ok(())
     }
 
-    fn side_of(&self, unit: usize) -> String {
-        self.state.units[unit].side(self.content).to_string()
+    fn side_of(&self, unit: usize) -> &'a str {
+        self.state.units[unit].side(self.content)
     }
 
     fn units_on_map(&self) -> impl Iterator<Item = usize> + '_ {

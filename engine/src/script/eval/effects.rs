@@ -245,7 +245,7 @@ impl Eval<'_> {
                 let side = self.side_of(u);
                 let Some(track) = self.content.game.as_ref().and_then(|g| {
                     g.boxes.iter().find(|b| {
-                        b.side.as_deref() == Some(side.as_str())
+                        b.side.as_deref() == Some(side)
                             && b.role == Some(crate::model::BoxRole::Delayed)
                     })
                 }) else {

@@ -81,7 +81,7 @@ impl Eval<'_> {
             .unwrap_or_default();
         boxes
             .iter()
-            .filter(|b| b.side.as_deref() == Some(side.as_str()))
+            .filter(|b| b.side.as_deref() == Some(side))
             .find(|b| b.role == Some(crate::model::BoxRole::Eliminated))
             .map_or(Loc::Removed, |b| Loc::Box(b.id.clone()))
     }
@@ -215,40 +215,71 @@ impl Eval<'_> {
             };
             filters.push((n.name.clone(), self.expr(&a.value)?));
         }
-        'space: for s in &self.content.graph.spaces {
-            for (key, v) in &filters {
-                let id = match v {
-                    Value::Id(_, id) => id.as_str(),
-                    _ => "",
-                };
-                let ok = match key.as_str() {
-                    "country" => {
-                        s.country.as_deref() == Some(id)
+        // Each filter worked out once for the whole map, then asked of each space by index.
+        let g = &self.content.graph;
+        let n = g.spaces.len();
+        let mark = |at: &mut Vec<bool>, space: &str| {
+            if let Some(i) = g.index_of(space) {
+                at[i] = true;
+            }
+        };
+        let mut tests: Vec<Filter> = Vec::with_capacity(filters.len());
+        for (key, v) in &filters {
+            let id = match v {
+                Value::Id(_, id) => id.as_str(),
+                _ => "",
+            };
+            tests.push(match key.as_str() {
+                "country" => Filter::Country(id),
+                "region" => Filter::Region(id, self.content.region_index().get(id)),
+                "controlled_by" => Filter::Controlled(id),
+                "occupied_by" | "empty" => {
+                    let mut at = vec![false; n];
+                    for (u, unit) in self.state.units.iter().enumerate() {
+                        if let Loc::Space(sp) = &unit.at {
+                            if key == "empty" || self.side_of(u) == id {
+                                mark(&mut at, sp);
+                            }
+                        }
+                    }
+                    match key.as_str() {
+                        "empty" => Filter::Empty(at, *v == Value::Bool(true)),
+                        _ => Filter::Marked(at),
+                    }
+                }
+                "terrain" => Filter::Terrain(id),
+                "feature" => Filter::Feature(id),
+                "adjacent_to" => Filter::Adjacent(g.index_of(id)),
+                "marker" => {
+                    let mut at = vec![false; n];
+                    for m in self.state.markers.iter().filter(|m| m.marker == id) {
+                        mark(&mut at, &m.space);
+                    }
+                    Filter::Marked(at)
+                }
+                _ => Filter::Any,
+            });
+        }
+        'space: for (i, s) in g.spaces.iter().enumerate() {
+            for test in &tests {
+                let ok = match test {
+                    Filter::Country(id) => {
+                        s.country.as_deref() == Some(*id)
                             || region_contains(self.content, s.country.as_deref(), id)
                     }
-                    "region" => space_in_region(self.content, &s.id, id),
-                    "controlled_by" => {
-                        self.state.control.get(&s.id).map(String::as_str) == Some(id)
+                    Filter::Region(id, members) => match members {
+                        Some(m) => m[i],
+                        None => crate::content::space_index_in_region(self.content, i, id),
+                    },
+                    Filter::Controlled(id) => {
+                        self.state.control.get(&s.id).map(String::as_str) == Some(*id)
                     }
-                    "occupied_by" => self
-                        .state
-                        .units_at(&s.id)
-                        .any(|(u, _)| self.side_of(u) == id),
-                    "terrain" => s.terrain.as_deref() == Some(id),
-                    "feature" => s.features.iter().any(|f| f == id),
-                    "adjacent_to" => {
-                        let g = &self.content.graph;
-                        matches!((g.index_of(&s.id), g.index_of(id)), (Some(x), Some(y)) if g.edge_between(x, y).is_some())
-                    }
-                    "marker" => self
-                        .state
-                        .markers
-                        .iter()
-                        .any(|m| m.space == s.id && m.marker == id),
-                    "empty" => {
-                        (self.state.units_at(&s.id).next().is_none()) == (*v == Value::Bool(true))
-                    }
-                    _ => true,
+                    Filter::Terrain(id) => s.terrain.as_deref() == Some(*id),
+                    Filter::Feature(id) => s.features.iter().any(|f| f == id),
+                    Filter::Adjacent(y) => y.is_some_and(|y| g.edge_between(i, y).is_some()),
+                    Filter::Marked(at) => at[i],
+                    Filter::Empty(occupied, wanted) => occupied[i] != *wanted,
+                    Filter::Any => true,
                 };
                 if !ok {
                     continue 'space;
@@ -468,7 +499,7 @@ impl Eval<'_> {
             self.content,
             &self.state,
             crate::model::HookPoint::Movement,
-            &side,
+            side,
             i64::from(printed),
             || vec![("u".to_string(), Value::Unit(unit))],
         );
@@ -484,7 +515,7 @@ impl Eval<'_> {
         let Some(nation) = self.content.counter_of(u).map(|c| c.nation.clone()) else {
             return false;
         };
-        self.traces_supply(start, &nation, &self.side_of(unit), full)
+        self.traces_supply(start, &nation, self.side_of(unit), full)
     }
 
     /// Whether a piece of `nation` serving `side` in `start` traces supply.
@@ -507,4 +538,19 @@ impl Eval<'_> {
             level != crate::rules::supply::Level::Out
         }
     }
+}
+
+/// A filter of `spaces(...)`, worked out for the map before the spaces are asked.
+enum Filter<'v, 'c> {
+    Country(&'v str),
+    Region(&'v str, Option<&'c Vec<bool>>),
+    Controlled(&'v str),
+    Terrain(&'v str),
+    Feature(&'v str),
+    Adjacent(Option<usize>),
+    /// The spaces marked (occupied by the side, holding the marker).
+    Marked(Vec<bool>),
+    /// The spaces occupied, and whether empty ones are wanted.
+    Empty(Vec<bool>, bool),
+    Any,
 }
