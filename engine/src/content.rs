@@ -110,6 +110,9 @@ pub struct Content {
     condition_reads: std::sync::OnceLock<ConditionReads>,
     /// Each counter's side (its own, else its nation's), by index in `game.ron`'s sides.
     counter_sides: std::sync::OnceLock<Vec<Option<usize>>>,
+    /// For each `operate_in` play rule, whether its nations, counters and sizes name each
+    /// counter (see `rules::stacking`).
+    operate_binds: std::sync::OnceLock<Vec<Vec<bool>>>,
     /// This content's own number, which the tables of remembered results go by.
     memo: MemoId,
     /// The names of its ids, for people (see [`names::Names`]); built on first use.
@@ -203,6 +206,11 @@ impl Content {
                 .collect()
         });
         Some(sides[(*all.get(i)?)?].id.as_str())
+    }
+
+    /// The table of which `operate_in` rules name which counters, built by `build` on first use.
+    pub(crate) fn operate_binds(&self, build: impl FnOnce() -> Vec<Vec<bool>>) -> &[Vec<bool>] {
+        self.operate_binds.get_or_init(build)
     }
 
     pub fn counter(&self, id: &str) -> Option<&Counter> {

@@ -39,11 +39,23 @@ pub fn may_operate(rules: &Rules, state: &State, unit: usize, space: &str) -> bo
             None => crate::content::space_index_in_region(rules.content, i, reg),
         })
     };
-    rules.play.operate_in.iter().all(|r| {
-        let binds = (r.nations.iter().any(|n| n == rules.nation(u))
-            || r.counters.contains(&u.counter))
-            && !r.except_counters.contains(&u.counter)
-            && (r.sizes.is_empty() || r.sizes.iter().any(|s| s == rules.size(u)))
+    // Which rules name the unit's counter, found once per content.
+    let names = rules.content.operate_binds(|| {
+        let counters = &rules.content.counters;
+        rules
+            .play
+            .operate_in
+            .iter()
+            .map(|r| counters.iter().map(|c| names_counter(r, c)).collect())
+            .collect()
+    });
+    let counter = (rules.content.counters.get(u.hint)).filter(|c| c.id == u.counter);
+    rules.play.operate_in.iter().enumerate().all(|(k, r)| {
+        let named = match counter {
+            Some(_) => names[k][u.hint],
+            None => rules.counter(u).is_some_and(|c| names_counter(r, c)),
+        };
+        let binds = named
             && r.unless_flag
                 .as_ref()
                 .is_none_or(|f| !state.flags.contains(f));
@@ -53,6 +65,13 @@ pub fn may_operate(rules: &Rules, state: &State, unit: usize, space: &str) -> bo
             || r.spaces.iter().any(|s| s == space);
         !binds || allowed && !within(&r.not_regions)
     })
+}
+
+/// Whether a national restriction names a counter (by its nation, its id or its size).
+fn names_counter(r: &crate::model::OperateIn, c: &crate::model::Counter) -> bool {
+    (r.nations.contains(&c.nation) || r.counters.contains(&c.id))
+        && !r.except_counters.contains(&c.id)
+        && (r.sizes.is_empty() || r.sizes.contains(&c.size))
 }
 
 /// Whether a unit may end its move in a space: where it may operate, without breaking the
