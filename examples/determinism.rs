@@ -5,7 +5,8 @@
 //! the file is written again in the same commit.
 //!
 //! `cargo run --release --example determinism -- check|write FILE [games] [first seed] [game
-//! folder] [scenario]` (200 campaigns of Barbarossa to Berlin from seed 1 by default).
+//! folder] [scenario]` (200 campaigns of Barbarossa to Berlin from seed 1 by default); `check
+//! FILE` alone plays the games the file records.
 //!
 //! A state is seen as the rules' edges show it, in ids: `sandtable play --state json`'s view
 //! (turn, round, phase, tracks, flags, control, every unit's place and steps, markers, hands,
@@ -71,18 +72,53 @@ fn game(content: &Content, rules: &Rules, seed: u64) -> Result<(usize, u64), Str
     Ok((actions, digest))
 }
 
+/// The games a file of digests records: how many, the first seed, the folder, the scenario.
+fn of_file(file: &str) -> Option<(u64, u64, String, String)> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let mut lines = text.lines();
+    let head = lines
+        .next()?
+        .strip_prefix("# ")?
+        .split(':')
+        .next()?
+        .to_string();
+    let (dir, scenario) = head.split_once(' ')?;
+    let seeds: Vec<u64> = lines
+        .filter_map(|l| l.split(' ').next()?.parse().ok())
+        .collect();
+    let first = *seeds.first()?;
+    Some((
+        seeds.len() as u64,
+        first,
+        dir.to_string(),
+        scenario.to_string(),
+    ))
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(mode), Some(file)) = (args.next(), args.next()) else {
         eprintln!("usage: determinism check|write FILE [games] [first seed] [folder] [scenario]");
         std::process::exit(2);
     };
-    let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(200);
-    let first: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
-    let dir = args
-        .next()
-        .unwrap_or_else(|| "content/barbarossa-to-berlin".into());
-    let scenario = args.next().unwrap_or_else(|| "campaign".into());
+    let rest: Vec<String> = args.collect();
+    // `check FILE` alone: the games the file records, of the folder and scenario it names.
+    let recorded = (mode == "check" && rest.is_empty()).then(|| of_file(&file));
+    let (games, first, dir, scenario) = match recorded {
+        Some(Some(x)) => x,
+        Some(None) => {
+            eprintln!("{file}: not a file of digests (`# FOLDER SCENARIO: ...`, then `SEED ...`)");
+            std::process::exit(2);
+        }
+        None => (
+            rest.first().and_then(|a| a.parse().ok()).unwrap_or(200),
+            rest.get(1).and_then(|a| a.parse().ok()).unwrap_or(1),
+            rest.get(2)
+                .cloned()
+                .unwrap_or_else(|| "content/barbarossa-to-berlin".into()),
+            rest.get(3).cloned().unwrap_or_else(|| "campaign".into()),
+        ),
+    };
     let loaded = sandtable_engine::load::load_dir(&dir);
     if loaded.has_errors() {
         eprintln!("{dir} does not check: run `sandtable validate {dir}`");

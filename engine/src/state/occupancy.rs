@@ -2,12 +2,14 @@
 //! at the units of many spaces, and without it each look goes through every piece.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::{Loc, State, Unit};
+use crate::content::IdMap;
 
-type Index = Rc<BTreeMap<String, Vec<usize>>>;
+/// The units of each space, in the order of the state's pieces (a hash map: looked up, never
+/// iterated).
+type Index = Rc<IdMap<Rc<[usize]>>>;
 
 thread_local! {
     /// The state being read (its address) and its units by space.
@@ -18,12 +20,19 @@ impl State {
     /// Runs `f`, which reads this state and does not change it (the borrow guarantees it),
     /// with [`State::units_at`] answered from an index of the units by space.
     pub fn with_units_indexed<R>(&self, f: impl FnOnce() -> R) -> R {
-        let mut by_space: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        let mut lists: IdMap<Vec<usize>> = IdMap::default();
         for (i, u) in self.units.iter().enumerate() {
             if let Loc::Space(s) = &u.at {
-                by_space.entry(s.clone()).or_default().push(i);
+                match lists.get_mut(s.as_str()) {
+                    Some(list) => list.push(i),
+                    None => {
+                        lists.insert(s.clone(), vec![i]);
+                    }
+                }
             }
         }
+        let by_space: IdMap<Rc<[usize]>> =
+            lists.into_iter().map(|(s, l)| (s, Rc::from(l))).collect();
         struct Restore(Option<(usize, Index)>);
         impl Drop for Restore {
             fn drop(&mut self) {
@@ -43,12 +52,12 @@ impl State {
             x.borrow()
                 .as_ref()
                 .filter(|(at, _)| *at == key)
-                .map(|(_, index)| index.get(space).cloned().unwrap_or_default())
+                .map(|(_, index)| index.get(space).cloned())
         });
         UnitsAt {
             state: self,
             space,
-            listed: listed.map(Vec::into_iter),
+            listed,
             next: 0,
         }
     }
@@ -58,8 +67,8 @@ impl State {
 pub struct UnitsAt<'a> {
     state: &'a State,
     space: &'a str,
-    /// From the index, when one is kept for this state.
-    listed: Option<std::vec::IntoIter<usize>>,
+    /// From the index, when one is kept for this state (none there: no units).
+    listed: Option<Option<Rc<[usize]>>>,
     /// Else the next piece to look at.
     next: usize,
 }
@@ -68,8 +77,10 @@ impl<'a> Iterator for UnitsAt<'a> {
     type Item = (usize, &'a Unit);
 
     fn next(&mut self) -> Option<Self::Item> {
-        if let Some(listed) = &mut self.listed {
-            return listed.next().map(|i| (i, &self.state.units[i]));
+        if let Some(listed) = &self.listed {
+            let i = *listed.as_deref()?.get(self.next)?;
+            self.next += 1;
+            return Some((i, &self.state.units[i]));
         }
         while let Some(u) = self.state.units.get(self.next) {
             let i = self.next;
