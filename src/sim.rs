@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use sandtable_engine::agent::AgentKind;
 use sandtable_engine::content::Content;
 use sandtable_engine::load::{load, ContentSource, DirSource, Loaded};
@@ -114,9 +114,16 @@ fn checked(loaded: Loaded, what: &str) -> Result<Content, ExitCode> {
 fn progress_bar(total: usize, label: &str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
     let style = ProgressStyle::with_template(
-        "{prefix} [{bar:30}] {pos}/{len} games, {per_sec}, {eta} left ",
+        "{prefix} [{bar:30}] {pos}/{len} games, {rate} games/s, {eta} left ",
     )
-    .map(|s| s.progress_chars("#>."));
+    .map(|s| {
+        s.progress_chars("#>.").with_key(
+            "rate",
+            |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.1}", state.per_sec());
+            },
+        )
+    });
     if let Ok(style) = style {
         bar.set_style(style);
     }
