@@ -35,7 +35,7 @@ pub fn edge_trace(content: &Content, edge: usize) -> TraceSupply {
 
 /// A supply source of a nation: its space, its level, the flag it needs and the flag that
 /// shuts it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Source {
     pub(crate) space: usize,
     pub(crate) level: SupplyLevel,

@@ -165,6 +165,52 @@ pub fn levels_seen(content: &Content, state: &State, view: &SideView, nation: &s
     out
 }
 
+/// Everything [`levels_seen`] reads of a nation: two nations of a side with the same signature
+/// have the same supply levels, so a question traces them once.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Signature<'c> {
+    sources: &'c [crate::content::supply_index::Source],
+    reach: u32,
+    /// The marker sources (by index) that supply it.
+    markers: Vec<usize>,
+    /// Its own id when a rule supplies it always (at home, or anywhere): then no other nation
+    /// shares its levels.
+    always: Option<&'c str>,
+    /// The `limited_while` rules (by index) in force for it.
+    limited: Vec<usize>,
+}
+
+pub(crate) fn signature<'c>(
+    content: &'c Content,
+    state: &State,
+    nation: &'c str,
+    side: &str,
+) -> Signature<'c> {
+    let index = content.supply_index();
+    let play = content.game.as_ref().and_then(|g| g.play.as_ref());
+    let named = |nations: &[String]| nations.iter().any(|n| n == nation);
+    Signature {
+        sources: index.sources.get(nation).map_or(&[][..], Vec::as_slice),
+        reach: max_reach(content, state, nation, side),
+        markers: play.map_or(Vec::new(), |p| {
+            (0..p.marker_sources.len())
+                .filter(|&i| named(&p.marker_sources[i].nations))
+                .collect()
+        }),
+        always: play
+            .is_some_and(|p| p.always_supplied.iter().any(|a| named(&a.nations)))
+            .then_some(nation),
+        limited: play.map_or(Vec::new(), |p| {
+            (0..p.limited_while.len())
+                .filter(|&i| {
+                    let c = &p.limited_while[i];
+                    state.flags.contains(&c.flag) && named(&c.nations)
+                })
+                .collect()
+        }),
+    }
+}
+
 /// The supply lines of a piece of `nation` on a side's view of the map: the level of every
 /// space reached from the sources (of the map, and markers that are sources) whose space
 /// `keep` accepts (asked of each source's space by its graph index).

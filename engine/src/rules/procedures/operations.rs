@@ -43,7 +43,15 @@ impl SupplyCache {
                     self.views.len() - 1
                 }
             };
-            let levels = supply::levels_seen(rules.content, state, &self.views[v], nation);
+            // A nation whose supply reads the same as one traced already shares its levels.
+            let signature = supply::signature(rules.content, state, nation, side);
+            let same = self.levels.iter().position(|(n, s, _)| {
+                s == side && supply::signature(rules.content, state, n, side) == signature
+            });
+            let levels = match same {
+                Some(k) => self.levels[k].2.clone(),
+                None => supply::levels_seen(rules.content, state, &self.views[v], nation),
+            };
             self.levels
                 .push((nation.to_string(), side.to_string(), levels));
             self.levels.len() - 1
