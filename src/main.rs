@@ -131,6 +131,10 @@ enum Command {
     /// optional rules (--variant-options), or the same content with values changed (--set
     /// FILE:POINTER=VALUE, repeatable). A place is a file and a JSON pointer into it whose steps
     /// into lists may name an element by id: cards/axis.ron:/cards/taifun/values/ops.
+    ///
+    /// A batch can be played in parts on many machines: --shard K/N plays games K, K+N, K+2N ...
+    /// and prints them as JSON; `sandtable sim merge FILES...` reports the parts as one run
+    /// would (deploy/ holds a Slurm job array and a Kubernetes Indexed Job).
     Sim(sim::SimArgs),
     /// Run a game's rulebook examples (`examples/*.ron`) through the prompts.
     ///
