@@ -627,9 +627,7 @@ impl EditorApp {
                 let map = spans.entry(span.file).or_insert_with(|| {
                     let text = &self.loaded.sources.get(span.file).text;
                     let node = sandtable_engine::ron_syntax::parse(text).ok()?;
-                    sandtable_engine::ron_syntax::to_json(&node)
-                        .ok()
-                        .map(|(_, m)| m)
+                    Some(sandtable_engine::ron_syntax::SpanMap::new(node))
                 });
                 let pointer = map.as_ref()?.pointer_at(span.start as usize);
                 Some((file.relative.clone(), pointer.unwrap_or_default()))

@@ -121,7 +121,7 @@ fn whole(file: &str, what: &str) -> Change {
 
 fn read(text: &str) -> Option<Value> {
     let node = crate::ron_syntax::parse(text).ok()?;
-    crate::ron_syntax::to_json(&node).ok().map(|(v, _)| v)
+    crate::ron_syntax::to_json(&node).ok()
 }
 
 /// The id of a list item, when it has one.

@@ -468,14 +468,26 @@ pub fn parse_file<T: DeserializeOwned>(
             return None;
         }
     };
-    let (json, spans) = match ron_syntax::to_json(&node) {
-        Ok(pair) => pair,
+    let json = match ron_syntax::to_json(&node) {
+        Ok(json) => json,
         Err(e) => {
             diags.push(syntax_error(e));
             return None;
         }
     };
-    let violations = schema::validate(kind, &json);
+    let spans = SpanMap::new(node);
+    // The schemas are made from the types, so a file whose data reads as its type matches its
+    // schema: only one that does not is held against the schema, for the places of its
+    // problems.
+    let error = match serde_json::from_value::<T>(json) {
+        Ok(data) => return Some(Parsed { file, spans, data }),
+        Err(e) => e,
+    };
+    let json = spans.tree().map(ron_syntax::to_json);
+    let violations = match json {
+        Some(Ok(json)) => schema::validate(kind, &json),
+        _ => Vec::new(),
+    };
     if !violations.is_empty() {
         for v in violations {
             let span = match &v.unexpected_field {
@@ -504,15 +516,13 @@ pub fn parse_file<T: DeserializeOwned>(
         }
         return None;
     }
-    match serde_json::from_value::<T>(json) {
-        Ok(data) => Some(Parsed { file, spans, data }),
-        Err(e) => {
-            diags.push(Diagnostic::error(
-                "E0100",
-                Span::new(file, 0, 1),
-                format!("the file does not match the {} format: {e}", kind.name()),
-            ));
-            None
-        }
-    }
+    diags.push(Diagnostic::error(
+        "E0100",
+        Span::new(file, 0, 1),
+        format!(
+            "the file does not match the {} format: {error}",
+            kind.name()
+        ),
+    ));
+    None
 }

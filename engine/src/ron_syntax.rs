@@ -12,7 +12,6 @@
 //!
 //! Invariant: reading never panics, whatever the bytes; a syntax error is returned with its span.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// A RON value with the byte range it was read from.
@@ -142,7 +141,10 @@ struct Parser<'a> {
 
 impl Parser<'_> {
     fn peek(&self) -> Option<char> {
-        self.text[self.pos..].chars().next()
+        match *self.text.as_bytes().get(self.pos)? {
+            b if b.is_ascii() => Some(char::from(b)),
+            _ => self.text[self.pos..].chars().next(),
+        }
     }
 
     fn error_here(&self, message: &str, hint: Option<String>) -> SyntaxError {
@@ -157,6 +159,14 @@ impl Parser<'_> {
 
     fn skip_trivia(&mut self) -> Result<(), SyntaxError> {
         loop {
+            // Runs of ASCII white space, the most of any file, without decoding.
+            let bytes = self.text.as_bytes();
+            while bytes
+                .get(self.pos)
+                .is_some_and(|&b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+            {
+                self.pos += 1;
+            }
             let rest = &self.text[self.pos..];
             if let Some(c) = rest.chars().next().filter(|c| c.is_whitespace()) {
                 self.pos += c.len_utf8();
@@ -297,9 +307,9 @@ impl Parser<'_> {
         // A struct body starts with an identifier followed by a colon.
         let save = self.pos;
         let is_struct = {
-            let ident = self.ident().to_string();
+            let named = !self.ident().is_empty();
             let _ = self.skip_trivia();
-            let result = !ident.is_empty() && self.peek() == Some(':');
+            let result = named && self.peek() == Some(':');
             self.pos = save;
             result
         };
@@ -327,7 +337,13 @@ impl Parser<'_> {
                     hint: None,
                 });
             }
-            self.expect(':', &format!("`:` after field name `{name}`"))?;
+            self.skip_trivia()?;
+            if self.peek() != Some(':') {
+                return Err(
+                    self.error_here(&format!("expected `:` after field name `{name}`"), None)
+                );
+            }
+            self.pos += 1;
             let value = self.value()?;
             fields.push(Field {
                 name,
@@ -489,6 +505,14 @@ impl Parser<'_> {
                     };
                     value.push(decoded);
                 }
+                // Without offsets to keep, the characters up to the next quote or escape
+                // at once.
+                _ if !self.offsets => {
+                    let rest = &self.text[self.pos..];
+                    let run = rest.find(['"', '\\']).unwrap_or(rest.len());
+                    value.push_str(&rest[..run]);
+                    self.pos += run;
+                }
                 c => {
                     self.pos += c.len_utf8();
                     value.push(c);
@@ -568,7 +592,7 @@ mod tests {
     use super::*;
 
     fn json(text: &str) -> serde_json::Value {
-        to_json(&parse(text).unwrap()).unwrap().0
+        to_json(&parse(text).unwrap()).unwrap()
     }
 
     #[test]
@@ -589,7 +613,7 @@ mod tests {
     #[test]
     fn spans_are_recorded_for_values_and_field_names() {
         let text = "(\n  spaces: [(id: \"a\"), (id: 5)],\n)";
-        let (_, map) = to_json(&parse(text).unwrap()).unwrap();
+        let map = SpanMap::new(parse(text).unwrap());
         let (s, e) = map.value("/spaces/1/id");
         assert_eq!(&text[s..e], "5");
         let (s, e) = map.key("/spaces/0/id");
@@ -599,7 +623,7 @@ mod tests {
     #[test]
     fn spans_inside_enum_payloads_carry_the_variant_name() {
         let text = "(at: Pair(1, 22), s: V(k: 333), o: Some(New(4444)))";
-        let (_, map) = to_json(&parse(text).unwrap()).unwrap();
+        let map = SpanMap::new(parse(text).unwrap());
         let span = |p: &str| {
             let (s, e) = map.value(p);
             &text[s..e]
@@ -607,6 +631,26 @@ mod tests {
         assert_eq!(span("/at/Pair/1"), "22");
         assert_eq!(span("/s/V/k"), "333");
         assert_eq!(span("/o/New"), "4444");
+    }
+
+    #[test]
+    fn the_innermost_value_at_an_offset_names_its_pointer() {
+        let text = r#"(spaces: [(id: "a", adj: {"k": Pair(1, 22)})])"#;
+        let map = SpanMap::new(parse(text).unwrap());
+        let at = text.find("22").unwrap();
+        assert_eq!(
+            map.pointer_at(at).as_deref(),
+            Some("/spaces/0/adj/k/Pair/1")
+        );
+        assert_eq!(
+            map.pointer_at(text.find("(id").unwrap()).as_deref(),
+            Some("/spaces/0")
+        );
+        let (s, e) = map.key("/spaces/0/adj/k");
+        assert_eq!(&text[s..e], "\"k\"");
+        // A pointer past the tree falls back to the nearest value it names.
+        let (s, e) = map.value("/spaces/0/id/nothing");
+        assert_eq!(&text[s..e], "\"a\"");
     }
 
     #[test]
@@ -636,8 +680,8 @@ mod tests {
             "(\n    a: [1, 2],\n    b: (x: 1.0, y: -2.5),\n    t: r#\"one\ntwo\"#,\n)\n"
         );
         assert_eq!(
-            to_json(&parse(&text).unwrap()).unwrap().0,
-            to_json(&node).unwrap().0
+            to_json(&parse(&text).unwrap()).unwrap(),
+            to_json(&node).unwrap()
         );
     }
 }

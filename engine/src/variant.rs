@@ -133,7 +133,7 @@ pub fn apply(source: &dyn ContentSource, settings: &[Setting]) -> Result<MemSour
 /// The value at a place of a file's text (for showing what a sweep starts from).
 pub fn get_in_text(text: &str, pointer: &str) -> Result<Value, String> {
     let node = ron_syntax::parse(text).map_err(|e| e.message)?;
-    let (json, _) = ron_syntax::to_json(&node).map_err(|e| e.message)?;
+    let json = ron_syntax::to_json(&node).map_err(|e| e.message)?;
     let mut at = &json;
     for step in steps(pointer) {
         at = child(at, &step).ok_or_else(|| format!("nothing at `{step}`"))?;
@@ -206,7 +206,7 @@ pub fn set_in_json(json: &mut Value, pointer: &str, value: Value) -> Result<(), 
 
 fn set_in_text(kind: FileKind, text: &str, pointer: &str, value: Value) -> Result<String, String> {
     let node = ron_syntax::parse(text).map_err(|e| e.message)?;
-    let (mut json, _) = ron_syntax::to_json(&node).map_err(|e| e.message)?;
+    let mut json = ron_syntax::to_json(&node).map_err(|e| e.message)?;
     set_in_json(&mut json, pointer, value)?;
     match kind {
         FileKind::Game => rewrite::<GameFile>(json),

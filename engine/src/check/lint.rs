@@ -4,26 +4,37 @@
 //! nothing places, an offensive whose flag nothing sets. Warnings, each at its declaration.
 
 use super::*;
+use std::fmt::Write as _;
 
-/// Every string of a JSON value but those under the pointers `skip` (and their insides).
-fn strings<'v>(v: &'v serde_json::Value, at: &str, skip: &[String], out: &mut Vec<&'v str>) {
-    if skip.iter().any(|s| s == at) {
-        return;
-    }
+/// Every string of a JSON value, with its JSON pointer (`at` is the value's).
+fn strings<'v>(v: &'v serde_json::Value, at: &mut String, out: &mut Vec<(String, &'v str)>) {
+    let len = at.len();
     match v {
-        serde_json::Value::String(s) => out.push(s),
+        serde_json::Value::String(s) => out.push((at.clone(), s)),
         serde_json::Value::Array(items) => {
             for (i, x) in items.iter().enumerate() {
-                strings(x, &format!("{at}/{i}"), skip, out);
+                let _ = write!(at, "/{i}");
+                strings(x, at, out);
+                at.truncate(len);
             }
         }
         serde_json::Value::Object(m) => {
             for (k, x) in m {
-                strings(x, &format!("{at}/{k}"), skip, out);
+                at.push('/');
+                at.push_str(k);
+                strings(x, at, out);
+                at.truncate(len);
             }
         }
         _ => {}
     }
+}
+
+/// Whether the value at `pointer` lies at or under the value at `place`.
+fn under(pointer: &str, place: &str) -> bool {
+    pointer
+        .strip_prefix(place)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 /// Whether `id` stands in a text as a whole word (an id, a name in a script).
@@ -61,12 +72,21 @@ impl Checker<'_> {
                 .filter_map(|c| serde_json::to_value(&c.data).ok()),
         )
         .collect();
-        let mentioned = |skip: &[String], id: &str| {
-            texts.iter().enumerate().any(|(i, v)| {
+        // The strings of each text, gathered once for the many ids asked about.
+        let texts: Vec<Vec<(String, &str)>> = texts
+            .iter()
+            .map(|v| {
                 let mut out = Vec::new();
+                strings(v, &mut String::new(), &mut out);
+                out
+            })
+            .collect();
+        let mentioned = |skip: &[String], id: &str| {
+            texts.iter().enumerate().any(|(i, text)| {
                 // The places skipped are places of game.ron.
-                strings(v, "", if i == 0 { skip } else { &[] }, &mut out);
-                out.iter().any(|s| names(s, id))
+                let skip = if i == 0 { skip } else { &[] };
+                text.iter()
+                    .any(|(at, s)| names(s, id) && !skip.iter().any(|place| under(at, place)))
             })
         };
         let spaces = &content.graph.spaces;

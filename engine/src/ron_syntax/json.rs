@@ -1,55 +1,205 @@
-//! The tree to JSON, with a map from JSON pointer to span.
+//! The tree to JSON, and the places of its values by JSON pointer.
 
 use super::*;
 
-/// Where each JSON value (and each struct field's name) came from.
-///
-/// Only looked up, never iterated, so hashing cannot make any output depend on it.
+/// Where each JSON value (and each struct field's name) came from: the parsed tree, walked
+/// by a JSON pointer the way [`to_json`] shapes the tree into JSON. Nothing is worked out
+/// until a place is asked for (a diagnostic's), so loading pays nothing for it.
 #[derive(Debug, Clone, Default)]
 pub struct SpanMap {
-    /// JSON pointer of a value -> byte range of that value.
-    pub values: HashMap<String, (usize, usize)>,
-    /// JSON pointer of a struct field -> byte range of the field's name.
-    pub keys: HashMap<String, (usize, usize)>,
+    root: Option<std::sync::Arc<Node>>,
+}
+
+/// Where a walk down the tree stands: a value, or the payload of an enum variant (whose JSON
+/// pointer names the variant, and whose span is the variant's).
+#[derive(Clone, Copy)]
+enum At<'a> {
+    Node(&'a Node),
+    Items(&'a [Node], (usize, usize)),
+    Fields(&'a [Field], (usize, usize)),
+}
+
+impl<'a> At<'a> {
+    /// A value as JSON sees it: `Some(x)` is `x`.
+    fn of(mut node: &'a Node) -> At<'a> {
+        while let Value::Option(Some(inner)) = &node.value {
+            node = inner;
+        }
+        At::Node(node)
+    }
+
+    fn span(self) -> (usize, usize) {
+        match self {
+            At::Node(n) => (n.start, n.end),
+            At::Items(_, span) | At::Fields(_, span) => span,
+        }
+    }
+
+    /// The value one pointer segment down, with the span of its name when it is a struct's
+    /// field or a map's key.
+    fn child(self, segment: &str) -> Option<(At<'a>, Option<(usize, usize)>)> {
+        let items = |list: &'a [Node]| {
+            let i: usize = segment.parse().ok()?;
+            list.get(i).map(|n| (At::of(n), None))
+        };
+        let fields = |fs: &'a [Field]| {
+            fs.iter()
+                .find(|f| f.name == segment)
+                .map(|f| (At::of(&f.value), Some((f.name_start, f.name_end))))
+        };
+        match self {
+            At::Items(list, _) => items(list),
+            At::Fields(fs, _) => fields(fs),
+            At::Node(node) => match &node.value {
+                Value::List(list) | Value::Tuple(list) => items(list),
+                Value::Struct(fs) => fields(fs),
+                Value::Map(entries) => entries.iter().find_map(|(k, v)| match &k.value {
+                    Value::Str(key) if key.value == segment => {
+                        Some((At::of(v), Some((k.start, k.end))))
+                    }
+                    _ => None,
+                }),
+                Value::Enum(name, payload) if name == segment => {
+                    let span = (node.start, node.end);
+                    match payload {
+                        Payload::None => None,
+                        Payload::Tuple(list) if list.len() == 1 => Some((At::of(&list[0]), None)),
+                        Payload::Tuple(list) => Some((At::Items(list, span), None)),
+                        Payload::Struct(fs) => Some((At::Fields(fs, span), None)),
+                    }
+                }
+                _ => None,
+            },
+        }
+    }
+
+    /// The values one level down, each with its pointer segment.
+    fn children(self) -> Vec<(String, At<'a>)> {
+        let items = |list: &'a [Node]| {
+            list.iter()
+                .enumerate()
+                .map(|(i, n)| (i.to_string(), At::of(n)))
+        };
+        let fields = |fs: &'a [Field]| fs.iter().map(|f| (f.name.clone(), At::of(&f.value)));
+        match self {
+            At::Items(list, _) => items(list).collect(),
+            At::Fields(fs, _) => fields(fs).collect(),
+            At::Node(node) => match &node.value {
+                Value::List(list) | Value::Tuple(list) => items(list).collect(),
+                Value::Struct(fs) => fields(fs).collect(),
+                Value::Map(entries) => entries
+                    .iter()
+                    .filter_map(|(k, v)| match &k.value {
+                        Value::Str(key) => Some((key.value.clone(), At::of(v))),
+                        _ => None,
+                    })
+                    .collect(),
+                Value::Enum(name, payload) => {
+                    let span = (node.start, node.end);
+                    let inner = match payload {
+                        Payload::None => return Vec::new(),
+                        Payload::Tuple(list) if list.len() == 1 => At::of(&list[0]),
+                        Payload::Tuple(list) => At::Items(list, span),
+                        Payload::Struct(fs) => At::Fields(fs, span),
+                    };
+                    vec![(name.clone(), inner)]
+                }
+                _ => Vec::new(),
+            },
+        }
+    }
+}
+
+/// What a walk down a JSON pointer found.
+struct Found<'a> {
+    /// The value, or the nearest ancestor the pointer names.
+    at: At<'a>,
+    /// The span of its name, when it is a struct's field or a map's key.
+    name: Option<(usize, usize)>,
+    /// Whether the pointer named it whole.
+    whole: bool,
+}
+
+/// A JSON pointer's segments, unescaped.
+fn segments(pointer: &str) -> impl Iterator<Item = String> + '_ {
+    pointer
+        .split('/')
+        .skip(1)
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
 }
 
 impl SpanMap {
-    /// The span of the value at `pointer`, or of its nearest recorded ancestor.
-    pub fn value(&self, pointer: &str) -> (usize, usize) {
-        let mut p = pointer;
-        loop {
-            if let Some(&span) = self.values.get(p) {
-                return span;
-            }
-            match p.rfind('/') {
-                Some(i) => p = &p[..i],
-                None => return (0, 0),
+    /// The places of a parsed file's values.
+    pub fn new(root: Node) -> SpanMap {
+        SpanMap {
+            root: Some(std::sync::Arc::new(root)),
+        }
+    }
+
+    /// The parsed file.
+    pub fn tree(&self) -> Option<&Node> {
+        self.root.as_deref()
+    }
+
+    /// The value at `pointer`, or its nearest ancestor.
+    fn walk(&self, pointer: &str) -> Option<Found<'_>> {
+        let mut found = Found {
+            at: At::of(self.root.as_deref()?),
+            name: None,
+            whole: true,
+        };
+        for segment in segments(pointer) {
+            match found.at.child(&segment) {
+                Some((child, name)) => {
+                    found.at = child;
+                    found.name = name;
+                }
+                None => {
+                    found.whole = false;
+                    break;
+                }
             }
         }
+        Some(found)
+    }
+
+    /// The span of the value at `pointer`, or of its nearest ancestor.
+    pub fn value(&self, pointer: &str) -> (usize, usize) {
+        self.walk(pointer).map_or((0, 0), |f| f.at.span())
     }
 
     /// The JSON pointer of the innermost value whose span holds `offset` (the editor opens
     /// the place of a diagnostic by it).
     pub fn pointer_at(&self, offset: usize) -> Option<String> {
-        self.values
-            .iter()
-            .filter(|(_, &(s, e))| s <= offset && offset < e.max(s + 1))
-            .min_by(|a, b| {
-                let len = |(s, e): (usize, usize)| e - s;
-                len(*a.1)
-                    .cmp(&len(*b.1))
-                    .then_with(|| b.0.len().cmp(&a.0.len()))
-                    .then_with(|| a.0.cmp(b.0))
-            })
-            .map(|(p, _)| p.clone())
+        let holds = |(s, e): (usize, usize)| s <= offset && offset < e.max(s + 1);
+        let mut at = At::of(self.root.as_deref()?);
+        if !holds(at.span()) {
+            return None;
+        }
+        let mut pointer = String::new();
+        'down: loop {
+            for (segment, child) in at.children() {
+                if holds(child.span()) {
+                    pointer.push('/');
+                    push_segment(&mut pointer, &segment);
+                    at = child;
+                    continue 'down;
+                }
+            }
+            return Some(pointer);
+        }
     }
 
     /// The span of the field name at `pointer`, falling back to its value.
     pub fn key(&self, pointer: &str) -> (usize, usize) {
-        self.keys
-            .get(pointer)
-            .copied()
-            .unwrap_or_else(|| self.value(pointer))
+        match self.walk(pointer) {
+            Some(Found {
+                name: Some(name),
+                whole: true,
+                ..
+            }) => name,
+            _ => self.value(pointer),
+        }
     }
 }
 
@@ -58,64 +208,34 @@ pub fn pointer_segment(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
 }
 
-/// Converts a tree to JSON, recording spans. Fails on a map key that is not a string.
-pub fn to_json(node: &Node) -> Result<(serde_json::Value, SpanMap), SyntaxError> {
-    let mut map = SpanMap::default();
-    let mut path = String::new();
-    let value = convert(node, &mut path, &mut map)?;
-    Ok((value, map))
-}
-
-/// Converts `node`, whose JSON pointer is `path` (restored on return).
-fn convert(
-    node: &Node,
-    path: &mut String,
-    map: &mut SpanMap,
-) -> Result<serde_json::Value, SyntaxError> {
+/// Converts a tree to JSON (its places are [`SpanMap::new`]'s). Fails on a map key that is
+/// not a string.
+pub fn to_json(node: &Node) -> Result<serde_json::Value, SyntaxError> {
     use serde_json::Value as J;
-    if let Value::Option(Some(inner)) = &node.value {
-        // `Some(x)` is `x` in JSON: the pointer names the inner value.
-        return convert(inner, path, map);
-    }
-    map.values
-        .entry(path.clone())
-        .or_insert((node.start, node.end));
-    let len = path.len();
-    let fields =
-        |fields: &[Field], path: &mut String, map: &mut SpanMap| -> Result<J, SyntaxError> {
-            let len = path.len();
-            let mut object = serde_json::Map::new();
-            for field in fields {
-                path.push('/');
-                push_segment(path, &field.name);
-                map.keys
-                    .insert(path.clone(), (field.name_start, field.name_end));
-                let value = convert(&field.value, path, map);
-                path.truncate(len);
-                object.insert(field.name.clone(), value?);
-            }
-            Ok(J::Object(object))
-        };
-    let items = |items: &[Node], path: &mut String, map: &mut SpanMap| -> Result<J, SyntaxError> {
-        let len = path.len();
-        let mut out = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            let _ = write!(path, "/{i}");
-            let value = convert(item, path, map);
-            path.truncate(len);
-            out.push(value?);
+    let fields = |fields: &[Field]| -> Result<J, SyntaxError> {
+        let mut object = serde_json::Map::new();
+        for field in fields {
+            object.insert(field.name.clone(), to_json(&field.value)?);
         }
-        Ok(J::Array(out))
+        Ok(J::Object(object))
+    };
+    let items = |items: &[Node]| -> Result<J, SyntaxError> {
+        items
+            .iter()
+            .map(to_json)
+            .collect::<Result<_, _>>()
+            .map(J::Array)
     };
     Ok(match &node.value {
         Value::Unit | Value::Option(None) => J::Null,
-        Value::Option(Some(_)) => unreachable!("handled above"),
+        // `Some(x)` is `x` in JSON.
+        Value::Option(Some(inner)) => to_json(inner)?,
         Value::Bool(b) => J::Bool(*b),
         Value::Int(i) => J::from(*i),
         Value::Float(f) => serde_json::Number::from_f64(*f).map_or(J::Null, J::Number),
         Value::Str(s) => J::String(s.value.clone()),
-        Value::List(list) | Value::Tuple(list) => items(list, path, map)?,
-        Value::Struct(fs) => fields(fs, path, map)?,
+        Value::List(list) | Value::Tuple(list) => items(list)?,
+        Value::Struct(fs) => fields(fs)?,
         Value::Map(entries) => {
             let mut object = serde_json::Map::new();
             for (key, value) in entries {
@@ -127,36 +247,16 @@ fn convert(
                         hint: Some("write the key in double quotes".into()),
                     });
                 };
-                path.push('/');
-                push_segment(path, &k.value);
-                map.keys.insert(path.clone(), (key.start, key.end));
-                let converted = convert(value, path, map);
-                path.truncate(len);
-                object.insert(k.value.clone(), converted?);
+                object.insert(k.value.clone(), to_json(value)?);
             }
             J::Object(object)
         }
         Value::Enum(name, payload) => {
             let inner = match payload {
                 Payload::None => return Ok(J::String(name.clone())),
-                _ => {
-                    path.push('/');
-                    push_segment(path, name);
-                    let inner = match payload {
-                        Payload::Tuple(list) if list.len() == 1 => convert(&list[0], path, map),
-                        Payload::Tuple(list) => {
-                            map.values.insert(path.clone(), (node.start, node.end));
-                            items(list, path, map)
-                        }
-                        Payload::Struct(fs) => {
-                            map.values.insert(path.clone(), (node.start, node.end));
-                            fields(fs, path, map)
-                        }
-                        Payload::None => unreachable!("returned above"),
-                    };
-                    path.truncate(len);
-                    inner?
-                }
+                Payload::Tuple(list) if list.len() == 1 => to_json(&list[0])?,
+                Payload::Tuple(list) => items(list)?,
+                Payload::Struct(fs) => fields(fs)?,
             };
             let mut object = serde_json::Map::new();
             object.insert(name.clone(), inner);
