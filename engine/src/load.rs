@@ -468,6 +468,15 @@ pub fn parse_file<T: DeserializeOwned>(
             return None;
         }
     };
+    // Read straight from the tree; a file that does not read is read again through its JSON,
+    // whose schema and serde errors say where and why.
+    if let Ok(data) = ron_syntax::from_tree::<T>(&node) {
+        return Some(Parsed {
+            file,
+            spans: SpanMap::new(node),
+            data,
+        });
+    }
     let json = match ron_syntax::to_json(&node) {
         Ok(json) => json,
         Err(e) => {

@@ -581,8 +581,11 @@ impl Parser<'_> {
     }
 }
 
+mod de;
 mod json;
 mod write;
+
+pub use de::from_tree;
 
 pub use json::{pointer_segment, to_json, SpanMap};
 pub use write::{write_canonical, WIDTH};

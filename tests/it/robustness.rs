@@ -214,3 +214,58 @@ mod scripts {
         }
     }
 }
+
+/// Reads a file's tree into `T` both ways: straight (`from_tree`, what loading does) and through
+/// its JSON (`to_json`, then serde_json: what loading falls back on for diagnostics).
+fn read_both<T>(node: &Node, path: &str)
+where
+    T: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    let json = ron_syntax::to_json(node).expect("converts");
+    let through_json: T = serde_json::from_value(json).expect("reads through JSON");
+    let straight: T =
+        ron_syntax::from_tree(node).unwrap_or_else(|e| panic!("{path}: read straight: {e}"));
+    assert!(straight == through_json, "{path}: the two readings differ");
+}
+
+#[test]
+fn every_bundled_file_reads_straight_from_its_tree_as_through_its_json() {
+    use sandtable_engine::model::*;
+    use sandtable_engine::schema::FileKind;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
+    let mut read = 0;
+    for game in std::fs::read_dir(&root).expect("content/") {
+        let game = game.expect("a game folder").path();
+        let source = sandtable_engine::load::DirSource::new(&game);
+        use sandtable_engine::load::ContentSource;
+        for relative in source.list().expect("listed") {
+            let Some(kind) = FileKind::of_path(&relative) else {
+                continue;
+            };
+            let text = source.read(&relative).expect("readable");
+            let node = ron_syntax::parse(&text).expect("parses");
+            let path = format!("{}/{relative}", game.display());
+            match kind {
+                FileKind::Game => read_both::<GameFile>(&node, &path),
+                FileKind::Map => read_both::<MapFile>(&node, &path),
+                FileKind::Counters => read_both::<CountersFile>(&node, &path),
+                FileKind::Tables => read_both::<TablesFile>(&node, &path),
+                FileKind::Cards => read_both::<CardsFile>(&node, &path),
+                FileKind::Scenario => read_both::<ScenarioFile>(&node, &path),
+                FileKind::Example => read_both::<ExampleFile>(&node, &path),
+            }
+            read += 1;
+        }
+    }
+    assert!(read > 40, "only {read} files read");
+}
+
+proptest! {
+    #[test]
+    fn any_tree_reads_straight_as_its_json(node in node_strategy()) {
+        let straight: serde_json::Value = ron_syntax::from_tree(&node)
+            .map_err(|e| TestCaseError::fail(format!("{e}")))?;
+        let json = ron_syntax::to_json(&node).map_err(|e| TestCaseError::fail(e.message))?;
+        prop_assert_eq!(straight, json);
+    }
+}
