@@ -5,23 +5,59 @@
 //! and every other row sits half a hex to the right. Which ones are shifted is the grid's
 //! `shifted` (odd or even numbers), so printed maps can be copied as they are.
 
+use std::collections::BTreeSet;
+
 use crate::model::{HexDir, HexGrid, HexOrientation, HexShift, Pos};
 
-impl HexGrid {
+/// A grid's cells, its holes looked up in a set: for asking about every cell (a large map has
+/// hundreds of holes, which [`HexGrid::contains`] goes through one by one).
+pub struct Cells<'g> {
+    grid: &'g HexGrid,
+    holes: BTreeSet<(i32, i32)>,
+}
+
+impl Cells<'_> {
     /// Whether a cell lies on the grid (inside the rectangle and not a hole).
-    pub fn contains(&self, (col, row): (i32, i32)) -> bool {
-        let (c0, r0) = self.first;
-        (c0..c0 + self.columns).contains(&col)
-            && (r0..r0 + self.rows).contains(&row)
-            && !self.holes.contains(&(col, row))
+    pub fn contains(&self, cell: (i32, i32)) -> bool {
+        self.grid.in_rectangle(cell) && !self.holes.contains(&cell)
     }
 
     /// Every cell of the grid, column by column.
-    pub fn cells(&self) -> impl Iterator<Item = (i32, i32)> + '_ {
-        let (c0, r0) = self.first;
-        (c0..c0 + self.columns)
-            .flat_map(move |c| (r0..r0 + self.rows).map(move |r| (c, r)))
+    pub fn iter(&self) -> impl Iterator<Item = (i32, i32)> + '_ {
+        let g = self.grid;
+        let (c0, r0) = g.first;
+        (c0..c0 + g.columns)
+            .flat_map(move |c| (r0..r0 + g.rows).map(move |r| (c, r)))
             .filter(|&cell| self.contains(cell))
+    }
+
+    /// The neighbours of a cell that lie on the grid.
+    pub fn neighbours(&self, cell: (i32, i32)) -> impl Iterator<Item = (i32, i32)> + '_ {
+        self.grid
+            .directions()
+            .into_iter()
+            .filter_map(move |d| self.grid.step(cell, d))
+            .filter(|&n| self.contains(n))
+    }
+}
+
+impl HexGrid {
+    fn in_rectangle(&self, (col, row): (i32, i32)) -> bool {
+        let (c0, r0) = self.first;
+        (c0..c0 + self.columns).contains(&col) && (r0..r0 + self.rows).contains(&row)
+    }
+
+    /// Whether a cell lies on the grid (inside the rectangle and not a hole).
+    pub fn contains(&self, cell: (i32, i32)) -> bool {
+        self.in_rectangle(cell) && !self.holes.contains(&cell)
+    }
+
+    /// The grid's cells, to ask about many of them.
+    pub fn cells(&self) -> Cells<'_> {
+        Cells {
+            grid: self,
+            holes: self.holes.iter().copied().collect(),
+        }
     }
 
     /// The directions that name the six sides of a hex in this orientation.
@@ -79,15 +115,6 @@ impl HexGrid {
                 }
             }
         })
-    }
-
-    /// The neighbours of a cell that lie on the grid.
-    pub fn neighbours(&self, cell: (i32, i32)) -> Vec<(i32, i32)> {
-        self.directions()
-            .into_iter()
-            .filter_map(|d| self.step(cell, d))
-            .filter(|&n| self.contains(n))
-            .collect()
     }
 
     /// The centre of a cell in map units.
@@ -165,8 +192,9 @@ mod tests {
     #[test]
     fn holes_and_edges_cut_neighbours() {
         let g = grid(HexOrientation::FlatTop);
-        assert_eq!(g.neighbours((1, 1)).len(), 3);
-        assert!(!g.neighbours((3, 2)).contains(&(3, 3)));
-        assert_eq!(g.cells().count(), 24);
+        let cells = g.cells();
+        assert_eq!(cells.neighbours((1, 1)).count(), 3);
+        assert!(!cells.neighbours((3, 2)).any(|n| n == (3, 3)));
+        assert_eq!(cells.iter().count(), 24);
     }
 }

@@ -488,15 +488,11 @@ pub fn parse_file<T: DeserializeOwned>(
     // The schemas are made from the types, so a file whose data reads as its type matches its
     // schema: only one that does not is held against the schema, for the places of its
     // problems.
-    let error = match serde_json::from_value::<T>(json) {
+    let error = match T::deserialize(&json) {
         Ok(data) => return Some(Parsed { file, spans, data }),
         Err(e) => e,
     };
-    let json = spans.tree().map(ron_syntax::to_json);
-    let violations = match json {
-        Some(Ok(json)) => schema::validate(kind, &json),
-        _ => Vec::new(),
-    };
+    let violations = schema::validate(kind, &json);
     if !violations.is_empty() {
         for v in violations {
             let span = match &v.unexpected_field {

@@ -110,18 +110,8 @@ impl Checker<'_> {
                     );
                 }
             }
-            // The grid's cells, less its holes (looked up in a set: a large map has hundreds).
-            let holes: BTreeSet<(i32, i32)> = grid.holes.iter().copied().collect();
-            let (c0, r0) = grid.first;
-            let on_grid = |(c, r): (i32, i32)| {
-                (c0..c0 + grid.columns).contains(&c)
-                    && (r0..r0 + grid.rows).contains(&r)
-                    && !holes.contains(&(c, r))
-            };
-            let cells = (c0..c0 + grid.columns)
-                .flat_map(|c| (r0..r0 + grid.rows).map(move |r| (c, r)))
-                .filter(|&cell| on_grid(cell));
-            for cell in cells {
+            let cells = grid.cells();
+            for cell in cells.iter() {
                 if hex_of.contains_key(&cell) {
                     continue;
                 }
@@ -161,8 +151,7 @@ impl Checker<'_> {
             }
             // Derived adjacency: each pair once.
             for (&cell, &a) in &hex_of {
-                let neighbours = grid.directions().into_iter();
-                for n in neighbours.filter_map(|d| grid.step(cell, d).filter(|&n| on_grid(n))) {
+                for n in cells.neighbours(cell) {
                     if let Some(&b) = hex_of.get(&n) {
                         if a < b {
                             graph.add_edge(a, b, vec![default_kind.clone()]);

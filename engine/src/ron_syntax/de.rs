@@ -76,6 +76,29 @@ fn map_entries(entries: &[(Node, Node)]) -> Result<Vec<(&str, &Node)>, Error> {
         .collect()
 }
 
+/// What the tree's two deserializers do alike: a newtype is its inner value, a value ignored is
+/// skipped, and every other request reads the value for what it is (`deserialize_any`).
+macro_rules! alike {
+    () => {
+        fn deserialize_newtype_struct<V: Visitor<'de>>(
+            self,
+            _name: &'static str,
+            visitor: V,
+        ) -> Result<V::Value, Error> {
+            visitor.visit_newtype_struct(self)
+        }
+
+        fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            visitor.visit_unit()
+        }
+
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+            unit unit_struct seq tuple tuple_struct map struct identifier
+        }
+    };
+}
+
 const NOT_AN_ENUM: &str = "an enum's value is its variant's name or an object of one key";
 
 /// The value under an enum variant's name: `Name(x)` is `x`, `Name(x, y)` a list, `Name(a: ..)`
@@ -128,14 +151,6 @@ impl<'de> de::Deserializer<'de> for Tree<'_> {
         }
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        visitor.visit_newtype_struct(self)
-    }
-
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         _name: &'static str,
@@ -159,14 +174,7 @@ impl<'de> de::Deserializer<'de> for Tree<'_> {
         }
     }
 
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_unit()
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        unit unit_struct seq tuple tuple_struct map struct identifier
-    }
+    alike!();
 }
 
 impl<'de> de::Deserializer<'de> for Under<'_> {
@@ -187,14 +195,6 @@ impl<'de> de::Deserializer<'de> for Under<'_> {
         }
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        visitor.visit_newtype_struct(self)
-    }
-
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -208,14 +208,7 @@ impl<'de> de::Deserializer<'de> for Under<'_> {
         }
     }
 
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_unit()
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        unit unit_struct seq tuple tuple_struct map struct identifier
-    }
+    alike!();
 }
 
 /// A variant named, with the value under its name.

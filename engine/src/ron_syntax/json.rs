@@ -136,11 +136,6 @@ impl SpanMap {
         }
     }
 
-    /// The parsed file.
-    pub fn tree(&self) -> Option<&Node> {
-        self.root.as_deref()
-    }
-
     /// The value at `pointer`, or its nearest ancestor.
     fn walk(&self, pointer: &str) -> Option<Found<'_>> {
         let mut found = Found {
