@@ -188,7 +188,7 @@ pub fn run(args: SimArgs) -> ExitCode {
     let sides: Vec<String> = base
         .game
         .as_ref()
-        .map(|g| g.sides.iter().map(|s| s.id.clone()).collect())
+        .map(|g| g.sides.iter().map(|s| s.id.to_string()).collect())
         .unwrap_or_default();
     let mut plan = Plan::new(scenario, args.games, args.seed);
     plan.options = args.options.clone();

@@ -340,7 +340,7 @@ fn settings(app: &mut EditorApp, ui: &mut Ui) {
         .map(|g| {
             g.sides
                 .iter()
-                .map(|s| (s.id.clone(), s.name.clone()))
+                .map(|s| (s.id.to_string(), s.name.clone()))
                 .collect()
         })
         .unwrap_or_default();

@@ -194,8 +194,8 @@ impl MapView {
         match parts.first() {
             Some(&"spaces") => {
                 if let Some(s) = index(1).and_then(|i| content.map.spaces.get(i)) {
-                    self.selected = Some(Selected::Space(s.id.clone()));
-                    self.centre_on = Some(s.id.clone());
+                    self.selected = Some(Selected::Space(s.id.to_string()));
+                    self.centre_on = Some(s.id.to_string());
                 }
             }
             Some(&"connections") => {
@@ -278,7 +278,7 @@ fn build_graph(content: &Content) -> MapGraphView {
         .map(|(i, s)| {
             let p = g.pos(i);
             let color = terrain_color(content, s.terrain.as_deref());
-            view.add_node_custom(s.id.clone(), |n| {
+            view.add_node_custom(s.id.to_string(), |n| {
                 n.set_location(Pos2::new(p.x, p.y));
                 n.set_label(s.name.clone());
                 n.set_color(color);
@@ -365,7 +365,7 @@ fn toolbar(app: &mut EditorApp, ui: &mut Ui, file: &str) {
         .iter()
         .filter(|s| s.name.to_lowercase().contains(&needle) || s.id.contains(&needle))
         .take(12)
-        .map(|s| (s.id.clone(), s.name.clone()))
+        .map(|s| (s.id.to_string(), s.name.clone()))
         .collect();
     ui.horizontal_wrapped(|ui| {
         if found.is_empty() {

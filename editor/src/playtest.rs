@@ -338,7 +338,9 @@ impl EditorApp {
                 .units
                 .iter()
                 .filter_map(|u| match &u.at {
-                    sandtable_engine::state::Loc::Space(s) => Some((u.name(content), s.clone())),
+                    sandtable_engine::state::Loc::Space(s) => {
+                        Some((u.name(content), s.to_string()))
+                    }
                     _ => None,
                 })
                 .collect();
@@ -602,7 +604,7 @@ pub fn units_on(state: &sandtable_engine::state::State, space: &str) -> Vec<Stri
         .units
         .iter()
         .filter(|u| matches!(&u.at, sandtable_engine::state::Loc::Space(s) if s == space))
-        .map(|u| u.counter.clone())
+        .map(|u| u.counter.to_string())
         .collect();
     ids.dedup();
     ids

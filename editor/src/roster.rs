@@ -117,10 +117,10 @@ pub fn show(app: &mut EditorApp, ui: &mut Ui) {
                 }
                 ui.label(match &c.side {
                     Some(side) => format!("{} ({side})", c.nation),
-                    None => c.nation.clone(),
+                    None => c.nation.to_string(),
                 });
-                ui.label(&c.unit_type);
-                ui.label(&c.size);
+                ui.label(&*c.unit_type);
+                ui.label(&*c.size);
                 ui.label(step_text(&c.front));
                 ui.label(c.back.as_deref().map_or("–".into(), step_text));
                 ui.label(c.count.to_string());
@@ -142,7 +142,7 @@ fn add_counter(app: &mut EditorApp, file: &str, id: &str, roster: &CountersFile)
         app.status = "There is no counter to copy from.".into();
         return;
     };
-    c.id = id.to_string();
+    c.id = id.into();
     c.name = id.to_string();
     c.count = 1;
     let id = id.to_string();
@@ -160,7 +160,7 @@ fn add_counter(app: &mut EditorApp, file: &str, id: &str, roster: &CountersFile)
 }
 
 fn form(app: &mut EditorApp, ui: &mut Ui, file: &str, index: usize, c: &Counter, stats: &[String]) {
-    let id = c.id.clone();
+    let id = c.id;
     let Some(game) = app.loaded.content.game.clone() else {
         ui.label("The folder has no game.ron.");
         return;
@@ -178,16 +178,13 @@ fn form(app: &mut EditorApp, ui: &mut Ui, file: &str, index: usize, c: &Counter,
                 });
             }
             ui.label("Nation");
-            let mut nation = c.nation.clone();
+            let mut nation = c.nation;
             egui::ComboBox::from_id_salt("nation")
-                .selected_text(nation.clone())
+                .selected_text(nation.as_str())
                 .show_ui(ui, |ui| {
                     for n in &game.nations {
-                        if ui
-                            .selectable_value(&mut nation, n.id.clone(), &n.name)
-                            .changed()
-                        {
-                            let v = nation.clone();
+                        if ui.selectable_value(&mut nation, n.id, &n.name).changed() {
+                            let v = nation;
                             edit_counter(app, file, index, &format!("nation of {id}"), |c| {
                                 c.nation = v
                             });
@@ -205,7 +202,7 @@ fn form(app: &mut EditorApp, ui: &mut Ui, file: &str, index: usize, c: &Counter,
                         .changed();
                     for s in &game.sides {
                         changed |= ui
-                            .selectable_value(&mut side, Some(s.id.clone()), &s.name)
+                            .selectable_value(&mut side, Some(s.id.to_string()), &s.name)
                             .changed();
                     }
                     if changed {
@@ -215,16 +212,16 @@ fn form(app: &mut EditorApp, ui: &mut Ui, file: &str, index: usize, c: &Counter,
                 });
             ui.end_row();
             ui.label("Unit type");
-            let mut ty = c.unit_type.clone();
+            let mut ty = c.unit_type;
             egui::ComboBox::from_id_salt("type")
-                .selected_text(ty.clone())
+                .selected_text(ty.as_str())
                 .show_ui(ui, |ui| {
                     for t in &game.unit_types {
                         if ui
-                            .selectable_value(&mut ty, t.id.clone(), &t.name)
+                            .selectable_value(&mut ty, t.id.as_str().into(), &t.name)
                             .changed()
                         {
-                            let v = ty.clone();
+                            let v = ty;
                             edit_counter(app, file, index, &format!("type of {id}"), |c| {
                                 c.unit_type = v
                             });
@@ -233,16 +230,13 @@ fn form(app: &mut EditorApp, ui: &mut Ui, file: &str, index: usize, c: &Counter,
                 });
             ui.end_row();
             ui.label("Size");
-            let mut size = c.size.clone();
+            let mut size = c.size;
             egui::ComboBox::from_id_salt("size")
-                .selected_text(size.clone())
+                .selected_text(size.as_str())
                 .show_ui(ui, |ui| {
                     for s in &game.sizes {
-                        if ui
-                            .selectable_value(&mut size, s.id.clone(), &s.name)
-                            .changed()
-                        {
-                            let v = size.clone();
+                        if ui.selectable_value(&mut size, s.id, &s.name).changed() {
+                            let v = size;
                             edit_counter(app, file, index, &format!("size of {id}"), |c| {
                                 c.size = v
                             });

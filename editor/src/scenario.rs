@@ -231,14 +231,14 @@ fn setup_map(app: &mut EditorApp, ui: &mut Ui, file: &str, s: &ScenarioFile) {
         let pointer = ui.ctx().pointer_latest_pos();
         if let (Some(payload), Some(at)) = (response.dnd_release_payload::<SetupDrag>(), pointer) {
             if let Some(i) = mini.nearest(g, at) {
-                dropped = Some(((*payload).clone(), g.spaces[i].id.clone()));
+                dropped = Some(((*payload).clone(), g.spaces[i].id.to_string()));
             }
         }
         if let Some(at) = response
             .interact_pointer_pos()
             .filter(|_| response.clicked())
         {
-            clicked = Some(mini.nearest(g, at).map(|i| g.spaces[i].id.clone()));
+            clicked = Some(mini.nearest(g, at).map(|i| g.spaces[i].id.to_string()));
         }
         // While a counter is dragged over the map, the space it would land on is ringed.
         if response.dnd_hover_payload::<SetupDrag>().is_some() {
@@ -302,7 +302,7 @@ fn setup_map(app: &mut EditorApp, ui: &mut Ui, file: &str, s: &ScenarioFile) {
                     }
                     ui.dnd_drag_source(
                         egui::Id::new(("roster-counter", &c.id)),
-                        SetupDrag::Counter(c.id.clone()),
+                        SetupDrag::Counter(c.id.to_string()),
                         |ui| {
                             ui.label(format!("{}  ({})", c.name, c.nation));
                         },

@@ -49,8 +49,31 @@ impl Hasher for Fnv {
     }
 }
 
+/// A hash of an address (an interned id's): one multiplication, folded.
+#[derive(Default)]
+pub struct AddrHash(u64);
+
+impl Hasher for AddrHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(*b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        // Allocations are aligned: fold the product's high bits into the low ones that pick
+        // the bucket.
+        let x = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = x ^ (x >> 29);
+    }
+}
+
 /// A map from ids, for lookups only.
-pub type IdMap<V> = HashMap<String, V, BuildHasherDefault<Fnv>>;
+pub type IdMap<V> = HashMap<crate::id::Id, V, BuildHasherDefault<Fnv>>;
 
 /// A worked example as loaded: its data, and the places of its id and of each step, so a run
 /// that diverges is reported where the step is written.
@@ -191,7 +214,7 @@ impl Content {
 
     /// The side of the counter at index `i` (its own, else its nation's), if it is one of the
     /// game's sides.
-    pub(crate) fn counter_side(&self, i: usize) -> Option<&str> {
+    pub(crate) fn counter_side(&self, i: usize) -> Option<crate::Id> {
         let sides = &self.game.as_ref()?.sides;
         let all = self.counter_sides.get_or_init(|| {
             self.counters
@@ -205,7 +228,7 @@ impl Content {
                 })
                 .collect()
         });
-        Some(sides[(*all.get(i)?)?].id.as_str())
+        Some(sides[(*all.get(i)?)?].id)
     }
 
     /// The table of which `operate_in` rules name which counters, built by `build` on first use.
@@ -287,7 +310,7 @@ impl Content {
                     let members = (0..self.graph.spaces.len())
                         .map(|i| space_index_in_region(self, i, &r.id))
                         .collect();
-                    (r.id.clone(), members)
+                    (r.id.as_str().into(), members)
                 })
                 .collect()
         })
@@ -299,7 +322,7 @@ impl Content {
             .counters
             .iter()
             .enumerate()
-            .map(|(i, c)| (c.id.clone(), i))
+            .map(|(i, c)| (c.id, i))
             .collect();
     }
 
@@ -328,8 +351,39 @@ pub struct MapGraph {
     /// Space id to index (a hash map: looked up on every move and supply trace, never
     /// iterated, so its order cannot leak into play).
     index: IdMap<usize>,
+    /// The same, by the address of the interned id (see [`MapGraph::index_at`]).
+    by_addr: HashMap<usize, usize, BuildHasherDefault<AddrHash>>,
     /// For each space, its neighbours and the edge that joins them.
     neighbours: Vec<Vec<(usize, usize)>>,
+}
+
+/// What a space is looked up by: its id as text, or interned.
+pub trait SpaceKey {
+    fn index_in(self, g: &MapGraph) -> Option<usize>;
+}
+
+impl SpaceKey for &str {
+    fn index_in(self, g: &MapGraph) -> Option<usize> {
+        g.index.get(self).copied()
+    }
+}
+
+impl SpaceKey for &String {
+    fn index_in(self, g: &MapGraph) -> Option<usize> {
+        g.index.get(self.as_str()).copied()
+    }
+}
+
+impl SpaceKey for crate::Id {
+    fn index_in(self, g: &MapGraph) -> Option<usize> {
+        g.by_addr.get(&self.addr()).copied()
+    }
+}
+
+impl SpaceKey for &crate::Id {
+    fn index_in(self, g: &MapGraph) -> Option<usize> {
+        (*self).index_in(g)
+    }
 }
 
 /// An edge of the map graph, with its kinds (never empty: the default kind is filled in).
@@ -346,7 +400,8 @@ impl MapGraph {
             return None;
         }
         let i = self.spaces.len();
-        self.index.insert(space.id.clone(), i);
+        self.index.insert(space.id, i);
+        self.by_addr.insert(space.id.addr(), i);
         self.spaces.push(space);
         self.neighbours.push(Vec::new());
         Some(i)
@@ -369,8 +424,10 @@ impl MapGraph {
             .map(|&(_, e)| e)
     }
 
-    pub fn index_of(&self, id: &str) -> Option<usize> {
-        self.index.get(id).copied()
+    /// The index of a space by its id: an interned [`crate::Id`] is found by its address,
+    /// a text by its hash.
+    pub fn index_of(&self, id: impl SpaceKey) -> Option<usize> {
+        id.index_in(self)
     }
 
     pub fn space(&self, id: &str) -> Option<&Space> {

@@ -249,7 +249,7 @@ fn play_step(
         ExampleStep::Control(c) => {
             let want = c.side.as_deref();
             for s in &c.spaces {
-                let now = state.control.get(s).map(String::as_str);
+                let now = state.control.get(s.as_str()).map(|x| x.as_str());
                 if now != want {
                     return Err((
                         format!(
@@ -355,8 +355,8 @@ fn play_step(
             };
             let me = rules.game.sides.first().map_or("", |s| s.id.as_str());
             let ctx = Context {
-                me: me.to_string(),
-                enemy: rules.other_side(me).to_string(),
+                me: me.into(),
+                enemy: rules.other_side(me).into(),
                 ..Context::default()
             };
             match eval::condition(expr, rules.content, state, &ctx) {
@@ -481,7 +481,7 @@ fn card_places(state: &State, card: &str, side: Option<&str>) -> Vec<&'static st
 /// A place as examples write it.
 fn place_name(at: &Loc) -> String {
     match at {
-        Loc::Space(s) | Loc::Box(s) => s.clone(),
+        Loc::Space(s) | Loc::Box(s) => s.to_string(),
         Loc::Unplaced => "unplaced".into(),
         Loc::Removed => "removed".into(),
     }

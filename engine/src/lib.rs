@@ -16,6 +16,8 @@ pub mod diag;
 pub mod examples;
 pub mod format;
 pub mod hex;
+pub mod id;
+pub use id::Id;
 pub mod load;
 pub mod model;
 pub mod narrate;

@@ -61,7 +61,7 @@ pub enum Provenance {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Named {
-    pub id: String,
+    pub id: crate::id::Id,
     pub name: String,
     #[serde(default, skip_serializing_if = "is_default")]
     pub notes: String,
@@ -160,7 +160,7 @@ pub struct GameFile {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Nation {
-    pub id: String,
+    pub id: crate::id::Id,
     pub name: String,
     /// The side that commands this nation's pieces at the start; none for a neutral.
     #[serde(default, skip_serializing_if = "Option::is_none")]

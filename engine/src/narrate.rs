@@ -150,7 +150,7 @@ fn units(content: &Content, before: &State, after: &State) -> Vec<String> {
         }
         if a.serves != b.serves {
             add(
-                format!("now serve {}", names.or_id(b.side(content))),
+                format!("now serve {}", names.or_id(&b.side(content))),
                 name(),
             );
         }
@@ -377,9 +377,9 @@ pub fn compare(
         };
         out.push(both("The game".into(), said(a), said(b)));
     }
-    let spaces: std::collections::BTreeSet<&String> =
+    let spaces: std::collections::BTreeSet<&crate::Id> =
         a.control.keys().chain(b.control.keys()).collect();
-    let held = |s: &State, space: &String| {
+    let held = |s: &State, space: &crate::Id| {
         s.control
             .get(space)
             .map_or("no one".into(), |x| names.or_id(x))

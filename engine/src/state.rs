@@ -22,8 +22,8 @@ use crate::model::{Location, Placement, ScenarioFile};
 /// Where a unit is.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Loc {
-    Space(String),
-    Box(String),
+    Space(crate::id::Id),
+    Box(crate::id::Id),
     /// Not yet in play (reinforcements to come).
     Unplaced,
     /// Out of the game for good.
@@ -33,7 +33,7 @@ pub enum Loc {
 /// One piece on the map or off it: a piece of a counter of the countersheet.
 #[derive(Debug, Clone)]
 pub struct Unit {
-    pub counter: String,
+    pub counter: crate::id::Id,
     /// Which of the counter's identical pieces (0 for a unique counter).
     pub piece: u32,
     pub at: Loc,
@@ -61,12 +61,12 @@ impl Eq for Unit {}
 impl Unit {
     /// The side the unit serves: its own allegiance, else its counter's side, else its
     /// nation's.
-    pub fn side<'c>(&self, content: &'c Content) -> &'c str {
+    pub fn side(&self, content: &Content) -> crate::Id {
         if let Some(s) = self
             .serves
             .and_then(|i| content.game.as_ref()?.sides.get(i))
         {
-            return &s.id;
+            return s.id;
         }
         // The counter's side, found once per loaded content.
         if content
@@ -80,10 +80,10 @@ impl Unit {
         }
         match content.counter_of(self) {
             Some(c) => match &c.side {
-                Some(s) => s,
-                None => crate::rules::supply::nation_side(content, &c.nation),
+                Some(s) => s.into(),
+                None => crate::rules::supply::nation_side(content, &c.nation).into(),
             },
-            None => "",
+            None => crate::Id::default(),
         }
     }
 
@@ -91,7 +91,7 @@ impl Unit {
     pub fn name(&self, content: &Content) -> String {
         match content.counter_of(self) {
             Some(c) if c.count > 1 => format!("{}.{}", self.counter, self.piece + 1),
-            _ => self.counter.clone(),
+            _ => self.counter.to_string(),
         }
     }
 }
@@ -204,7 +204,7 @@ pub struct State {
     /// the duration that clears it.
     pub unit_flags: Vec<(usize, String, String)>,
     /// Controller of each space that is not neutral.
-    pub control: BTreeMap<String, String>,
+    pub control: BTreeMap<crate::id::Id, crate::id::Id>,
     pub units: Vec<Unit>,
     pub markers: Vec<MarkerOnMap>,
     /// Cards played as events, with the turn each was first played; and those of this turn.
@@ -301,10 +301,10 @@ impl State {
                     .regions
                     .iter()
                     .any(|r| space_in_region(content, &s.id, r));
-                if in_region || setting.spaces.contains(&s.id) {
+                if in_region || setting.spaces.iter().any(|x| s.id == *x) {
                     match &setting.side {
-                        Some(side) => state.control.insert(s.id.clone(), side.clone()),
-                        None => state.control.remove(&s.id),
+                        Some(side) => state.control.insert(s.id, side.into()),
+                        None => state.control.remove(&*s.id),
                     };
                 }
             }
@@ -312,7 +312,7 @@ impl State {
         for (hint, c) in content.counters.iter().enumerate() {
             for piece in 0..c.count {
                 state.units.push(Unit {
-                    counter: c.id.clone(),
+                    counter: c.id,
                     piece,
                     at: Loc::Unplaced,
                     reduced: false,
@@ -512,7 +512,7 @@ impl State {
             .map(|s| s.id.as_str());
         for _ in 0..p.count {
             let at = match &p.at {
-                Location::Space(s) => Loc::Space(s.clone()),
+                Location::Space(s) => Loc::Space(s.into()),
                 Location::Box(b) => {
                     let role = game.boxes.iter().find(|x| x.id == *b).and_then(|x| x.role);
                     let theirs = side.and_then(|side| {
@@ -520,7 +520,7 @@ impl State {
                             x.side.as_deref() == Some(side) && x.role == role && role.is_some()
                         })
                     });
-                    Loc::Box(theirs.map_or_else(|| b.clone(), |x| x.id.clone()))
+                    Loc::Box(theirs.map_or_else(|| b.into(), |x| x.id.as_str().into()))
                 }
                 Location::Region(r) => {
                     let region: Vec<&crate::model::Space> = content
@@ -547,7 +547,7 @@ impl State {
                                 .filter(own_only)
                                 .min_by_key(|s| self.units_at(&s.id).count())
                         })
-                        .map(|s| Loc::Space(s.id.clone()))
+                        .map(|s| Loc::Space(s.id))
                         .ok_or_else(|| {
                             SetupError(format!("no room in region `{r}` for `{}`", p.counter))
                         })?
@@ -570,7 +570,7 @@ impl State {
     /// Rolls one die of `faces` faces: a forced result first, then the seeded dice.
     /// A space's controller is now `side` (none for neutral); counted if it changed.
     pub fn set_control(&mut self, space: &str, side: Option<&str>) {
-        let before = self.control.get(space).map(String::as_str);
+        let before = self.control.get(space).map(|s| s.as_str());
         if before == side {
             return;
         }
@@ -580,7 +580,7 @@ impl State {
             .entry(space.to_string())
             .or_default() += 1;
         match side {
-            Some(side) => self.control.insert(space.to_string(), side.to_string()),
+            Some(side) => self.control.insert(space.into(), side.into()),
             None => self.control.remove(space),
         };
     }

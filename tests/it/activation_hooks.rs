@@ -81,7 +81,7 @@ fn rule_change_romanian_units_may_not_be_activated_for_combat_is_one_hook() {
         .iter()
         .filter(|u| changed.counter_of(u).unwrap().nation == "ro")
         .filter_map(|u| match &u.at {
-            sandtable_engine::state::Loc::Space(s) => Some(s.clone()),
+            sandtable_engine::state::Loc::Space(s) => Some(s.to_string()),
             _ => None,
         })
         .collect();

@@ -68,7 +68,9 @@ pub(crate) fn place_of(s: &Session, unit: &str) -> String {
         .find(|u| u.name(b2b()) == unit)
         .unwrap_or_else(|| panic!("no unit {unit}"));
     match &u.at {
-        sandtable_engine::state::Loc::Space(x) | sandtable_engine::state::Loc::Box(x) => x.clone(),
+        sandtable_engine::state::Loc::Space(x) | sandtable_engine::state::Loc::Box(x) => {
+            x.to_string()
+        }
         other => format!("{other:?}"),
     }
 }
@@ -327,7 +329,7 @@ fn rule_6_c_the_axis_attrition_segment_ends_the_sixth_axis_round_before_the_sixt
     assert_eq!((p.side.as_str(), s.state().round), ("allied", 6), "{p:?}");
     assert_eq!(place_of(&s, "ge_corps.11"), "axis_eliminated");
     assert_eq!(
-        s.state().control.get("gorki").map(String::as_str),
+        s.state().control.get("gorki").map(|x| x.as_str()),
         Some("allied"),
         "13.5: the space no Axis unit could be supplied in changes hands"
     );

@@ -93,7 +93,7 @@ fn position(k: usize, place: &[(&str, &str)], clear: &[&str]) -> (Rules<'static>
     }
     for (name, space) in place {
         let u = unit(&state, name);
-        state.units[u].at = Loc::Space(space.to_string());
+        state.units[u].at = Loc::Space((*space).into());
     }
     impulses::start_impulse(&r, &mut state, k);
     (r, state)
@@ -257,7 +257,7 @@ fn rule_8_2_2_german_defenders_of_both_camps_share_losses_the_camp_not_attacking
                         .iter()
                         .any(|r| r == "berlin" || r == "oder_bridgehead")
             };
-            (plain(&e.kinds) && ok(a) && ok(b)).then(|| (a.id.clone(), b.id.clone()))
+            (plain(&e.kinds) && ok(a) && ok(b)).then_some((a.id, b.id))
         })
         .expect("two clear zones");
     let (r, mut s) = position(
@@ -371,7 +371,7 @@ fn rule_2_3_2_hitlers_order_binds_the_next_german_impulse_to_attack_with_two_uni
                 .neighbour_ids(&z.id)
                 .into_iter()
                 .find(|n| open(c.graph.space(n).unwrap()))?;
-            Some((z.id.clone(), n.to_string()))
+            Some((z.id.to_string(), n.to_string()))
         })
         .expect("two open zones side by side");
     let there: Vec<usize> = s
@@ -386,7 +386,7 @@ fn rule_2_3_2_hitlers_order_binds_the_next_german_impulse_to_attack_with_two_uni
     }
     for (g, z) in [("ge_kurmark", &zone), ("ge_156", &zone), ("su_61.1", &next)] {
         let u = unit(&s, g);
-        s.units[u].at = Loc::Space(z.clone());
+        s.units[u].at = Loc::Space(z.into());
     }
     s.flags.insert("hitler_counterattack_north".into());
     impulses::start_impulse(&r, &mut s, 2);
@@ -403,7 +403,7 @@ fn rule_2_3_2_hitlers_order_binds_the_next_german_impulse_to_attack_with_two_uni
         .iter()
         .filter(|u| c.counter(&u.counter).unwrap().nation == "ge_koniev")
         .filter_map(|u| match &u.at {
-            Loc::Space(z) => Some((u.name(c), z.clone())),
+            Loc::Space(z) => Some((u.name(c), *z)),
             _ => None,
         })
         .filter(|(_, z)| !fortified(z) && c.graph.neighbour_ids(z).iter().any(|n| soviet_at(n)))

@@ -415,7 +415,7 @@ fn rule_8_3_3_a_german_unit_with_every_friendly_zone_around_full_retreats_throug
         assert!(index(z) <= index("lebus"), "towards the west first: {z}");
     }
     act(&r, &mut s, &format!("retreat ge_606 {}", zones[0]));
-    assert_eq!(at(&r, &s, "ge_606"), Loc::Space(zones[0].clone()));
+    assert_eq!(at(&r, &s, "ge_606"), Loc::Space(zones[0].as_str().into()));
 }
 
 #[test]

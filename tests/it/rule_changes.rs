@@ -134,7 +134,7 @@ fn first_on_map(content: &Content, state: &State, nation: &str, ty: &str) -> usi
 
 fn space_of(state: &State, u: usize) -> String {
     match &state.units[u].at {
-        Loc::Space(s) => s.clone(),
+        Loc::Space(s) => s.to_string(),
         other => panic!("unit {u} is not on the map: {other:?}"),
     }
 }
@@ -216,7 +216,7 @@ fn rule_change_a_marsh_costs_one_more_to_enter_and_nothing_more_to_leave_as_terr
         .iter()
         .position(|s| s.terrain.as_deref() == Some("swamp"))
         .expect("a swamp space");
-    let swamp_id = g.spaces[swamp].id.clone();
+    let swamp_id = g.spaces[swamp].id.to_string();
     let mut spent = Vec::new();
     for content in [b2b(), changed] {
         // A German infantry unit next to the swamp, in a space activated for movement, with the
@@ -229,7 +229,7 @@ fn rule_change_a_marsh_costs_one_more_to_enter_and_nothing_more_to_leave_as_terr
             .neighbours(s)
             .iter()
             .filter(|&&(_, e)| g.edges[e].kinds.iter().all(|k| k == default))
-            .map(|&(n, _)| g.spaces[n].id.clone())
+            .map(|&(n, _)| g.spaces[n].id.to_string())
             .collect();
         let (from, out) = (near[0].clone(), near[1].clone());
         let start = empty_state(content);
@@ -240,14 +240,14 @@ fn rule_change_a_marsh_costs_one_more_to_enter_and_nothing_more_to_leave_as_terr
             &[("move", &from)],
             |state| {
                 for sp in near.iter().chain([&swamp_id]) {
-                    state.control.insert(sp.clone(), "axis".into());
+                    state.control.insert(sp.as_str().into(), "axis".into());
                     for u in state.units.iter_mut() {
-                        if u.at == Loc::Space(sp.clone()) {
+                        if u.at == Loc::Space(sp.as_str().into()) {
                             u.at = Loc::Unplaced;
                         }
                     }
                 }
-                state.units[inf].at = Loc::Space(from.clone());
+                state.units[inf].at = Loc::Space(from.as_str().into());
             },
         );
         let name = state.units[inf].name(content);
@@ -305,17 +305,16 @@ fn rule_change_axis_supply_may_not_be_traced_further_than_six_spaces_is_one_hook
                 .filter(|d| *d >= 0)
                 .min()
                 .unwrap_or(-1);
-            (d, s.id.clone())
+            (d, s.id)
         })
         .unwrap()
-        .id
-        .clone();
+        .id;
     let mut levels = Vec::new();
     let mut level_there = Vec::new();
     for content in [b2b(), changed] {
         let (rules, mut state) = operations(content, "axis", OpsStage::Move, &[]);
         for s in &content.graph.spaces {
-            state.control.insert(s.id.clone(), "axis".into());
+            state.control.insert(s.id, "axis".into());
         }
         for u in state.units.iter_mut() {
             if rules.side(u) != "axis" {
@@ -323,7 +322,7 @@ fn rule_change_axis_supply_may_not_be_traced_further_than_six_spaces_is_one_hook
             }
         }
         let ge = first_on_map(content, &state, "ge", "infantry");
-        state.units[ge].at = Loc::Space(far.clone());
+        state.units[ge].at = Loc::Space(far);
         levels.push(supply::levels(content, &state, "ge", "axis"));
         level_there.push(number_of(content, &state, ge, "supply_level(u)"));
     }
@@ -402,7 +401,7 @@ fn fortress_assault(content: &'static Content, dice: &str, attackers: usize) -> 
     {
         let g = &content.graph;
         let fort = g.index_of("sevastopol").unwrap();
-        let from = g.spaces[g.neighbours(fort)[0].0].id.clone();
+        let from = g.spaces[g.neighbours(fort)[0].0].id;
         let start = empty_state(content);
         let ges: Vec<usize> = (0..start.units.len())
             .filter(|&i| {
@@ -429,16 +428,16 @@ fn fortress_assault(content: &'static Content, dice: &str, attackers: usize) -> 
                                     n.id == c.nation && n.side.as_deref() == Some("allied")
                                 })
                             });
-                        if u.at == Loc::Space(from.clone()) || allied && u.at != sevastopol {
+                        if u.at == Loc::Space(from) || allied && u.at != sevastopol {
                             u.at = Loc::Unplaced;
                         }
                     }
                     for sp in &content.graph.spaces {
-                        state.control.insert(sp.id.clone(), "axis".into());
+                        state.control.insert(sp.id, "axis".into());
                     }
                     state.control.insert("sevastopol".into(), "allied".into());
                     for &ge in &ges {
-                        state.units[ge].at = Loc::Space(from.clone());
+                        state.units[ge].at = Loc::Space(from);
                     }
                 },
             );

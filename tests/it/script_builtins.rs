@@ -101,7 +101,7 @@ fn in_supply_traces_through_friendly_spaces_to_a_source() {
     // Cut Warsaw off: every neighbour Allied.
     let g = &b2b().graph;
     for n in g.neighbour_ids("warsaw") {
-        s.control.insert(n.to_string(), "allied".into());
+        s.control.insert(n.into(), "allied".into());
     }
     assert!(holds(&s, "not any(units(in: warsaw), |u| in_supply(u))"));
 }
@@ -117,7 +117,7 @@ fn effects_change_tracks_flags_control_and_markers() {
     );
     assert!(
         s.flags.contains("us_at_war")
-            && s.control.get("stockholm").map(String::as_str) == Some("axis")
+            && s.control.get("stockholm").map(|x| x.as_str()) == Some("axis")
     );
     let trench = s
         .markers

@@ -159,7 +159,7 @@ pub fn show(
             };
             painter.circle_stroke(c, ring, Stroke::new(width, colour));
         }
-        if highlight.contains(&s.id) {
+        if highlight.iter().any(|h| *h == s.id) {
             painter.circle_stroke(
                 c,
                 radius * 1.05 + 2.0,
@@ -174,7 +174,7 @@ pub fn show(
         legend::draw(&painter, content, rect);
     }
     view.spaces = (0..g.spaces.len())
-        .map(|i| (frame.at(g.pos(i)), g.spaces[i].id.clone()))
+        .map(|i| (frame.at(g.pos(i)), g.spaces[i].id.to_string()))
         .filter(|(c, _)| rect.contains(*c))
         .collect();
     view.counters = hit;
@@ -192,7 +192,7 @@ pub fn show(
                 .iter()
                 .find(|x| x.name(content) == *u)
                 .and_then(|x| match &x.at {
-                    Loc::Space(s) => Some(s.clone()),
+                    Loc::Space(s) => Some(s.to_string()),
                     _ => None,
                 })
         });

@@ -27,7 +27,7 @@ pub(super) fn add_space(app: &mut EditorApp, file: &str, id: &str) {
             return Err(format!("a space `{id}` already exists"));
         }
         m.spaces.push(Space {
-            id: id.clone(),
+            id: id.as_str().into(),
             name: id.clone(),
             hex: None,
             terrain,
@@ -265,7 +265,7 @@ pub(super) fn edit_space(
                 return Err(format!("no space `{id}` in the file"));
             };
             m.spaces.push(Space {
-                id: id.to_string(),
+                id: id.into(),
                 name: id.to_string(),
                 hex: Some(hex),
                 terrain: None,

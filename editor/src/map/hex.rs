@@ -105,8 +105,8 @@ pub(super) fn hex_map(app: &mut EditorApp, ui: &mut Ui, file: &str) {
             .filter(|(_, d)| *d <= grid.size * scale * 0.3);
         if let Some((e, _)) = side {
             app.map.selected = Some(Selected::Connection(
-                g.spaces[e.a].id.clone(),
-                g.spaces[e.b].id.clone(),
+                g.spaces[e.a].id.to_string(),
+                g.spaces[e.b].id.to_string(),
             ));
             return;
         }
@@ -114,7 +114,7 @@ pub(super) fn hex_map(app: &mut EditorApp, ui: &mut Ui, file: &str) {
             .map(|i| (i, at(g.pos(i)).distance(click)))
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .filter(|(_, d)| *d <= grid.size * scale);
-        app.map.selected = nearest.map(|(i, _)| Selected::Space(g.spaces[i].id.clone()));
+        app.map.selected = nearest.map(|(i, _)| Selected::Space(g.spaces[i].id.to_string()));
     }
     // A right click (or a double click) on a hole of the grid, a cell with no hex, adds a hex
     // there.

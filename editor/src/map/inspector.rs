@@ -330,7 +330,7 @@ pub(super) fn space_inspector(app: &mut EditorApp, ui: &mut Ui, file: &str, id: 
                 .iter()
                 .map(|&(n, e)| {
                     (
-                        g.spaces[n].id.clone(),
+                        g.spaces[n].id.to_string(),
                         format!("{} ({})", g.spaces[n].name, g.edges[e].kinds.join(", ")),
                     )
                 })

@@ -243,7 +243,7 @@ impl Checker<'_> {
                 "a stacking limit of 0 allows no piece anywhere".into(),
             );
         }
-        let stats: BTreeSet<String> = g.stats.iter().map(|x| x.id.clone()).collect();
+        let stats: BTreeSet<String> = g.stats.iter().map(|x| x.id.to_string()).collect();
         for (p, phase) in g.sequence.iter().enumerate() {
             for (i, step) in phase.steps.iter().enumerate() {
                 let at = format!("/sequence/{p}/steps/{i}");

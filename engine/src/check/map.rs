@@ -116,7 +116,7 @@ impl Checker<'_> {
                     continue;
                 }
                 let space = Space {
-                    id: HexGrid::cell_id(cell),
+                    id: HexGrid::cell_id(cell).into(),
                     name: HexGrid::cell_id(cell),
                     hex: Some(cell),
                     terrain: Some(grid.terrain.clone()),
@@ -259,7 +259,7 @@ impl Checker<'_> {
         }
         // Zone-style adjacency listed on spaces.
         for (i, s) in m.spaces.iter().enumerate() {
-            let Some(a) = graph.index_of(&s.id) else {
+            let Some(a) = graph.index_of(s.id) else {
                 continue;
             };
             for (j, adj) in s.adjacent.iter().enumerate() {

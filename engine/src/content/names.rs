@@ -21,9 +21,7 @@ impl Names {
         let mut names = IdMap::default();
         let mut add = |id: &str, name: &str| {
             if !id.is_empty() && !name.is_empty() {
-                names
-                    .entry(id.to_string())
-                    .or_insert_with(|| name.to_string());
+                names.entry(id.into()).or_insert_with(|| name.to_string());
             }
         };
         let game = content.game.as_ref();
@@ -36,7 +34,7 @@ impl Names {
         // German and the Soviet 1st Army).
         let mut seen: IdMap<u32> = IdMap::default();
         for c in &content.counters {
-            *seen.entry(c.name.clone()).or_default() += 1;
+            *seen.entry(c.name.as_str().into()).or_default() += 1;
         }
         let nation = |id: &str| {
             game.and_then(|g| g.nations.iter().find(|n| n.id == id))
@@ -44,13 +42,13 @@ impl Names {
         };
         let mut pieces = IdMap::default();
         for c in &content.counters {
-            if seen.get(&c.name).copied().unwrap_or(0) > 1 {
+            if seen.get(c.name.as_str()).copied().unwrap_or(0) > 1 {
                 add(&c.id, &format!("{} {}", nation(&c.nation), c.name));
             } else {
                 add(&c.id, &c.name);
             }
             if c.count > 1 {
-                pieces.insert(c.id.clone(), ());
+                pieces.insert(c.id, ());
             }
         }
         for (_, card) in content.cards() {
@@ -148,11 +146,11 @@ mod tests {
 
     fn names() -> Names {
         let mut names = IdMap::default();
-        names.insert("kiev".to_string(), "Kiev".to_string());
-        names.insert("su_61".to_string(), "61st Army".to_string());
-        names.insert("orel".to_string(), "Orël".to_string());
+        names.insert("kiev".into(), "Kiev".to_string());
+        names.insert("su_61".into(), "61st Army".to_string());
+        names.insert("orel".into(), "Orël".to_string());
         let mut pieces = IdMap::default();
-        pieces.insert("su_61".to_string(), ());
+        pieces.insert("su_61".into(), ());
         Names { names, pieces }
     }
 

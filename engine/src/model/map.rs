@@ -46,7 +46,7 @@ pub enum SupplyLevel {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Space {
-    pub id: String,
+    pub id: crate::id::Id,
     pub name: String,
     /// For a hex: its column and row on the grid. Hexes not listed as spaces are made from the
     /// grid's defaults.
@@ -196,14 +196,14 @@ pub struct CountersFile {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Counter {
-    pub id: String,
+    pub id: crate::id::Id,
     pub name: String,
-    pub nation: String,
+    pub nation: crate::id::Id,
     /// The side that commands it when that is not its nation's side.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
-    pub unit_type: String,
-    pub size: String,
+    pub unit_type: crate::id::Id,
+    pub size: crate::id::Id,
     /// The full-strength step: one number per stat of the game, in order.
     pub front: Vec<i32>,
     /// The reduced step, if the counter has one.

@@ -38,7 +38,7 @@ impl Fight<'_> {
 /// Whether the `MayAttack` hooks let unit `u`, in `from`, attack `target`.
 pub fn may_attack(rules: &Rules, state: &State, u: usize, from: &str, target: &str) -> bool {
     let side = rules.side(&state.units[u]);
-    hooks::may(rules.content, state, HookPoint::MayAttack, side, || {
+    hooks::may(rules.content, state, HookPoint::MayAttack, &side, || {
         vec![
             unit("u", u),
             space("from", from),
@@ -55,7 +55,7 @@ pub fn advance_reach(rules: &Rules, state: &State, u: usize, target: &str, base:
         rules.content,
         state,
         HookPoint::Advance,
-        side,
+        &side,
         i64::from(base),
         || vec![unit("u", u), space("defending_space", target)],
     );
@@ -78,7 +78,7 @@ pub fn strength(
         rules.content,
         state,
         HookPoint::Strength,
-        side,
+        &side,
         (printed, 1),
         || {
             vec![

@@ -9,9 +9,9 @@ use crate::state::{Loc, MarkerOnMap, State};
 
 /// A unit enters a space: it takes control of it (which may meet an offensive its side owes).
 pub(super) fn enter(rules: &Rules, state: &mut State, unit: usize, space: &str) {
-    state.units[unit].at = Loc::Space(space.to_string());
+    state.units[unit].at = Loc::Space(space.into());
     let side = rules.side(&state.units[unit]).to_string();
-    if state.control.get(space) != Some(&side) {
+    if state.control.get(space).map(|x| x.as_str()) != Some(side.as_str()) {
         take_control(rules, state, space, &side);
         offensive_made(rules, state, &[unit], space, false);
     }
@@ -40,7 +40,7 @@ pub(super) fn leave_stand_fast(
     else {
         return;
     };
-    let from = from.clone();
+    let from = *from;
     let side = rules.side(&state.units[unit]);
     let per_unit = sf.per_unit_after.as_ref().is_some_and(|(card, nations)| {
         state.played.contains_key(card)
@@ -51,9 +51,9 @@ pub(super) fn leave_stand_fast(
     if !per_unit || free {
         state.markers.remove(i);
     }
-    let into_enemy = state.control.get(to).is_some_and(|c| c != side);
+    let into_enemy = state.control.get(to).is_some_and(|c| *c != side);
     if !free && !into_enemy && sf.exit_vp > 0 {
-        pay_vp(rules, state, side, sf.exit_vp);
+        pay_vp(rules, state, &side, sf.exit_vp);
         state.flow.messages.push(format!(
             "{side} leaves {from} against Stand Fast orders: {} VP",
             sf.exit_vp
@@ -106,7 +106,7 @@ pub(super) fn offensive_made(
 
 /// A side takes control of a space; its victory points change hands.
 pub(super) fn take_control(rules: &Rules, state: &mut State, space: &str, side: &str) {
-    let before = state.control.get(space).cloned();
+    let before = state.control.get(space).map(|x| x.to_string());
     if before.as_deref() == Some(side) {
         return;
     }
@@ -169,7 +169,7 @@ pub(super) fn take_control(rules: &Rules, state: &mut State, space: &str, side: 
 /// The side other than its controller a space's victory points count for now: the first
 /// `counts_as` rule whose marker stands there and whose condition holds.
 fn counts_as(rules: &Rules, state: &State, space: &str) -> Option<String> {
-    let controller = state.control.get(space).map(String::as_str);
+    let controller = state.control.get(space).map(|x| x.as_str());
     let rules_for = &rules.play.victory.counts_as;
     rules_for.iter().enumerate().find_map(|(i, c)| {
         if controller == Some(c.side.as_str()) || !has_marker(state, space, &c.marker) {
@@ -178,7 +178,7 @@ fn counts_as(rules: &Rules, state: &State, space: &str) -> Option<String> {
         let holds = c.when.as_ref().is_none_or(|_| {
             let at = format!("/play/victory/counts_as/{i}/when");
             let ctx = Context {
-                space: Some(space.to_string()),
+                space: Some(space.into()),
                 ..side_context(rules, &c.side)
             };
             rules.condition(state, &at, &ctx) == Some(true)
@@ -238,7 +238,7 @@ pub(super) fn settle_counted_vp(rules: &Rules, state: &mut State) {
         if state.vp_counted.get(&space) == now.as_ref() {
             continue;
         }
-        let controller = state.control.get(&space).cloned();
+        let controller = state.control.get(space.as_str()).map(|x| x.to_string());
         let was = state.vp_counted.remove(&space).or(controller.clone());
         let counted_now = now.clone().or(controller);
         vp_change(

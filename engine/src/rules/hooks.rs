@@ -20,10 +20,10 @@ pub fn unit(name: &str, u: usize) -> (String, Value) {
 }
 
 /// A space, for a hook's names.
-pub fn space(name: &str, id: &str) -> (String, Value) {
+pub fn space(name: &str, id: impl Into<crate::Id>) -> (String, Value) {
     (
         name.to_string(),
-        Value::Id(crate::script::types::Kind::Space, id.to_string()),
+        Value::Id(crate::script::types::Kind::Space, id.into()),
     )
 }
 
@@ -53,14 +53,14 @@ fn at_point(content: &Content, at: HookPoint) -> impl Iterator<Item = &HookScrip
 }
 
 fn context(content: &Content, me: &str, names: Names) -> Context {
-    let enemy = content
-        .game
-        .as_ref()
-        .and_then(|g| g.sides.iter().find(|s| s.id != me))
-        .map_or(String::new(), |s| s.id.clone());
+    let sides = content.game.as_ref().map_or(&[][..], |g| &g.sides[..]);
+    let enemy = sides.iter().find(|s| s.id != me).map(|s| s.id);
     Context {
-        me: me.to_string(),
-        enemy,
+        me: sides
+            .iter()
+            .find(|s| s.id == me)
+            .map_or_else(|| me.into(), |s| s.id),
+        enemy: enemy.unwrap_or_default(),
         names,
         ..Context::default()
     }

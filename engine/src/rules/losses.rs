@@ -135,7 +135,10 @@ fn steps_down_to(rules: &Rules, unit: &crate::state::Unit, small: &crate::model:
             && (s.types.is_empty() || s.types.iter().any(|t| t == ty))
     });
     match rule {
-        Some(r) => r.by_nations.contains(&small.nation) && r.by_types.contains(&small.unit_type),
+        Some(r) => {
+            r.by_nations.iter().any(|x| *x == small.nation)
+                && r.by_types.iter().any(|x| *x == small.unit_type)
+        }
         None => small.nation == nation && small.unit_type == ty,
     }
 }
@@ -144,7 +147,12 @@ fn steps_down_to(rules: &Rules, unit: &crate::state::Unit, small: &crate::model:
 /// full-strength one first).
 pub(super) fn step_down_unit(rules: &Rules, state: &State, unit: usize) -> Option<usize> {
     let u = &state.units[unit];
-    let reserve = Loc::Box(rules.box_of(rules.side(u), BoxRole::Reserve)?.to_string());
+    let reserve = Loc::Box(
+        rules
+            .box_of(&rules.side(u), BoxRole::Reserve)?
+            .to_string()
+            .into(),
+    );
     let candidates: Vec<usize> = (0..state.units.len())
         .filter(|&i| {
             state.units[i].at == reserve
@@ -179,7 +187,7 @@ pub fn lose_step(rules: &Rules, state: &mut State, unit: usize) -> Option<usize>
         let to = match by {
             Some(_) => rules
                 .box_of(&side, BoxRole::Eliminated)
-                .map_or(Loc::Removed, |b| Loc::Box(b.to_string())),
+                .map_or(Loc::Removed, |b| Loc::Box(b.into())),
             None => Loc::Removed,
         };
         put_eliminated(rules, state, unit, to);
@@ -220,7 +228,7 @@ fn eliminate_marked(rules: &Rules, state: &mut State, unit: usize, out_of_supply
                 .find(|x| x.role == Some(BoxRole::Removed))
                 .map(|x| x.id.as_str())
         })
-        .map_or(Loc::Removed, |b| Loc::Box(b.to_string()));
+        .map_or(Loc::Removed, |b| Loc::Box(b.into()));
     put_eliminated(rules, state, unit, to);
 }
 
@@ -229,7 +237,7 @@ fn eliminate_marked(rules: &Rules, state: &mut State, unit: usize, out_of_supply
 /// which takes over its theatres.
 pub fn put_eliminated(rules: &Rules, state: &mut State, unit: usize, to: Loc) {
     let side = rules.side(&state.units[unit]);
-    let eliminated_box = rules.box_of(side, BoxRole::Eliminated);
+    let eliminated_box = rules.box_of(&side, BoxRole::Eliminated);
     let is_box = matches!(&to, Loc::Box(b) if Some(b.as_str()) == eliminated_box);
     let stand_in = rules
         .counter(&state.units[unit])
@@ -282,7 +290,7 @@ pub fn eliminate_out_of_supply(rules: &Rules, state: &mut State, u: usize) {
     match (rules.box_of(&side, BoxRole::Delayed), delay) {
         (Some(b), Some(d)) if !excepted => {
             super::theatres::record(rules.content, state, u, true);
-            state.units[u].at = Loc::Box(b.to_string());
+            state.units[u].at = Loc::Box(b.into());
             state.delayed.insert(u, state.turn + d.turns);
         }
         _ => eliminate_marked(rules, state, u, true),
@@ -320,7 +328,7 @@ pub fn spread(
     let mine: Vec<usize> = alive
         .iter()
         .copied()
-        .filter(|&u| rules.side(&state.units[u]) == turn_side)
+        .filter(|&u| rules.side(&state.units[u]) == *turn_side)
         .collect();
     // The whole side's least-hit units, if the side's turn holds one of the least-hit overall.
     let overall = least(alive.to_vec());

@@ -391,7 +391,7 @@ impl<'c> Rules<'c> {
         self.stat(unit, self.movement)
     }
 
-    pub fn side(&self, unit: &Unit) -> &'c str {
+    pub fn side(&self, unit: &Unit) -> crate::Id {
         unit.side(self.content)
     }
 

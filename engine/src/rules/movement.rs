@@ -17,7 +17,7 @@ pub fn allowance(rules: &Rules, state: &State, u: usize, printed: i32) -> u32 {
         rules.content,
         state,
         HookPoint::Movement,
-        side,
+        &side,
         printed as i64,
         || vec![unit("u", u)],
     );
@@ -63,13 +63,13 @@ pub fn step_cost(
         content,
         state,
         HookPoint::MoveCost,
-        side,
+        &side,
         (base as i64, 2),
         || {
             vec![
                 unit("u", u),
-                space("from", &g.spaces[from].id),
-                space("to", &g.spaces[to].id),
+                space("from", g.spaces[from].id),
+                space("to", g.spaces[to].id),
             ]
         },
     );
@@ -93,10 +93,10 @@ pub fn zone_cost(rules: &Rules, state: &State, u: usize, (from, to): (usize, usi
     };
     let side = rules.side(unit);
     let mut extra = 0;
-    if cost(&zoc.enter) > 0 && in_enemy_zone(rules, state, side, to) {
+    if cost(&zoc.enter) > 0 && in_enemy_zone(rules, state, &side, to) {
         extra += cost(&zoc.enter);
     }
-    if cost(&zoc.leave) > 0 && in_enemy_zone(rules, state, side, from) {
+    if cost(&zoc.leave) > 0 && in_enemy_zone(rules, state, &side, from) {
         extra += cost(&zoc.leave);
     }
     extra
@@ -244,7 +244,7 @@ pub fn may_step(rules: &Rules, state: &State, u: usize, from: &str, to: &str) ->
 /// Whether the `MayStop` hooks let a unit's move end in `space`.
 pub fn may_end(rules: &Rules, state: &State, u: usize, at: &str) -> bool {
     let side = rules.side(&state.units[u]);
-    hooks::may(rules.content, state, HookPoint::MayStop, side, || {
+    hooks::may(rules.content, state, HookPoint::MayStop, &side, || {
         vec![unit("u", u), space("space", at)]
     })
 }
@@ -259,7 +259,7 @@ pub fn may(
     (from, to): (&str, &str),
 ) -> bool {
     let side = rules.side(&state.units[u]);
-    hooks::may(rules.content, state, at, side, || {
+    hooks::may(rules.content, state, at, &side, || {
         vec![unit("u", u), space("from", from), space("to", to)]
     })
 }

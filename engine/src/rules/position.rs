@@ -23,8 +23,8 @@ pub fn place(rules: &Rules, at: &str) -> Option<Loc> {
     match at {
         "removed" => Some(Loc::Removed),
         "unplaced" => Some(Loc::Unplaced),
-        _ if rules.content.graph.index_of(at).is_some() => Some(Loc::Space(at.to_string())),
-        _ if rules.game.boxes.iter().any(|b| b.id == at) => Some(Loc::Box(at.to_string())),
+        _ if rules.content.graph.index_of(at).is_some() => Some(Loc::Space(at.into())),
+        _ if rules.game.boxes.iter().any(|b| b.id == at) => Some(Loc::Box(at.into())),
         _ => None,
     }
 }
@@ -37,7 +37,7 @@ pub fn apply(rules: &Rules, state: &mut State, p: &Position) -> Result<(), Rules
         state.turn = turn;
     }
     for unit in state.units.iter_mut() {
-        if matches!(&unit.at, Loc::Space(s) if p.clear.contains(s)) {
+        if matches!(&unit.at, Loc::Space(s) if p.clear.iter().any(|x| *x == *s)) {
             unit.at = Loc::Removed;
         }
     }
@@ -71,7 +71,7 @@ pub fn apply(rules: &Rules, state: &mut State, p: &Position) -> Result<(), Rules
                     .spaces
                     .iter()
                     .filter(|s| space_in_region(rules.content, &s.id, r))
-                    .map(|s| s.id.clone()),
+                    .map(|s| s.id.to_string()),
             );
         }
         for s in spaces {

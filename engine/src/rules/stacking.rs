@@ -20,7 +20,7 @@ pub fn may_enter(rules: &Rules, state: &State, side: &str, space: usize) -> bool
     }
     !rules.play.no_entry.iter().any(|n| {
         n.side == side
-            && (n.spaces.contains(&s.id)
+            && (n.spaces.iter().any(|x| *x == s.id)
                 || s.terrain.as_ref().is_some_and(|t| n.terrains.contains(t)))
     })
 }
@@ -34,7 +34,7 @@ pub fn may_operate(rules: &Rules, state: &State, unit: usize, space: &str) -> bo
     }
     let at = rules.content.graph.index_of(space);
     let in_region = |reg: &String| {
-        at.is_some_and(|i| match rules.content.region_index().get(reg) {
+        at.is_some_and(|i| match rules.content.region_index().get(reg.as_str()) {
             Some(members) => members[i],
             None => crate::content::space_index_in_region(rules.content, i, reg),
         })
@@ -69,9 +69,9 @@ pub fn may_operate(rules: &Rules, state: &State, unit: usize, space: &str) -> bo
 
 /// Whether a national restriction names a counter (by its nation, its id or its size).
 fn names_counter(r: &crate::model::OperateIn, c: &crate::model::Counter) -> bool {
-    (r.nations.contains(&c.nation) || r.counters.contains(&c.id))
-        && !r.except_counters.contains(&c.id)
-        && (r.sizes.is_empty() || r.sizes.contains(&c.size))
+    (r.nations.iter().any(|x| *x == c.nation) || r.counters.iter().any(|x| *x == c.id))
+        && !r.except_counters.iter().any(|x| *x == c.id)
+        && (r.sizes.is_empty() || r.sizes.iter().any(|x| *x == c.size))
 }
 
 /// Whether a unit may end its move in a space: where it may operate, without breaking the
@@ -209,8 +209,10 @@ fn may_be_together(
 ) -> bool {
     let u = &state.units[unit];
     let st = &rules.game.stacking;
-    if st.alone.contains(&u.counter) && !others.is_empty()
-        || others.iter().any(|x| st.alone.contains(&x.counter))
+    if st.alone.iter().any(|x| *x == u.counter) && !others.is_empty()
+        || others
+            .iter()
+            .any(|o| st.alone.iter().any(|x| *x == o.counter))
     {
         return false;
     }

@@ -37,9 +37,10 @@ impl SideView {
         let g = &content.graph;
         let n = g.spaces.len();
         let mut enemy = vec![false; n];
+        let side_id = crate::Id::new(side);
         for u in &state.units {
             if let crate::state::Loc::Space(s) = &u.at {
-                if u.side(content) != side {
+                if u.side(content) != side_id {
                     if let Some(i) = g.index_of(s) {
                         enemy[i] = true;
                     }
@@ -48,7 +49,7 @@ impl SideView {
         }
         let mut friendly = vec![false; n];
         for (space, holder) in &state.control {
-            if holder == side {
+            if *holder == side_id {
                 if let Some(i) = g.index_of(space) {
                     friendly[i] = !enemy[i];
                 }
@@ -140,7 +141,7 @@ pub fn levels_seen(content: &Content, state: &State, view: &SideView, nation: &s
                 .iter()
                 .flat_map(|g| g.nations.iter().filter(|n| n.id == nation))
                 .flat_map(|n| n.home.iter())
-                .filter_map(|h| content.region_index().get(h))
+                .filter_map(|h| content.region_index().get(h.as_str()))
                 .collect();
             for (i, level) in out.iter_mut().enumerate() {
                 if always.anywhere || homes.iter().any(|h| h[i]) {
@@ -153,7 +154,7 @@ pub fn levels_seen(content: &Content, state: &State, view: &SideView, nation: &s
             .iter()
             .filter(|c| state.flags.contains(&c.flag) && c.nations.iter().any(|n| n == nation))
         {
-            if let Some(members) = content.region_index().get(&cap.region) {
+            if let Some(members) = content.region_index().get(cap.region.as_str()) {
                 for (level, inside) in out.iter_mut().zip(members) {
                     if *inside && *level == Level::Full {
                         *level = Level::Limited;
@@ -247,7 +248,7 @@ fn lines(
                 && !seen[i]
                 && keep(i)
                 && (friendly[i]
-                    || state.control.get(&g.spaces[i].id).map(String::as_str) == Some(side))
+                    || state.control.get(&g.spaces[i].id).map(|x| x.as_str()) == Some(side))
                 && !(full && hindered[i])
             {
                 seen[i] = true;
@@ -426,7 +427,7 @@ pub fn unused_marker_sources(
                 u.side(content) == side
                     && content
                         .counter_of(u)
-                        .is_some_and(|c| source.nations.contains(&c.nation))
+                        .is_some_and(|c| source.nations.iter().any(|x| *x == c.nation))
                     && matches!(&u.at, crate::state::Loc::Space(s)
                         if g.index_of(s).is_some_and(|i| dist[i] != u32::MAX))
             });
@@ -454,7 +455,7 @@ pub fn marker_needed(content: &Content, state: &State, marker: &str, space: &str
         let Some(c) = content.counter_of(u) else {
             continue;
         };
-        let key = (c.nation.clone(), u.side(content).to_string());
+        let key = (c.nation.to_string(), u.side(content).to_string());
         if seen.contains(&key) {
             continue;
         }

@@ -27,7 +27,8 @@ fn naming<'c>(content: &'c Content, state: &State, unit: usize) -> Vec<(usize, &
         .iter()
         .enumerate()
         .filter(|(_, t)| {
-            t.nations.contains(&c.nation) && (t.sizes.is_empty() || t.sizes.contains(&c.size))
+            t.nations.iter().any(|x| *x == c.nation)
+                && (t.sizes.is_empty() || t.sizes.iter().any(|x| *x == c.size))
         })
         .collect()
 }
@@ -55,10 +56,7 @@ pub fn record(content: &Content, state: &mut State, unit: usize, out_of_supply: 
     let mut marks = Vec::new();
     if let (Some(at), false) = (at, out_of_supply) {
         let side = u.side(content).to_string();
-        let nation = content
-            .counter_of(u)
-            .map(|c| c.nation.clone())
-            .unwrap_or_default();
+        let nation = content.counter_of(u).map(|c| c.nation).unwrap_or_default();
         let view = supply::SideView::new(content, state, &side);
         let mut ctx = hooks::context_for(content, &side, Vec::new());
         for (i, t) in &theatres {
@@ -71,7 +69,7 @@ pub fn record(content: &Content, state: &mut State, unit: usize, out_of_supply: 
             };
             let st: &State = state;
             let mut keep = |space: usize| {
-                ctx.space = Some(content.graph.spaces[space].id.clone());
+                ctx.space = Some(content.graph.spaces[space].id);
                 eval::condition(sources, content, st, &ctx).unwrap_or(false)
             };
             if supply::traces_to(content, st, &view, (&nation, at), &mut keep) {
@@ -100,7 +98,7 @@ pub fn allows(content: &Content, state: &State, unit: usize, space: &str) -> boo
         .map(|u| u.side(content).to_string())
         .unwrap_or_default();
     let ctx = eval::Context {
-        space: Some(space.to_string()),
+        space: Some(space.into()),
         ..hooks::context_for(content, &side, Vec::new())
     };
     play.theatres.iter().enumerate().any(|(i, t)| {

@@ -157,7 +157,7 @@ fn facts(rules: &Rules, state: &State, words: &[&str]) -> Vec<String> {
         }
     };
     for w in &words[i + 1..] {
-        let Some(to) = g.index_of(w) else {
+        let Some(to) = g.index_of(*w) else {
             continue;
         };
         let to_name = names.or_id(w);
@@ -182,7 +182,7 @@ fn facts(rules: &Rules, state: &State, words: &[&str]) -> Vec<String> {
                 state,
                 HookPoint::MayMove,
                 &side,
-                vec![unit("u", u), space("from", from_id), space("to", w)],
+                vec![unit("u", u), space("from", from_id), space("to", *w)],
             );
             if !forbid.is_empty() {
                 out.push(format!(
@@ -217,7 +217,7 @@ fn facts(rules: &Rules, state: &State, words: &[&str]) -> Vec<String> {
             state,
             HookPoint::MayStop,
             &side,
-            vec![unit("u", u), space("space", w)],
+            vec![unit("u", u), space("space", *w)],
         );
         if !forbid.is_empty() {
             out.push(format!(

@@ -509,7 +509,7 @@ impl<'a> Checker<'a> {
             let Some(param) = param else { continue };
             if param.name == "table" {
                 if let ExprKind::Name(id) = &arg.value.kind {
-                    table = Some(id.clone());
+                    table = Some(id.to_string());
                 }
             }
             self.arg(param.ty, &arg.value, &mut t);

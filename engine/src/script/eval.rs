@@ -65,7 +65,7 @@ pub enum Value {
     Int(i64),
     Text(String),
     /// Something the content names: a space, a nation, a card ...
-    Id(Kind, String),
+    Id(Kind, crate::id::Id),
     /// A unit, by its index in the state.
     Unit(usize),
     /// A set: sorted, without repeats.
@@ -99,12 +99,12 @@ pub enum Outcome {
 #[derive(Debug, Clone, Default)]
 pub struct Context {
     /// The side playing the card.
-    pub me: String,
-    pub enemy: String,
+    pub me: crate::id::Id,
+    pub enemy: crate::id::Id,
     pub card: Option<String>,
     pub combat: Option<Combat>,
     /// The space a script of a space is about (named `space` in it).
-    pub space: Option<String>,
+    pub space: Option<crate::id::Id>,
     /// More names the script's place gives it (`u`, `level` ...).
     pub names: Vec<(String, Value)>,
 }
@@ -269,7 +269,7 @@ impl<'a> Eval<'a> {
                 "attackers" => return Some(set(&c.attackers)),
                 "defenders" => return Some(set(&c.defenders)),
                 "defending_space" => {
-                    return Some(Value::Id(Kind::Space, c.defending_space.clone()))
+                    return Some(Value::Id(Kind::Space, c.defending_space.as_str().into()))
                 }
                 _ => {}
             }
@@ -278,9 +278,9 @@ impl<'a> Eval<'a> {
             return Some(v.clone());
         }
         match (name, &ctx.space) {
-            ("space", Some(space)) => Some(Value::Id(Kind::Space, space.clone())),
-            ("me", _) => Some(Value::Id(Kind::Side, ctx.me.clone())),
-            ("enemy", _) => Some(Value::Id(Kind::Side, ctx.enemy.clone())),
+            ("space", Some(space)) => Some(Value::Id(Kind::Space, *space)),
+            ("me", _) => Some(Value::Id(Kind::Side, ctx.me)),
+            ("enemy", _) => Some(Value::Id(Kind::Side, ctx.enemy)),
             _ => None,
         }
     }
@@ -344,7 +344,7 @@ impl<'a> Eval<'a> {
         }
     }
 
-    fn id(&mut self, e: &Expr) -> Res<String> {
+    fn id(&mut self, e: &Expr) -> Res<crate::id::Id> {
         match self.expr(e)? {
             Value::Id(_, id) => Ok(id),
             _ => fail(e.range, "expected a name"),
@@ -382,7 +382,7 @@ impl<'a> Eval<'a> {
             ExprKind::Name(n) => match self.var(n) {
                 Some(v) => v,
                 // Checked content ids: the checker knows the kind; at run time an id is an id.
-                None => Value::Id(self.kind_of(n), n.clone()),
+                None => Value::Id(self.kind_of(n), *n),
             },
             ExprKind::Unary { op, operand } => match op {
                 UnaryOp::Not => Value::Bool(!self.bool(operand)?),
@@ -465,24 +465,25 @@ impl<'a> Eval<'a> {
                     return fail(range, "unknown counter");
                 };
                 Ok(match name {
-                    "nation" => Value::Id(Kind::Nation, counter.nation.clone()),
-                    "side" => Value::Id(Kind::Side, self.side_of(*i).to_string()),
+                    "nation" => Value::Id(Kind::Nation, counter.nation),
+                    "side" => Value::Id(Kind::Side, self.side_of(*i)),
                     "type" => Value::Id(
                         Kind::UnitType,
                         if unit.reduced {
                             counter
                                 .back_type
                                 .clone()
-                                .unwrap_or(counter.unit_type.clone())
+                                .unwrap_or(counter.unit_type.to_string())
+                                .into()
                         } else {
-                            counter.unit_type.clone()
+                            counter.unit_type
                         },
                     ),
-                    "size" => Value::Id(Kind::Size, counter.size.clone()),
-                    "counter" => Value::Id(Kind::Counter, counter.id.clone()),
+                    "size" => Value::Id(Kind::Size, counter.size),
+                    "counter" => Value::Id(Kind::Counter, counter.id),
                     "reduced" => Value::Bool(unit.reduced),
                     "space" => match &unit.at {
-                        Loc::Space(s) => Value::Id(Kind::Space, s.clone()),
+                        Loc::Space(s) => Value::Id(Kind::Space, *s),
                         _ => return fail(range, "the unit is not on the map"),
                     },
                     stat => {
@@ -505,8 +506,10 @@ impl<'a> Eval<'a> {
                     return fail(range, format!("no space `{id}`"));
                 };
                 Ok(match name {
-                    "country" => Value::Id(Kind::Region, s.country.clone().unwrap_or_default()),
-                    "terrain" => Value::Id(Kind::Terrain, s.terrain.clone().unwrap_or_default()),
+                    "country" => Value::Id(Kind::Region, s.country.as_deref().unwrap_or("").into()),
+                    "terrain" => {
+                        Value::Id(Kind::Terrain, s.terrain.as_deref().unwrap_or("").into())
+                    }
                     "vp" => Value::Int(i64::from(s.vp)),
                     prop => {
                         let decl = content
@@ -533,9 +536,9 @@ impl<'a> Eval<'a> {
                     return fail(range, format!("no counter `{id}`"));
                 };
                 Ok(match name {
-                    "nation" => Value::Id(Kind::Nation, c.nation.clone()),
-                    "type" => Value::Id(Kind::UnitType, c.unit_type.clone()),
-                    "size" => Value::Id(Kind::Size, c.size.clone()),
+                    "nation" => Value::Id(Kind::Nation, c.nation),
+                    "type" => Value::Id(Kind::UnitType, c.unit_type),
+                    "size" => Value::Id(Kind::Size, c.size),
                     "pieces" => Value::Int(i64::from(c.count)),
                     _ => return fail(range, format!("a counter has no `{name}`")),
                 })
@@ -578,7 +581,7 @@ impl<'a> Eval<'a> {
         Ok(())
     }
 
-    fn side_of(&self, unit: usize) -> &'a str {
+    fn side_of(&self, unit: usize) -> crate::Id {
         self.state.units[unit].side(self.content)
     }
 

@@ -112,7 +112,7 @@ fn walk(e: &Expr, reads: &mut Vec<Read>) -> bool {
                 "flag" => match args.as_slice() {
                     [a] if positional => match &a.value.kind {
                         ExprKind::Name(f) => {
-                            let read = Read::Flag(f.clone());
+                            let read = Read::Flag(f.to_string());
                             if !reads.contains(&read) {
                                 reads.push(read);
                             }

@@ -76,7 +76,7 @@ pub enum ExprKind {
     Text(String),
     /// A name: a variable, or the id of something in the content (resolved by the checker
     /// from what is expected where it stands).
-    Name(String),
+    Name(crate::id::Id),
     Call {
         name: Ident,
         args: Vec<Arg>,

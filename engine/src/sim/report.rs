@@ -40,7 +40,7 @@ impl Context {
         let names = content.names();
         let game = content.game.as_ref();
         let sides: Vec<String> = game
-            .map(|g| g.sides.iter().map(|s| s.id.clone()).collect())
+            .map(|g| g.sides.iter().map(|s| s.id.to_string()).collect())
             .unwrap_or_default();
         let tracks = game
             .into_iter()
@@ -74,7 +74,7 @@ impl Context {
                 .spaces
                 .iter()
                 .rev()
-                .map(|s| (s.id.clone(), s.name.clone()))
+                .map(|s| (s.id.to_string(), s.name.clone()))
                 .collect(),
             names: sides
                 .iter()

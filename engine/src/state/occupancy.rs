@@ -26,7 +26,7 @@ impl State {
                 match lists.get_mut(s.as_str()) {
                     Some(list) => list.push(i),
                     None => {
-                        lists.insert(s.clone(), vec![i]);
+                        lists.insert(*s, vec![i]);
                     }
                 }
             }

@@ -402,7 +402,7 @@ fn allied_19_partisans_place_one_marker_in_an_axis_space_of_the_listed_countries
             ["soviet_union", "greece", "albania", "yugoslavia"].contains(&c.as_str()),
             "{o} in {c}"
         );
-        assert_eq!(s.control.get(o).map(String::as_str), Some("axis"));
+        assert_eq!(s.control.get(o.as_str()).map(|x| x.as_str()), Some("axis"));
         assert!(units_on(&s, o).is_empty(), "{o} holds a unit");
     }
     let pick = d.options[0].clone();

@@ -9,7 +9,11 @@ use super::{
 use crate::cards::*;
 
 fn nation_of(s: &State, u: usize) -> String {
-    b2b().counter(&s.units[u].counter).unwrap().nation.clone()
+    b2b()
+        .counter(&s.units[u].counter)
+        .unwrap()
+        .nation
+        .to_string()
 }
 
 #[test]
@@ -164,7 +168,7 @@ fn allied_27_italy_defects_removes_italian_units_and_frees_empty_italian_spaces(
 }
 
 fn nation_of_counter(counter: &str) -> String {
-    b2b().counter(counter).unwrap().nation.clone()
+    b2b().counter(counter).unwrap().nation.to_string()
 }
 
 #[test]
@@ -196,7 +200,7 @@ fn allied_29_romania_defects_removes_romanian_units_and_adds_a_soviet_army() {
     assert_eq!(s.control["bucharest"], "axis");
     for x in spaces_of("romania") {
         if x != "bucharest" {
-            assert_eq!(s.control[&x], "allied", "{x}");
+            assert_eq!(s.control[x.as_str()], "allied", "{x}");
         }
     }
     assert_eq!(pieces(&s, "su_army", &reserve()), armies + 1);
@@ -221,7 +225,7 @@ fn allied_30_bulgaria_defects_after_romania() {
     assert_eq!(play("bulgaria_defects", &mut s, &[]), None);
     assert_eq!(in_play_of_nation(&s, "bu"), 0);
     for x in spaces_of("bulgaria") {
-        assert_eq!(s.control[&x], "allied", "{x}");
+        assert_eq!(s.control[x.as_str()], "allied", "{x}");
     }
     assert_eq!(pieces(&s, "su_army", &reserve()), armies + 1);
 }

@@ -301,7 +301,7 @@ fn allied_54_finland_withdraws_needs_the_three_spaces_in_full_supply() {
     }
     // Riga cut off: every neighbour in Axis hands.
     for n in b2b().graph.neighbour_ids("riga") {
-        s.control.insert(n.to_string(), "axis".into());
+        s.control.insert(n.into(), "axis".into());
     }
     let vp = s.track("vp");
     play("finland_withdraws", &mut s, &[]);

@@ -68,7 +68,7 @@ fn spaces_of(country: &str) -> Vec<String> {
         .spaces
         .iter()
         .filter(|s| s.country.as_deref() == Some(country))
-        .map(|s| s.id.clone())
+        .map(|s| s.id.to_string())
         .collect()
 }
 
@@ -82,7 +82,7 @@ fn country_of(space: &str) -> String {
 
 fn give(s: &mut State, spaces: &[String], side: &str) {
     for x in spaces {
-        s.control.insert(x.clone(), side.into());
+        s.control.insert(x.as_str().into(), side.into());
     }
 }
 

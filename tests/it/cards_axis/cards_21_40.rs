@@ -69,7 +69,7 @@ fn axis_23_axis_satellites_place_the_italian_8th_at_odessa_and_hungarian_2nd_at_
         if space.country.as_deref() == Some("soviet_union")
             && space.pos.is_some_and(|p| p.x < 1350.0)
         {
-            s.control.insert(space.id.clone(), "axis".into());
+            s.control.insert(space.id, "axis".into());
         }
     }
     for unit in s.units.iter_mut() {
@@ -87,7 +87,7 @@ fn axis_23_axis_satellites_place_the_italian_8th_at_odessa_and_hungarian_2nd_at_
     );
     let mut cut = s.clone();
     for n in b2b().graph.neighbour_ids("kiev") {
-        cut.control.insert(n.to_string(), "allied".into());
+        cut.control.insert(n.into(), "allied".into());
     }
     assert!(!playable("axis_satellites", &cut), "Kiev out of supply");
     s.control.insert("kiev".into(), "allied".into());

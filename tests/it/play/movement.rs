@@ -72,8 +72,7 @@ fn rule_10_2_a_soviet_lcu_entrenches_instead_of_moving_on_a_roll_of_1_to_3() {
                 && sandtable_engine::state::space_in_region(content, &s.id, "soviet_union")
         })
         .unwrap()
-        .id
-        .clone();
+        .id;
     let offers = |state: &State| {
         state
             .flow
@@ -117,8 +116,7 @@ fn rule_10_2_soviet_trenches_outside_urban_spaces_only_from_1943() {
                 && sandtable_engine::state::space_in_region(content, &s.id, "soviet_union")
         })
         .unwrap()
-        .id
-        .clone();
+        .id;
     let offers = |turn| {
         soviet_move_stage(turn, &open)
             .1
@@ -139,7 +137,7 @@ fn rule_10_3_a_fort_entered_by_the_enemy_is_destroyed_and_13_1_an_intact_one_giv
     // Sevastopol cut off: every space of the Soviet Union but it is the Axis's.
     for s in &content.graph.spaces {
         if s.id != "sevastopol" && state.control.get(&s.id).is_some_and(|c| c == "allied") {
-            state.control.insert(s.id.clone(), "axis".into());
+            state.control.insert(s.id, "axis".into());
         }
     }
     assert_eq!(

@@ -75,13 +75,15 @@ fn rule_14_53_each_wehrkreis_space_not_held_in_full_supply_costs_a_german_rp() {
         .spaces
         .iter()
         .filter(|s| sandtable_engine::state::space_in_region(content, &s.id, "wehrkreis"))
-        .map(|s| s.id.clone())
+        .map(|s| s.id.to_string())
         .collect();
-    state.control.insert(wehrkreis[0].clone(), "allied".into());
+    state
+        .control
+        .insert(wehrkreis[0].as_str().into(), "allied".into());
     run_sequence_script(&mut state, "axis", "wehrkreis");
     assert_eq!(state.track("rp_ge"), 2);
     for w in &wehrkreis {
-        state.control.insert(w.clone(), "allied".into());
+        state.control.insert(w.as_str().into(), "allied".into());
     }
     run_sequence_script(&mut state, "axis", "wehrkreis");
     assert_eq!(state.track("rp_ge"), 0, "never below 0");

@@ -118,12 +118,12 @@ fn axis_holding(turn: u32, n: usize) -> State {
                     .iter()
                     .any(|r| sandtable_engine::state::space_in_region(content, &s.id, r))
         })
-        .map(|s| s.id.clone())
+        .map(|s| s.id.to_string())
         .collect();
     assert!(targets.len() > n);
     for (i, s) in targets.iter().enumerate() {
         let side = if i < n { "axis" } else { "allied" };
-        state.control.insert(s.clone(), side.into());
+        state.control.insert(s.as_str().into(), side.into());
     }
     state.tracks.insert("vp".into(), 10);
     state

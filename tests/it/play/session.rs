@@ -215,7 +215,7 @@ fn random_walks_never_leave_units_overstacked_or_with_enemies() {
                 Default::default();
             for u in &s.state().units {
                 if let Loc::Space(sp) = &u.at {
-                    sides.entry(sp).or_default().insert(rules.side(u));
+                    sides.entry(sp).or_default().insert(rules.side(u).as_str());
                 }
             }
             assert!(

@@ -30,9 +30,9 @@ fn beach_head_a() -> (State, [String; 3]) {
     let two = inland(&one, &[beach]);
     let three = inland(&two, &[beach, &one]);
     for s in [&one, &two, &three] {
-        state.control.insert(s.clone(), "allied".into());
+        state.control.insert(s.as_str().into(), "allied".into());
         for u in state.units.iter_mut() {
-            if u.at == Loc::Space(s.clone()) {
+            if u.at == Loc::Space(s.as_str().into()) {
                 u.at = Loc::Unplaced;
             }
         }
@@ -79,7 +79,7 @@ fn rule_13_6_an_axis_lcu_in_the_caucasus_supplied_through_maikop_or_armavir_cost
         }
     }
     for s in &g.spaces {
-        state.control.insert(s.id.clone(), "axis".into());
+        state.control.insert(s.id, "axis".into());
     }
     let army = unit(&state, "ge_4th_army");
     state.units[army].at = Loc::Space("grozny".into());
@@ -97,7 +97,7 @@ fn rule_13_6_an_axis_lcu_in_the_caucasus_supplied_through_maikop_or_armavir_cost
     {
         for n in g.neighbour_ids(&s.id) {
             if !caucasus(n) {
-                state.control.insert(n.to_string(), "allied".into());
+                state.control.insert(n.into(), "allied".into());
             }
         }
     }
@@ -128,7 +128,7 @@ fn rule_6_c_a_beach_head_no_allied_unit_traces_to_is_removed_and_7_63_one_that_s
         .iter()
         .position(|u| u.counter == "br_corps" && u.at == Loc::Unplaced)
         .unwrap();
-    state.units[corps].at = Loc::Space(one.clone());
+    state.units[corps].at = Loc::Space(one.as_str().into());
     assert!(unused_marker_sources(content, &state, "allied").is_empty());
     assert!(marker_needed(content, &state, "beach_head_br", "beach_a"));
     assert!(

@@ -47,7 +47,7 @@ fn rule_16_2_partisans_are_placed_as_an_allied_action_after_the_partisans_event(
     let choice = state.flow.prompt.clone().unwrap();
     assert_eq!(choice.pick, Some((1, 1)), "one marker in 1941-42");
     for s in &choice.options {
-        assert_eq!(state.control[s], "axis");
+        assert_eq!(state.control[s.as_str()], "axis");
         assert!(state.units_at(s).next().is_none());
         assert!(
             sandtable_engine::state::space_in_region(content, s, "soviet_union")
@@ -194,10 +194,9 @@ fn rule_15_2_and_16_3_german_defenders_in_winter_42_or_in_a_partisan_space_keep_
                 && sandtable_engine::state::space_in_region(content, &s.id, "soviet_union")
         })
         .unwrap()
-        .id
-        .clone();
+        .id;
     let army = unit(&state, "ge_4th_army");
-    state.units[army].at = Loc::Space(forest.clone());
+    state.units[army].at = Loc::Space(forest);
     let mut c = combat::CombatTask::new("allied", &forest);
     c.defenders = vec![army];
     assert!(combat::terrain_rows(&rules, &state, &c).contains(&"forest".to_string()));

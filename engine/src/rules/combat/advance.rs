@@ -12,7 +12,7 @@ pub(super) fn start(rules: &Rules, state: &State, c: &mut CombatTask) {
     c.stage = Stage::Advance;
     if alive(state, &c.defenders)
         .iter()
-        .any(|&u| state.units[u].at == Loc::Space(c.target.clone()))
+        .any(|&u| state.units[u].at == Loc::Space(c.target.as_str().into()))
     {
         return;
     }
@@ -83,7 +83,8 @@ fn pursuit_options(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String> 
             let to = &g.spaces[n].id;
             // Non-mechanized units advance into the defending space, and from it into a
             // space the retreating units vacated (11.51).
-            if !mech && *to != c.target && !(*at == c.target && c.vacated.contains(to)) {
+            if !mech && *to != c.target && !(*at == c.target && c.vacated.iter().any(|x| *x == *to))
+            {
                 continue;
             }
             if !movable(rules, e)

@@ -33,7 +33,8 @@ fn numbers_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option<P
                 rules
                     .play
                     .attack_first_loss
-                    .contains(&state.units[u].counter)
+                    .iter()
+                    .any(|x| *x == state.units[u].counter)
             })
             .collect();
         if !first.is_empty() {

@@ -28,22 +28,22 @@ pub fn targets(rules: &Rules, state: &State, side: &str) -> Vec<String> {
             let id = &g.spaces[n].id;
             if movable(rules, e)
                 && enemy_in(rules, state, id, side)
-                && !state.flow.marks.attacked.contains(id)
+                && !state.flow.marks.attacked.contains(id.as_str())
                 && !banned(rules, state, side, id)
                 && may_enter_or_attack(rules, side, n)
             {
-                out.insert(id.clone());
+                out.insert(*id);
             }
         }
     }
-    out.into_iter().collect()
+    out.into_iter().map(String::from).collect()
 }
 
 fn may_enter_or_attack(rules: &Rules, side: &str, space: usize) -> bool {
     let s = &rules.content.graph.spaces[space];
     !rules.play.no_entry.iter().any(|n| {
         n.side == side
-            && (n.spaces.contains(&s.id)
+            && (n.spaces.iter().any(|x| *x == s.id)
                 || s.terrain.as_ref().is_some_and(|t| n.terrains.contains(t)))
     })
 }

@@ -5,8 +5,8 @@ use super::*;
 
 pub(super) fn card_context(rules: &Rules, c: &CombatTask, side: &str, card: &str) -> Context {
     Context {
-        me: side.to_string(),
-        enemy: rules.other_side(side).to_string(),
+        me: side.into(),
+        enemy: rules.other_side(side).into(),
         card: Some(card.to_string()),
         combat: Some(Combat {
             attacking: side == c.side,
@@ -222,8 +222,8 @@ fn holds_also(rules: &Rules, state: &State, c: &CombatTask) -> bool {
     };
     let defender = rules.other_side(&c.side);
     let ctx = eval::Context {
-        me: defender.to_string(),
-        enemy: c.side.clone(),
+        me: defender.into(),
+        enemy: c.side.as_str().into(),
         names: vec![
             hooks::units("attackers", &c.attackers),
             hooks::units("defenders", &c.defenders),

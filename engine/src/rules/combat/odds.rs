@@ -38,7 +38,7 @@ pub(super) fn bystander(rules: &Rules, state: &State, c: &CombatTask, unit: usiz
     let side = rules.side(&state.units[unit]);
     let ctx = Context {
         names: vec![("u".into(), eval::Value::Unit(unit))],
-        ..crate::rules::procedures::side_context(rules, side)
+        ..crate::rules::procedures::side_context(rules, &side)
     };
     holds(rules, state, &format!("{place}/combat/bystanders"), &ctx)
 }
@@ -79,8 +79,8 @@ pub(super) fn eliminate_bystanders(rules: &Rules, state: &mut State, c: &CombatT
 
 pub(super) fn combat_context(rules: &Rules, c: &CombatTask, side: &str) -> Context {
     Context {
-        me: side.to_string(),
-        enemy: rules.other_side(side).to_string(),
+        me: side.into(),
+        enemy: rules.other_side(side).into(),
         combat: Some(Combat {
             attacking: side == c.side,
             attackers: c.attackers.clone(),
@@ -443,7 +443,7 @@ fn city_progress(
         if let Some(h) = holder {
             state.set_control(&c.target, Some(&h));
         }
-    } else if state.control.contains_key(&c.target) {
+    } else if state.control.contains_key(c.target.as_str()) {
         state.set_control(&c.target, None);
     }
 }

@@ -82,7 +82,7 @@ pub fn retreat_options(rules: &Rules, state: &State, c: &CombatTask, unit: usize
     let mut cache = SupplyCache::default();
     let levels: Vec<Level> = if last {
         (0..g.spaces.len())
-            .map(|n| cache.at(rules, state, n, nation, side))
+            .map(|n| cache.at(rules, state, n, nation, &side))
             .collect()
     } else {
         Vec::new()
@@ -91,8 +91,8 @@ pub fn retreat_options(rules: &Rules, state: &State, c: &CombatTask, unit: usize
         let to = &g.spaces[n].id;
         if *to == c.target
             || !movable(rules, e)
-            || !may_enter(rules, state, side, n)
-            || enemy_in(rules, state, to, side)
+            || !may_enter(rules, state, &side, n)
+            || enemy_in(rules, state, to, &side)
             || !may_operate(rules, state, unit, to)
             || (last && !may_stack(rules, state, unit, to))
             || (away && target.is_some_and(|t| g.neighbours(t).iter().any(|&(x, _)| x == n)))
@@ -101,8 +101,8 @@ pub fn retreat_options(rules: &Rules, state: &State, c: &CombatTask, unit: usize
         }
         // Away from the markers that halt a retreat above all; then into a friendly space if
         // there is one; and ending in supply if it can (11.44).
-        let halted = halts_retreat(rules, state, side, to);
-        let enemy = state.control.get(to).map(String::as_str) != Some(side);
+        let halted = halts_retreat(rules, state, &side, to);
+        let enemy = state.control.get(to).map(|x| x.as_str()) != Some(&side);
         let unsupplied = levels.get(n).is_some_and(|&l| l == Level::Out);
         Some(u8::from(halted) * 4 + u8::from(enemy) * 2 + u8::from(unsupplied))
     })
@@ -213,11 +213,11 @@ pub(super) fn act(
             let to = words.get(2).ok_or("where to?")?.to_string();
             leave_stand_fast(rules, state, u, &to, true);
             let from = match &state.units[u].at {
-                Loc::Space(s) => s.clone(),
-                _ => String::new(),
+                Loc::Space(s) => *s,
+                _ => String::new().into(),
             };
-            if from != c.target && !c.vacated.contains(&from) {
-                c.vacated.push(from.clone());
+            if from != c.target && !c.vacated.iter().any(|x| *x == from) {
+                c.vacated.push(from.to_string());
             }
             enter(rules, state, u, &to);
             movement::after_step(rules, state, HookPoint::AfterRetreat, u, (&from, &to));

@@ -86,7 +86,7 @@ pub(in crate::rules) fn act(
                 .to_string();
             let (fi, ti) = (
                 g.index_of(&from).ok_or("no such space")?,
-                g.index_of(to).ok_or("no such space")?,
+                g.index_of(*to).ok_or("no such space")?,
             );
             let edge = g
                 .neighbours(fi)
@@ -193,7 +193,7 @@ pub(in crate::rules) fn act(
 /// Puts a unit in a space it moved, retreated or advanced into: control of a space with
 /// victory points passes to a capturer, or back to no one when a hostile unit enters.
 pub(super) fn enter(rules: &Rules, state: &mut State, s: &Impulses, unit: usize, space: &str) {
-    state.units[unit].at = Loc::Space(space.to_string());
+    state.units[unit].at = Loc::Space(space.into());
     let vp = rules.content.graph.space(space).map_or(0, |x| x.vp);
     let in_city = s
         .city
@@ -202,7 +202,7 @@ pub(super) fn enter(rules: &Rules, state: &mut State, s: &Impulses, unit: usize,
     let u = &state.units[unit];
     if s.last_through_holds && !in_city {
         let side = rules.side(u).to_string();
-        if state.control.get(space) != Some(&side) {
+        if state.control.get(space).map(|x| x.as_str()) != Some(side.as_str()) {
             state.set_control(space, Some(&side));
             movement::after_capture(rules, state, &side, space);
         }
@@ -256,7 +256,7 @@ pub(super) fn end_impulse(rules: &Rules, state: &mut State, mut t: ImpulseTask) 
                 (Some(&space), level_name(level)),
             );
             set_marker_level(state, &city.marker, &space, 0);
-            if state.control.contains_key(&space) {
+            if state.control.contains_key(space.as_str()) {
                 state.set_control(&space, None);
             }
         }

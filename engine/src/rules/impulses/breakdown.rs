@@ -85,7 +85,7 @@ fn recipe(state: &State, c: &Counter, units: &[usize]) -> Option<Vec<usize>> {
 /// Puts a free piece of a counter in a space, as a unit of the phase with its allowance (none
 /// left when `moved`).
 fn bring_in(rules: &Rules, state: &mut State, t: &mut ImpulseTask, piece: usize, space: &str) {
-    state.units[piece].at = Loc::Space(space.to_string());
+    state.units[piece].at = Loc::Space(space.into());
     state.units[piece].reduced = false;
     let Some(s) = spec(rules, t.at) else { return };
     let ma = movement::allowance(rules, state, piece, stat(rules, state, piece, &s.movement));

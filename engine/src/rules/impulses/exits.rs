@@ -49,7 +49,7 @@ pub(super) fn exit(
         .flow
         .messages
         .push(format!("{name} leaves the map from {at} ({})", x.to));
-    state.units[u].at = Loc::Box(x.to.clone());
+    state.units[u].at = Loc::Box(x.to.as_str().into());
     t.units.retain(|(x, _)| *x != u);
     t.acted.insert(u);
     put(state, t);

@@ -79,7 +79,7 @@ pub(super) fn leave_steps(
                 ("u".into(), Value::Unit(unit)),
                 crate::rules::hooks::space("to", to),
             ],
-            ..side_context(rules, side)
+            ..side_context(rules, &side)
         };
         // It steps once and stops.
         may_step_across(rules, state, s, unit, (from, n, e), &rule.crossing)

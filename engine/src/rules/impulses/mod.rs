@@ -323,7 +323,7 @@ fn begin_impulse(rules: &Rules, state: &mut State, t: &mut ImpulseTask) {
                 .units_at(&s.id)
                 .find(|(_, u)| city.besiegers.iter().any(|n| n == rules.nation(u)))
             {
-                t.held.push((s.id.clone(), rules.side(u.1).to_string()));
+                t.held.push((s.id.to_string(), rules.side(u.1).to_string()));
             }
         }
     }

@@ -111,7 +111,7 @@ fn fit(rules: &Rules, state: &State, group: &[usize], to: &str, gone: &[usize]) 
     }
     group.iter().all(|&u| {
         let fits = crate::rules::stacking::stacking_allows(rules, &after, u, to);
-        after.units[u].at = Loc::Space(to.to_string());
+        after.units[u].at = Loc::Space(to.into());
         fits
     })
 }

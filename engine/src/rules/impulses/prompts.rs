@@ -25,7 +25,7 @@ pub(in crate::rules) fn step(
             if t.units.is_empty() {
                 // Before the side acts, the others may play what may be played now.
                 for other in &rules.game.sides {
-                    if other.id == side || t.window.contains(&other.id) {
+                    if other.id == side || t.window.iter().any(|x| *x == other.id) {
                         continue;
                     }
                     let cards: Vec<String> = playable_chits(rules, state, &other.id)
@@ -456,7 +456,7 @@ pub(super) fn attack_targets(
         {
             continue;
         }
-        out.push(to.clone());
+        out.push(to.to_string());
     }
     out
 }
@@ -469,7 +469,7 @@ pub(super) fn may_siege(rules: &Rules, state: &State, city: &CityCombat, unit: u
     if is_besieger(rules, state, city, unit) {
         let side = rules.side(&state.units[unit]);
         !state.flow.oos.contains(&unit)
-            && support(state, city, side) >= 1
+            && support(state, city, &side) >= 1
             && (hostile_in(rules, state, at, unit) || garrison(rules, state, city, at) > 0)
     } else {
         besieged_by(rules, state, city, at)

@@ -184,7 +184,7 @@ pub(in crate::rules) fn retreat_options(
         // An empty space in a hostile zone of control, for the nations it blocks.
         if zones_block
             && state.units_at(to).next().is_none()
-            && movement::in_enemy_zone(rules, state, side, n)
+            && movement::in_enemy_zone(rules, state, &side, n)
         {
             return None;
         }
@@ -237,7 +237,7 @@ pub(in crate::rules) fn retreat_options(
             {
                 continue;
             }
-            through.push((THROUGH + tier(to), to.clone()));
+            through.push((THROUGH + tier(to), to.to_string()));
         }
     }
     if through.is_empty() {
@@ -342,7 +342,7 @@ pub(super) fn city_allows(
         !retreating
             || !to_city
             || marker_level(state, &city.marker, to) >= city.control_level
-                && state.control.get(to).map(String::as_str) == Some(side)
+                && state.control.get(to).map(|x| x.as_str()) == Some(&side)
     } else {
         !(to_city && !from_city && contested_or_held(rules, state, city, to)
             || from_city && !to_city && contested_or_held(rules, state, city, from))

@@ -22,7 +22,7 @@ pub(super) fn start(rules: &Rules, state: &mut State, at: (usize, usize), spec: 
         if rules.side(u) == spec.side
             && crate::state::space_in_region(rules.content, s, &spec.region)
         {
-            pending.push((i, s.clone()));
+            pending.push((i, s.to_string()));
             u.at = Loc::Unplaced;
         }
     }
@@ -59,7 +59,7 @@ fn spaces(rules: &Rules, state: &State, spec: &Deploy, (unit, home): (usize, &st
             && crate::state::space_in_region(content, &s.id, &spec.region)
             && fits(&s.id)
         {
-            out.push(s.id.clone());
+            out.push(s.id.to_string());
         }
     }
     out
@@ -82,7 +82,7 @@ pub(super) fn prompt(
         .collect();
     if options.is_empty() {
         // No room anywhere in the region: the unit stays where it was set up.
-        state.units[*unit].at = Loc::Space(home.clone());
+        state.units[*unit].at = Loc::Space(home.as_str().into());
         let name = state.units[*unit].name(rules.content);
         state.flow.messages.push(format!(
             "{name} finds no room to set up in {} and stays on {home}",
@@ -119,7 +119,7 @@ pub(super) fn act(
 ) -> Result<(), String> {
     let space = words.get(1).ok_or("where?")?;
     let (unit, _) = pending.first().ok_or("no unit is waiting to be set up")?;
-    state.units[*unit].at = Loc::Space((*space).to_string());
+    state.units[*unit].at = Loc::Space((*space).into());
     pop_first(state);
     Ok(())
 }

@@ -12,7 +12,7 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
         })
         .collect();
     let eliminated = rules.box_of(side, BoxRole::Eliminated);
-    let to_eliminated = eliminated.map_or(Loc::Removed, |b| Loc::Box(b.to_string()));
+    let to_eliminated = eliminated.map_or(Loc::Removed, |b| Loc::Box(b.into()));
     // Units whose wait on the turn track is over reach the eliminated box (6.C).
     let due: Vec<usize> = state
         .delayed
@@ -42,7 +42,7 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
     let g = &rules.content.graph;
     let mut lost = Vec::new();
     for (i, s) in g.spaces.iter().enumerate() {
-        if state.control.get(&s.id).map(String::as_str) != Some(side) {
+        if state.control.get(&s.id).map(|x| x.as_str()) != Some(side) {
             continue;
         }
         if supply::intact_fort(rules.content, state, &s.id)
@@ -67,10 +67,10 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
                 state,
                 HookPoint::MayLoseControl,
                 side,
-                || vec![crate::rules::hooks::space("space", &s.id)],
+                || vec![crate::rules::hooks::space("space", s.id)],
             )
         {
-            lost.push(s.id.clone());
+            lost.push(s.id);
         }
     }
     for s in lost {

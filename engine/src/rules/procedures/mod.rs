@@ -151,7 +151,7 @@ fn pool_side<'c>(rules: &Rules<'c>, state: &State, nations: &[String]) -> &'c st
         .units
         .iter()
         .filter(|u| u.serves.is_some() && nations.iter().any(|n| n == rules.nation(u)))
-        .map(|u| rules.side(u))
+        .map(|u| rules.side(u).as_str())
         .next()
         .unwrap_or("")
 }

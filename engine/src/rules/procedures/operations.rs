@@ -19,7 +19,7 @@ impl SupplyCache {
             return Level::Out;
         };
         let (nation, side) = (rules.nation(u), rules.side(u));
-        self.at(rules, state, i, nation, side)
+        self.at(rules, state, i, nation, &side)
     }
 
     pub(in crate::rules) fn at(
@@ -116,7 +116,7 @@ pub(super) fn activation_cost(
                     return false;
                 };
                 let in_region = |r: &String| crate::state::space_in_region(rules.content, at, r);
-                let named = x.counters.contains(&unit.counter)
+                let named = x.counters.iter().any(|x| *x == unit.counter)
                     || x.nations.iter().any(|n| n == rules.nation(unit))
                         && (x.sizes.is_empty() || x.sizes.iter().any(|s| s == rules.size(unit)));
                 named
@@ -155,7 +155,7 @@ pub(super) fn traces_through(
     if with == Level::Out {
         return false;
     }
-    let mut view = supply::SideView::new(rules.content, state, rules.side(u));
+    let mut view = supply::SideView::new(rules.content, state, &rules.side(u));
     for s in spaces {
         if let Some(i) = rules.content.graph.index_of(s) {
             view.close(i);
@@ -185,11 +185,11 @@ pub(super) fn occupied_spaces(rules: &Rules, state: &State, side: &str) -> Vec<S
     for u in &state.units {
         if let Loc::Space(s) = &u.at {
             if rules.side(u) == side {
-                seen.insert(s.clone());
+                seen.insert(*s);
             }
         }
     }
-    seen.into_iter().collect()
+    seen.into_iter().map(String::from).collect()
 }
 
 pub(super) fn ops_prompt(
@@ -351,8 +351,8 @@ pub(super) fn ops_act(
             let mech = rules.is_mech_now(state, &state.units[unit])
                 && SupplyCache::default().unit(rules, state, unit) != Level::Out;
             let from = match &state.units[unit].at {
-                Loc::Space(s) => s.clone(),
-                _ => String::new(),
+                Loc::Space(s) => *s,
+                _ => String::new().into(),
             };
             enter(rules, state, unit, &to);
             // A unit that may not stop where it stepped passes through: it goes on at once.
@@ -414,7 +414,7 @@ pub(super) fn entrench_options(rules: &Rules, state: &State, side: &str) -> Vec<
             continue;
         }
         let ctx = Context {
-            space: Some(m.space.clone()),
+            space: Some(m.space.as_str().into()),
             ..side_context(rules, &e.side)
         };
         if condition
@@ -449,7 +449,7 @@ pub(in crate::rules) fn run_rule_script(
         return;
     };
     let ctx = Context {
-        space: space.map(str::to_string),
+        space: space.map(crate::Id::new),
         names,
         ..side_context(rules, side)
     };
@@ -545,8 +545,8 @@ fn unit_moves(rules: &Rules, state: &State, cache: &mut SupplyCache, i: usize) -
     let may = |n: usize, e: usize| {
         let to = &g.spaces[n].id;
         movable(rules, e)
-            && may_enter(rules, state, side, n)
-            && !enemy_in(rules, state, to, side)
+            && may_enter(rules, state, &side, n)
+            && !enemy_in(rules, state, to, &side)
             && may_operate(rules, state, i, to)
             && may_pass(rules, state, i, to)
     };

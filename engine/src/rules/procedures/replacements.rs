@@ -103,7 +103,7 @@ pub(super) fn replace_prompt(
 /// a box as a rebuilt unit, in a theatre it was eliminated in.
 fn rebuild_spaces(rules: &Rules, state: &State, unit: usize) -> Vec<String> {
     let u = &state.units[unit];
-    let levels = supply::levels(rules.content, state, rules.nation(u), rules.side(u));
+    let levels = supply::levels(rules.content, state, rules.nation(u), &rules.side(u));
     let mut spaces = home_spaces(rules, state, unit, &levels, true);
     spaces.retain(|s| crate::rules::theatres::allows(rules.content, state, unit, s));
     spaces
@@ -175,7 +175,7 @@ pub(super) fn replace_act(
                     if rules.is_large(&state.units[u]) {
                         next_placing = Some(u);
                     } else if let Some(r) = rules.box_of(side, BoxRole::Reserve) {
-                        state.units[u].at = Loc::Box(r.to_string());
+                        state.units[u].at = Loc::Box(r.into());
                     }
                 }
                 _ => unit.reduced = false,

@@ -393,8 +393,8 @@ pub(in crate::rules) fn card_title(rules: &Rules, card: &str) -> String {
 /// The context of a script run for a side, outside any card or combat.
 pub(in crate::rules) fn side_context(rules: &Rules, side: &str) -> Context {
     Context {
-        me: side.to_string(),
-        enemy: rules.other_side(side).to_string(),
+        me: side.into(),
+        enemy: rules.other_side(side).into(),
         ..Context::default()
     }
 }

@@ -88,10 +88,10 @@ pub(super) fn sr_marker_destinations(
         .spaces
         .iter()
         .filter(|s| {
-            ctx.space = Some(s.id.clone());
+            ctx.space = Some(s.id);
             rules.condition(state, &to, &ctx) == Some(true)
         })
-        .map(|s| s.id.clone())
+        .map(|s| s.id.to_string())
         .collect()
 }
 
@@ -130,10 +130,10 @@ pub(super) fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<
     let u = &state.units[unit];
     let side = rules.side(u);
     let nation = rules.nation(u);
-    let levels = supply::levels(rules.content, state, nation, side);
+    let levels = supply::levels(rules.content, state, nation, &side);
     let large = rules.is_large(u);
     let mut out = Vec::new();
-    let reserve = rules.box_of(side, BoxRole::Reserve);
+    let reserve = rules.box_of(&side, BoxRole::Reserve);
     match &u.at {
         Loc::Space(at) => {
             let Some(reach) = sr_route::reach(rules, state, unit, at) else {
@@ -145,13 +145,13 @@ pub(super) fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<
                     && levels[i] != Level::Out
                     && may_stack(rules, state, unit, &s.id)
                 {
-                    out.push(s.id.clone());
+                    out.push(s.id.to_string());
                 }
             }
             for &i in reach.neutral.keys() {
                 let id = &g.spaces[i].id;
-                if sr_route::may_end(rules, state, side, id) && may_stack(rules, state, unit, id) {
-                    out.push(id.clone());
+                if sr_route::may_end(rules, state, &side, id) && may_stack(rules, state, unit, id) {
+                    out.push(id.to_string());
                 }
             }
             if !large && levels[reach.start] == Level::Full {
@@ -195,7 +195,7 @@ pub(super) fn home_spaces(
         .iter()
         .enumerate()
         .filter(|(_, e)| {
-            (e.nations.iter().any(|n| n == nation) || e.counters.contains(&u.counter))
+            (e.nations.iter().any(|n| n == nation) || e.counters.iter().any(|x| *x == u.counter))
                 && (e.sizes.is_empty() || e.sizes.iter().any(|s| s == size))
                 && (rebuilt || !e.rebuilt)
         })
@@ -204,9 +204,9 @@ pub(super) fn home_spaces(
         .collect();
     let only = entries.iter().any(|(e, _)| e.only);
     // An entry limited to some units a round opens a space only until that many came in.
-    let mut ctx = side_context(rules, side);
+    let mut ctx = side_context(rules, &side);
     let mut opened = |space: &str, level: Level| {
-        ctx.space = Some(space.to_string());
+        ctx.space = Some(space.into());
         let came = state.flow.marks.entered_from_box.get(space).copied();
         entries.iter().any(|(e, to)| {
             let least = match e.supply {
@@ -221,7 +221,7 @@ pub(super) fn home_spaces(
     };
     let mut out = Vec::new();
     for (i, s) in rules.content.graph.spaces.iter().enumerate() {
-        if levels[i] == Level::Out || state.control.get(&s.id).map(String::as_str) != Some(side) {
+        if levels[i] == Level::Out || state.control.get(&s.id).map(|x| x.as_str()) != Some(&side) {
             continue;
         }
         let home = !only
@@ -234,7 +234,7 @@ pub(super) fn home_spaces(
                     .iter()
                     .any(|x| x.nations.iter().any(|n| n == nation)));
         if (home || opened(&s.id, levels[i])) && may_stack(rules, state, unit, &s.id) {
-            out.push(s.id.clone());
+            out.push(s.id.to_string());
         }
     }
     out
@@ -293,7 +293,7 @@ pub(super) fn sr_act(
             let to = words.get(1).ok_or("where to?")?.to_string();
             let cost = sr_cost(rules, state, u);
             if rules.content.graph.space(&to).is_some() {
-                if !state.control.contains_key(&to) {
+                if !state.control.contains_key(to.as_str()) {
                     // Into a neutral space (`sr_neutrals`): the route takes the neutral spaces
                     // it crosses.
                     take_neutral_route(rules, state, u, &to);
@@ -308,7 +308,7 @@ pub(super) fn sr_act(
                 }
                 enter(rules, state, u, &to);
             } else {
-                state.units[u].at = Loc::Box(to);
+                state.units[u].at = Loc::Box(to.into());
             }
             state.flow.marks.redeployed.insert(u);
             set(state, points.saturating_sub(cost), None);
@@ -333,7 +333,7 @@ fn take_neutral_route(rules: &Rules, state: &mut State, u: usize, to: &str) {
     };
     let side = rules.side(&state.units[u]).to_string();
     for i in sr_route::crossed(&reach, end) {
-        let id = g.spaces[i].id.clone();
+        let id = g.spaces[i].id;
         take_control(rules, state, &id, &side);
         state
             .flow

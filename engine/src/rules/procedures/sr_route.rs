@@ -27,8 +27,8 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
     let large = rules.is_large(u);
     let start = g.index_of(at)?;
     let friendly = |i: usize| {
-        state.control.get(&g.spaces[i].id).map(String::as_str) == Some(side)
-            && !enemy_in(rules, state, &g.spaces[i].id, side)
+        state.control.get(&g.spaces[i].id).map(|x| x.as_str()) == Some(&side)
+            && !enemy_in(rules, state, &g.spaces[i].id, &side)
     };
     let blocked =
         |i: usize| {
@@ -49,14 +49,14 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
             hooks::space("from", at),
             hooks::space("to", at),
         ];
-        hooks::context_for(rules.content, side, names)
+        hooks::context_for(rules.content, &side, names)
     });
     let mut may_cross = |i: usize, n: usize| {
         let Some(ctx) = ctx.as_mut() else {
             return true;
         };
-        ctx.names[2] = hooks::space("from", &g.spaces[i].id);
-        ctx.names[3] = hooks::space("to", &g.spaces[n].id);
+        ctx.names[2] = hooks::space("from", g.spaces[i].id);
+        ctx.names[3] = hooks::space("to", g.spaces[n].id);
         hooks::may_in(rules.content, state, HookPoint::MayRedeploy, ctx)
     };
     // A connection's kinds: whether SR may use it at all, and whether it is a sea crossing
@@ -77,7 +77,7 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
         for &(n, e) in g.neighbours(i) {
             if seen[n]
                 || !friendly(n)
-                || !may_enter(rules, state, side, n)
+                || !may_enter(rules, state, &side, n)
                 || blocked(n)
                 || !may_cross(i, n)
             {
@@ -95,7 +95,7 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
     }
     // On into neutral spaces, level by level from the spaces the route may go on from.
     let mut neutral = BTreeMap::new();
-    let open: Vec<usize> = open_rules(rules, state, side).collect();
+    let open: Vec<usize> = open_rules(rules, state, &side).collect();
     if !open.is_empty() {
         expanded.sort_unstable();
         let mut queue: VecDeque<usize> = expanded.into_iter().collect();
@@ -105,12 +105,12 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
                 if n == start
                     || neutral.contains_key(&n)
                     || state.control.contains_key(id)
-                    || enemy_in(rules, state, id, side)
-                    || !may_enter(rules, state, side, n)
+                    || enemy_in(rules, state, id, &side)
+                    || !may_enter(rules, state, &side, n)
                     || blocked(n)
                     || !open
                         .iter()
-                        .any(|&r| may_go(rules, state, (side, r), (i, n)))
+                        .any(|&r| may_go(rules, state, (&side, r), (i, n)))
                     || !may_cross(i, n)
                 {
                     continue;
@@ -163,8 +163,8 @@ fn may_go(
         rules.content,
         side,
         vec![
-            hooks::space("from", &g.spaces[from].id),
-            hooks::space("to", &g.spaces[to].id),
+            hooks::space("from", g.spaces[from].id),
+            hooks::space("to", g.spaces[to].id),
         ],
     );
     rules.condition(state, &at, &ctx) == Some(true)
@@ -175,7 +175,7 @@ pub(super) fn may_end(rules: &Rules, state: &State, side: &str, space: &str) -> 
     open_rules(rules, state, side).any(|r| {
         let at = format!("/play/sr_neutrals/{r}/end");
         let ctx = Context {
-            space: Some(space.to_string()),
+            space: Some(space.into()),
             ..side_context(rules, side)
         };
         rules.condition(state, &at, &ctx) == Some(true)

@@ -35,7 +35,7 @@ pub(in crate::rules) fn sources(
         .iter()
         .find(|r| r.nations.iter().any(|n| n == nation))
         .map_or(0, |r| i64::from(r.spaces));
-    let reach = super::reach_from(rules.content, state, (nation, side), base, true);
+    let reach = super::reach_from(rules.content, state, (nation, &side), base, true);
     let zones_block = spec.zones_block.iter().any(|n| n == nation);
     let group = rules.group(nation);
     let hostile_in = |s: usize| {
@@ -44,7 +44,7 @@ pub(in crate::rules) fn sources(
             .any(|&i| rules.group(rules.nation(&state.units[i])) != group)
     };
     let zone_blocks =
-        |s: usize| zones_block && occ.present[s].is_empty() && occ.in_zone_against(rules, s, side);
+        |s: usize| zones_block && occ.present[s].is_empty() && occ.in_zone_against(rules, s, &side);
     let passable = |s: usize| !(hostile_in(s) || zone_blocks(s));
     let source_here = |s: usize| -> Vec<usize> {
         occ.present[s]

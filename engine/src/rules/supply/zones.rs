@@ -22,7 +22,7 @@ pub(in crate::rules) fn trace_supply(rules: &Rules, state: &mut State, spec: &Zo
     let mut oos: BTreeSet<usize> = before
         .iter()
         .copied()
-        .filter(|&i| !traced(rules.side(&state.units[i])))
+        .filter(|&i| !traced(&rules.side(&state.units[i])))
         .collect();
     let occupancy = Occupancy::of(rules, state);
     // One search per (nation, side): the spaces a line reaches.
@@ -53,7 +53,7 @@ pub(in crate::rules) fn trace_supply(rules: &Rules, state: &mut State, spec: &Zo
     let doomed: Vec<usize> = if spec.eliminate {
         oos.iter()
             .copied()
-            .filter(|i| before.contains(i) && traced(rules.side(&state.units[*i])))
+            .filter(|i| before.contains(i) && traced(&rules.side(&state.units[*i])))
             .collect()
     } else {
         Vec::new()
@@ -89,7 +89,7 @@ impl Occupancy {
             let exerts =
                 zoc.is_none_or(|z| !z.not_exerted_by.iter().any(|t| t == rules.unit_type(u)));
             let side = rules.side(u);
-            if exerts && !exerting[x].iter().any(|s| s == side) {
+            if exerts && !exerting[x].iter().any(|s| *s == side) {
                 exerting[x].push(side.to_string());
             }
         }
@@ -153,7 +153,7 @@ fn supply_reach(
             if occ.present[i].is_empty() && zones_block {
                 // An empty space next to a hostile unit (that exerts a zone) is not free.
                 return if by_zones {
-                    !occ.in_zone_against(rules, i, side)
+                    !occ.in_zone_against(rules, i, &side)
                 } else {
                     !g.neighbours(i).iter().any(|&(n, _)| holds_hostile(n))
                 };
@@ -180,7 +180,7 @@ fn supply_reach(
     for &q in &queue {
         reached[q] = true;
     }
-    let reach = super::max_reach(rules.content, state, nation, side);
+    let reach = super::max_reach(rules.content, state, nation, &side);
     let open = |e: usize, n: usize| {
         passable[n] && !g.edges[e].kinds.iter().any(|k| spec.not_across.contains(k))
     };

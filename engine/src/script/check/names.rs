@@ -87,7 +87,7 @@ impl Names {
         let stats = content
             .game
             .as_ref()
-            .map(|g| g.stats.iter().map(|s| s.id.clone()).collect())
+            .map(|g| g.stats.iter().map(|s| s.id.to_string()).collect())
             .unwrap_or_default();
         let props = content
             .game

@@ -25,7 +25,7 @@ impl Eval<'_> {
                 self.charge(range, items.len() as u64)?;
                 let by = match named("by") {
                     Some(e) => self.id(e)?,
-                    None => self.ctx.me.clone(),
+                    None => self.ctx.me,
                 };
                 if name == "choose_one" && items.is_empty() {
                     return fail(range, "there is nothing to choose from");
@@ -80,7 +80,7 @@ impl Eval<'_> {
                     };
                     let answer = self.answer(
                         Decision {
-                            by,
+                            by: by.to_string(),
                             question,
                             options: options.clone(),
                             min,
@@ -108,12 +108,12 @@ impl Eval<'_> {
                 };
                 let by = match named("by") {
                     Some(e) => self.id(e)?,
-                    None => self.ctx.me.clone(),
+                    None => self.ctx.me,
                 };
                 let options = vec!["yes".to_string(), "no".to_string()];
                 let answer = self.answer(
                     Decision {
-                        by,
+                        by: by.to_string(),
                         question,
                         options,
                         min: 1,
@@ -139,28 +139,31 @@ impl Eval<'_> {
                     .map_or((i64::MIN, i64::MAX), |x| {
                         (i64::from(x.min), i64::from(x.max))
                     });
-                self.state.to_mut().tracks.insert(t, value.clamp(lo, hi));
+                self.state
+                    .to_mut()
+                    .tracks
+                    .insert(t.to_string(), value.clamp(lo, hi));
                 Value::Void
             }
             "set_flag" => {
                 let f = self.id(pos(0)?)?;
                 let timed = self.state.timed_flags.iter().any(|(x, _, _)| *x == f);
-                let set_for_good = self.state.flags.contains(&f) && !timed;
+                let set_for_good = self.state.flags.contains(&*f) && !timed;
                 match named("until") {
                     // A flag already set for good stays set for good.
                     Some(_) if set_for_good => {}
                     Some(e) => {
                         let until = self.id(e)?;
                         self.state.to_mut().timed_flags.push((
-                            f.clone(),
-                            until,
+                            f.to_string(),
+                            until.to_string(),
                             self.ctx.card.clone(),
                         ));
                     }
                     // Set for good: no duration may clear it any more.
                     None => self.state.to_mut().timed_flags.retain(|(x, _, _)| *x != f),
                 }
-                if self.state.to_mut().flags.insert(f.clone()) {
+                if self.state.to_mut().flags.insert(f.to_string()) {
                     self.place_waiting(&f, range)?;
                 }
                 Value::Void
@@ -245,7 +248,7 @@ impl Eval<'_> {
                 let side = self.side_of(u);
                 let Some(track) = self.content.game.as_ref().and_then(|g| {
                     g.boxes.iter().find(|b| {
-                        b.side.as_deref() == Some(side)
+                        b.side.as_deref() == Some(&side)
                             && b.role == Some(crate::model::BoxRole::Delayed)
                     })
                 }) else {
@@ -256,7 +259,7 @@ impl Eval<'_> {
                 // theatres (the Western Allies' voluntary elimination, 14.54).
                 crate::rules::theatres::record(self.content, self.state.to_mut(), u, true);
                 let st = self.state.to_mut();
-                st.units[u].at = Loc::Box(track.id.clone());
+                st.units[u].at = Loc::Box(track.id.as_str().into());
                 st.units[u].reduced = false;
                 st.delayed.insert(u, due);
                 Value::Void
@@ -295,7 +298,7 @@ impl Eval<'_> {
                         None => 1,
                     };
                     let until = match named("until") {
-                        Some(e) => Some(self.id(e)?),
+                        Some(e) => Some(self.id(e)?.to_string()),
                         None => None,
                     };
                     self.place_marker(&m, &s, level, until, range)?;
@@ -330,7 +333,7 @@ impl Eval<'_> {
                     self.state
                         .to_mut()
                         .hands
-                        .entry(side.clone())
+                        .entry(side.to_string())
                         .or_default()
                         .push(card);
                 }
@@ -340,7 +343,7 @@ impl Eval<'_> {
                 let (side, n) = (self.id(pos(0)?)?, self.int(pos(1)?)?);
                 let deck = self.deck_of(&side);
                 for _ in 0..n.max(0) {
-                    let len = self.state.hands.get(&side).map_or(0, Vec::len);
+                    let len = self.state.hands.get(side.as_str()).map_or(0, Vec::len);
                     if len == 0 {
                         break;
                     }
@@ -349,7 +352,7 @@ impl Eval<'_> {
                         .state
                         .to_mut()
                         .hands
-                        .get_mut(&side)
+                        .get_mut(side.as_str())
                         .expect("non-empty hand")
                         .remove(i);
                     self.discarded(&deck, card);
@@ -361,7 +364,7 @@ impl Eval<'_> {
                 let held = self
                     .state
                     .hands
-                    .get(&side)
+                    .get(side.as_str())
                     .and_then(|h| h.iter().position(|c| *c == card));
                 let Some(i) = held else {
                     return fail(range, format!("{side} does not hold `{card}`"));
@@ -371,7 +374,7 @@ impl Eval<'_> {
                     .state
                     .to_mut()
                     .hands
-                    .get_mut(&side)
+                    .get_mut(side.as_str())
                     .expect("held")
                     .remove(i);
                 self.discarded(&deck, card);
@@ -382,17 +385,25 @@ impl Eval<'_> {
                 let mut pile = Vec::new();
                 let st = self.state.to_mut();
                 for piles in [&mut st.draw_piles, &mut st.discards, &mut st.set_aside] {
-                    pile.extend(piles.get_mut(&deck).map(std::mem::take).unwrap_or_default());
+                    pile.extend(
+                        piles
+                            .get_mut(deck.as_str())
+                            .map(std::mem::take)
+                            .unwrap_or_default(),
+                    );
                 }
                 // The order before shuffling is fixed, so the shuffle depends on the seed only.
                 pile.sort();
                 self.state.to_mut().shuffle(&mut pile);
-                self.state.to_mut().draw_piles.insert(deck, pile);
+                self.state
+                    .to_mut()
+                    .draw_piles
+                    .insert(deck.to_string(), pile);
                 Value::Void
             }
             "reveal_hand" => {
                 let side = self.id(pos(0)?)?;
-                self.state.to_mut().revealed.insert(side);
+                self.state.to_mut().revealed.insert(side.to_string());
                 Value::Void
             }
             "take_card" => {
@@ -418,9 +429,9 @@ impl Eval<'_> {
                 self.state
                     .to_mut()
                     .hands
-                    .entry(side)
+                    .entry(side.to_string())
                     .or_default()
-                    .push(card);
+                    .push(card.to_string());
                 Value::Void
             }
             "hand_limit" => {
@@ -429,7 +440,12 @@ impl Eval<'_> {
                     Some(e) => self.id(e)?,
                     None => "next_draw".into(),
                 };
-                self.modifier(ModifierEffect::HandLimit(change), side, args, until)?;
+                self.modifier(
+                    ModifierEffect::HandLimit(change),
+                    side.to_string(),
+                    args,
+                    until.to_string(),
+                )?;
                 Value::Void
             }
             "drm" | "shift" | "cancel_no_retreat" | "allow_no_retreat" => {
@@ -450,16 +466,16 @@ impl Eval<'_> {
                 };
                 let side = match named("fire") {
                     Some(e) => self.id(e)?,
-                    None => self.ctx.me.clone(),
+                    None => self.ctx.me,
                 };
-                self.modifier(effect, side, args, until)?;
+                self.modifier(effect, side.to_string(), args, until.to_string())?;
                 Value::Void
             }
             "terrain_as" => {
                 let terrain = self.id(pos(0)?)?;
                 self.modifier(
-                    ModifierEffect::Terrain(terrain),
-                    self.ctx.me.clone(),
+                    ModifierEffect::Terrain(terrain.to_string()),
+                    self.ctx.me.to_string(),
                     args,
                     "this_combat".into(),
                 )?;
@@ -478,10 +494,10 @@ impl Eval<'_> {
                     }
                 };
                 self.modifier(
-                    ModifierEffect::IgnoreFeature(feature),
-                    self.ctx.me.clone(),
+                    ModifierEffect::IgnoreFeature(feature.to_string()),
+                    self.ctx.me.to_string(),
                     args,
-                    until,
+                    until.to_string(),
                 )?;
                 Value::Void
             }
@@ -492,10 +508,13 @@ impl Eval<'_> {
                     None => "rest_of_game".into(),
                 };
                 self.modifier(
-                    ModifierEffect::RollDrm { table, amount },
-                    self.ctx.me.clone(),
+                    ModifierEffect::RollDrm {
+                        table: table.to_string(),
+                        amount,
+                    },
+                    self.ctx.me.to_string(),
                     args,
-                    until,
+                    until.to_string(),
                 )?;
                 Value::Void
             }
@@ -505,7 +524,12 @@ impl Eval<'_> {
                     Some(e) => self.id(e)?,
                     None => "next_draw".into(),
                 };
-                self.modifier(ModifierEffect::HandSize(size), side, args, until)?;
+                self.modifier(
+                    ModifierEffect::HandSize(size),
+                    side.to_string(),
+                    args,
+                    until.to_string(),
+                )?;
                 Value::Void
             }
             "reveal_cards" => {
@@ -513,12 +537,22 @@ impl Eval<'_> {
                 let Value::Set(cards) = self.expr(pos(1)?)? else {
                     return fail(range, "expected a set of cards");
                 };
-                let hand = self.state.hands.get(&side).cloned().unwrap_or_default();
-                let shown = self.state.to_mut().revealed_cards.entry(side).or_default();
+                let hand = self
+                    .state
+                    .hands
+                    .get(side.as_str())
+                    .cloned()
+                    .unwrap_or_default();
+                let shown = self
+                    .state
+                    .to_mut()
+                    .revealed_cards
+                    .entry(side.to_string())
+                    .or_default();
                 for card in cards {
                     if let Value::Id(_, c) = card {
-                        if hand.contains(&c) {
-                            shown.insert(c);
+                        if hand.iter().any(|x| *x == c) {
+                            shown.insert(c.to_string());
                         }
                     }
                 }

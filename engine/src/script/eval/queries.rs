@@ -30,9 +30,12 @@ impl Eval<'_> {
                 } else {
                     let until = match named("until") {
                         Some(e) => self.id(e)?,
-                        None => "end_of_round".to_string(),
+                        None => "end_of_round".into(),
                     };
-                    self.state.to_mut().unit_flags.push((u, flag, until));
+                    self.state
+                        .to_mut()
+                        .unit_flags
+                        .push((u, flag.to_string(), until.to_string()));
                     Value::Void
                 }
             }
@@ -41,10 +44,10 @@ impl Eval<'_> {
                 let mut cards: Vec<Value> = self
                     .state
                     .hands
-                    .get(&side)
+                    .get(side.as_str())
                     .into_iter()
                     .flatten()
-                    .map(|c| Value::Id(Kind::Card, c.clone()))
+                    .map(|c| Value::Id(Kind::Card, c.as_str().into()))
                     .collect();
                 cards.sort();
                 cards.dedup();
@@ -95,7 +98,7 @@ impl Eval<'_> {
                     let mut spaces: Vec<Value> = way
                         .unwrap_or_default()
                         .into_iter()
-                        .map(|s| Value::Id(Kind::Space, s))
+                        .map(|s| Value::Id(Kind::Space, s.into()))
                         .collect();
                     spaces.sort();
                     spaces.dedup();
@@ -123,11 +126,11 @@ impl Eval<'_> {
             "connected_by" => {
                 let (a, b, kind) = (self.id(pos(0)?)?, self.id(pos(1)?)?, self.id(pos(2)?)?);
                 let g = &self.content.graph;
-                let joined = match (g.index_of(&a), g.index_of(&b)) {
+                let joined = match (g.index_of(a), g.index_of(b)) {
                     (Some(x), Some(y)) => g
                         .neighbours(x)
                         .iter()
-                        .any(|&(n, e)| n == y && g.edges[e].kinds.contains(&kind)),
+                        .any(|&(n, e)| n == y && g.edges[e].kinds.iter().any(|x| *x == kind)),
                     _ => false,
                 };
                 Value::Bool(joined)
@@ -161,11 +164,11 @@ impl Eval<'_> {
             "end_game" => {
                 let winner = match named("winner") {
                     Some(e) => self.id(e)?,
-                    None => String::new(),
+                    None => String::new().into(),
                 };
                 let turn = self.state.turn;
                 self.state.to_mut().flow.result = Some(crate::rules::GameResult {
-                    winner,
+                    winner: winner.to_string(),
                     how: "end_of_game".into(),
                     turn,
                 });
@@ -181,7 +184,9 @@ impl Eval<'_> {
                 if name == "season" {
                     Value::Id(
                         Kind::Season,
-                        turn.and_then(|t| t.season.clone()).unwrap_or_default(),
+                        turn.and_then(|t| t.season.clone())
+                            .unwrap_or_default()
+                            .into(),
                     )
                 } else {
                     Value::Int(i64::from(turn.and_then(|t| t.year).unwrap_or(0)))
@@ -193,19 +198,21 @@ impl Eval<'_> {
             }
             "flag" => {
                 let f = self.id(pos(0)?)?;
-                Value::Bool(self.state.flags.contains(&f))
+                Value::Bool(self.state.flags.contains(f.as_str()))
             }
             "played" => {
                 let c = self.id(pos(0)?)?;
-                Value::Bool(self.state.played.contains_key(&c))
+                Value::Bool(self.state.played.contains_key(c.as_str()))
             }
             "played_this_turn" => {
                 let c = self.id(pos(0)?)?;
-                Value::Bool(self.state.played_this_turn.contains(&c))
+                Value::Bool(self.state.played_this_turn.contains(c.as_str()))
             }
             "turn_played" => {
                 let c = self.id(pos(0)?)?;
-                Value::Int(i64::from(self.state.played.get(&c).copied().unwrap_or(0)))
+                Value::Int(i64::from(
+                    self.state.played.get(c.as_str()).copied().unwrap_or(0),
+                ))
             }
             "available" => {
                 let c = self.id(pos(0)?)?;
@@ -219,7 +226,7 @@ impl Eval<'_> {
             }
             "hand_size" => {
                 let s = self.id(pos(0)?)?;
-                Value::Int(self.state.hands.get(&s).map_or(0, Vec::len) as i64)
+                Value::Int(self.state.hands.get(s.as_str()).map_or(0, Vec::len) as i64)
             }
             "needed_for_supply" => {
                 let (marker, space) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
@@ -234,7 +241,7 @@ impl Eval<'_> {
                 let deck = self.id(pos(0)?)?;
                 let mut cards: Vec<String> = [&self.state.draw_piles, &self.state.discards]
                     .iter()
-                    .filter_map(|piles| piles.get(&deck))
+                    .filter_map(|piles| piles.get(deck.as_str()))
                     .flatten()
                     .cloned()
                     .collect();
@@ -242,7 +249,7 @@ impl Eval<'_> {
                 Value::Set(
                     cards
                         .into_iter()
-                        .map(|c| Value::Id(Kind::Card, c))
+                        .map(|c| Value::Id(Kind::Card, c.into()))
                         .collect(),
                 )
             }
@@ -251,7 +258,7 @@ impl Eval<'_> {
             "controller" => {
                 let s = self.id(pos(0)?)?;
                 match self.state.control.get(&s) {
-                    Some(side) => Value::Id(Kind::Side, side.clone()),
+                    Some(side) => Value::Id(Kind::Side, *side),
                     None => return fail(range, format!("`{s}` is neutral: no side controls it")),
                 }
             }
@@ -268,7 +275,7 @@ impl Eval<'_> {
                 let (a, b) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
                 let g = &self.content.graph;
                 Value::Bool(
-                    matches!((g.index_of(&a), g.index_of(&b)), (Some(x), Some(y)) if g.edge_between(x, y).is_some()),
+                    matches!((g.index_of(a), g.index_of(b)), (Some(x), Some(y)) if g.edge_between(x, y).is_some()),
                 )
             }
             "has_marker" => {
@@ -310,7 +317,7 @@ impl Eval<'_> {
                     self.content
                         .graph
                         .space(&s)
-                        .is_some_and(|x| x.features.contains(&f)),
+                        .is_some_and(|x| x.features.iter().any(|x| *x == f)),
                 )
             }
             "in_region" => {

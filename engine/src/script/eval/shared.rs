@@ -46,7 +46,7 @@ impl Eval<'_> {
     pub(super) fn text(&self, v: &Value) -> String {
         match v {
             Value::Unit(i) => self.state.units[*i].name(self.content),
-            Value::Id(_, id) => id.clone(),
+            Value::Id(_, id) => id.to_string(),
             Value::Int(n) => n.to_string(),
             Value::Bool(b) => b.to_string(),
             Value::Text(t) => t.clone(),
@@ -81,9 +81,9 @@ impl Eval<'_> {
             .unwrap_or_default();
         boxes
             .iter()
-            .filter(|b| b.side.as_deref() == Some(side))
+            .filter(|b| b.side.as_deref() == Some(&side))
             .find(|b| b.role == Some(crate::model::BoxRole::Eliminated))
-            .map_or(Loc::Removed, |b| Loc::Box(b.id.clone()))
+            .map_or(Loc::Removed, |b| Loc::Box(b.id.as_str().into()))
     }
 
     pub(super) fn discarded(&mut self, deck: &str, card: String) {
@@ -188,7 +188,7 @@ impl Eval<'_> {
                 _ => continue,
             };
             *slot = Some(match self.expr(&a.value)? {
-                Value::Id(_, id) => id,
+                Value::Id(_, id) => id.to_string(),
                 _ => return fail(a.value.range, "expected a name"),
             });
         }
@@ -225,19 +225,27 @@ impl Eval<'_> {
         };
         let mut tests: Vec<Filter> = Vec::with_capacity(filters.len());
         for (key, v) in &filters {
-            let id = match v {
-                Value::Id(_, id) => id.as_str(),
-                _ => "",
+            let (the, id) = match v {
+                Value::Id(_, id) => (*id, id.as_str()),
+                _ => (crate::Id::default(), ""),
             };
             tests.push(match key.as_str() {
                 "country" => Filter::Country(id),
                 "region" => Filter::Region(id, self.content.region_index().get(id)),
-                "controlled_by" => Filter::Controlled(id),
+                "controlled_by" => {
+                    let mut at = vec![false; n];
+                    for (space, holder) in &self.state.control {
+                        if *holder == the {
+                            mark(&mut at, space);
+                        }
+                    }
+                    Filter::Marked(at)
+                }
                 "occupied_by" | "empty" => {
                     let mut at = vec![false; n];
                     for (u, unit) in self.state.units.iter().enumerate() {
                         if let Loc::Space(sp) = &unit.at {
-                            if key == "empty" || self.side_of(u) == id {
+                            if key == "empty" || self.side_of(u) == the {
                                 mark(&mut at, sp);
                             }
                         }
@@ -252,7 +260,7 @@ impl Eval<'_> {
                 "adjacent_to" => Filter::Adjacent(g.index_of(id)),
                 "marker" => {
                     let mut at = vec![false; n];
-                    for m in self.state.markers.iter().filter(|m| m.marker == id) {
+                    for m in self.state.markers.iter().filter(|m| m.marker == the) {
                         mark(&mut at, &m.space);
                     }
                     Filter::Marked(at)
@@ -271,9 +279,6 @@ impl Eval<'_> {
                         Some(m) => m[i],
                         None => crate::content::space_index_in_region(self.content, i, id),
                     },
-                    Filter::Controlled(id) => {
-                        self.state.control.get(&s.id).map(String::as_str) == Some(*id)
-                    }
                     Filter::Terrain(id) => s.terrain.as_deref() == Some(*id),
                     Filter::Feature(id) => s.features.iter().any(|f| f == id),
                     Filter::Adjacent(y) => y.is_some_and(|y| g.edge_between(i, y).is_some()),
@@ -285,7 +290,7 @@ impl Eval<'_> {
                     continue 'space;
                 }
             }
-            out.push(Value::Id(Kind::Space, s.id.clone()));
+            out.push(Value::Id(Kind::Space, s.id));
         }
         Ok(Self::set(out))
     }
@@ -304,8 +309,8 @@ impl Eval<'_> {
             let counter = self.content.counter_of(unit);
             for (key, v) in &filters {
                 let id = match v {
-                    Value::Id(_, id) => id.as_str(),
-                    _ => "",
+                    Value::Id(_, id) => *id,
+                    _ => crate::Id::default(),
                 };
                 let ok = match key.as_str() {
                     "side" => self.side_of(u) == id,
@@ -320,10 +325,10 @@ impl Eval<'_> {
                     }),
                     "size" => counter.is_some_and(|c| c.size == id),
                     "counter" => unit.counter == id,
-                    "in" => unit.at == Loc::Space(id.to_string()),
-                    "box" => unit.at == Loc::Box(id.to_string()),
+                    "in" => matches!(&unit.at, Loc::Space(s) if *s == id),
+                    "box" => matches!(&unit.at, Loc::Box(b) if *b == id),
                     "region" => {
-                        matches!(&unit.at, Loc::Space(s) if space_in_region(self.content, s, id))
+                        matches!(&unit.at, Loc::Space(s) if space_in_region(self.content, s, &id))
                     }
                     "reduced" => *v == Value::Bool(unit.reduced),
                     _ => true,
@@ -456,7 +461,11 @@ impl Eval<'_> {
             way.push(at);
         }
         way.reverse();
-        Some(way.into_iter().map(|i| g.spaces[i].id.clone()).collect())
+        Some(
+            way.into_iter()
+                .map(|i| g.spaces[i].id.to_string())
+                .collect(),
+        )
     }
 
     /// A unit's whole movement points left: what the impulse under way allows it, else its
@@ -499,7 +508,7 @@ impl Eval<'_> {
             self.content,
             &self.state,
             crate::model::HookPoint::Movement,
-            side,
+            &side,
             i64::from(printed),
             || vec![("u".to_string(), Value::Unit(unit))],
         );
@@ -512,10 +521,10 @@ impl Eval<'_> {
         let Loc::Space(start) = &u.at else {
             return false;
         };
-        let Some(nation) = self.content.counter_of(u).map(|c| c.nation.clone()) else {
+        let Some(nation) = self.content.counter_of(u).map(|c| c.nation) else {
             return false;
         };
-        self.traces_supply(start, &nation, self.side_of(unit), full)
+        self.traces_supply(start, &nation, &self.side_of(unit), full)
     }
 
     /// Whether a piece of `nation` serving `side` in `start` traces supply.
@@ -544,7 +553,6 @@ impl Eval<'_> {
 enum Filter<'v, 'c> {
     Country(&'v str),
     Region(&'v str, Option<&'c Vec<bool>>),
-    Controlled(&'v str),
     Terrain(&'v str),
     Feature(&'v str),
     Adjacent(Option<usize>),

@@ -544,7 +544,7 @@ impl Parser {
                     }
                     ExprKind::Call { name, args }
                 } else {
-                    ExprKind::Name(name.name)
+                    ExprKind::Name(name.name.into())
                 }
             }
             Tok::Sym("(") => {

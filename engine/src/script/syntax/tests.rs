@@ -106,7 +106,7 @@ mod roundtrip {
             (0i64..1000).prop_map(|n| e(ExprKind::Int(n))),
             any::<bool>().prop_map(|b| e(ExprKind::Bool(b))),
             "[a-zA-Z0-9 ]{0,8}".prop_map(|s| e(ExprKind::Text(s))),
-            name().prop_map(|n| e(ExprKind::Name(n))),
+            name().prop_map(|n| e(ExprKind::Name(n.into()))),
         ];
         leaf.prop_recursive(4, 40, 4, |inner| {
             let binop = prop::sample::select(vec![

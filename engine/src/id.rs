@@ -1,0 +1,248 @@
+//! Interned ids: the names content gives its spaces, counters, nations, sides and the rest.
+//!
+//! An [`Id`] is a copyable handle to the one shared copy of its text, so copying one costs
+//! nothing and two are equal when they point at the same text. It orders, hashes, prints and
+//! serializes as its text, so maps keyed by ids keep the order they had as strings and every
+//! file, log and saved game reads and writes the same texts.
+//!
+//! Texts are kept for the life of the process: ids come from content, and the same content
+//! loaded again finds its ids already kept.
+
+use std::borrow::{Borrow, Cow};
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::{OnceLock, RwLock};
+
+/// An interned id. See the module's documentation.
+#[derive(Clone, Copy)]
+pub struct Id(&'static str);
+
+type Kept = HashSet<&'static str, std::hash::BuildHasherDefault<crate::content::Fnv>>;
+
+fn interner() -> &'static RwLock<Kept> {
+    static KEPT: OnceLock<RwLock<Kept>> = OnceLock::new();
+    KEPT.get_or_init(Default::default)
+}
+
+impl Id {
+    /// The id of `text`, kept once for the process.
+    pub fn new(text: &str) -> Id {
+        let kept = interner();
+        if let Some(t) = kept.read().unwrap_or_else(|e| e.into_inner()).get(text) {
+            return Id(t);
+        }
+        let mut kept = kept.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = kept.get(text) {
+            return Id(t);
+        }
+        let t: &'static str = Box::leak(text.to_owned().into_boxed_str());
+        kept.insert(t);
+        Id(t)
+    }
+
+    /// The id's text.
+    pub fn as_str(&self) -> &'static str {
+        self.0
+    }
+
+    /// The address of the id's one copy: the same for the same text, for lookups by address.
+    pub fn addr(&self) -> usize {
+        self.0.as_ptr() as usize
+    }
+
+    /// Whether the id is the empty text.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Default for Id {
+    fn default() -> Id {
+        static EMPTY: OnceLock<Id> = OnceLock::new();
+        *EMPTY.get_or_init(|| Id::new(""))
+    }
+}
+
+impl PartialEq for Id {
+    fn eq(&self, other: &Id) -> bool {
+        // One copy per text: the same text is the same address.
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for Id {}
+
+impl Ord for Id {
+    fn cmp(&self, other: &Id) -> std::cmp::Ordering {
+        if self == other {
+            std::cmp::Ordering::Equal
+        } else {
+            self.0.cmp(other.0)
+        }
+    }
+}
+
+impl PartialOrd for Id {
+    fn partial_cmp(&self, other: &Id) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl std::hash::Hash for Id {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state)
+    }
+}
+
+impl std::ops::Deref for Id {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.0
+    }
+}
+
+impl AsRef<str> for Id {
+    fn as_ref(&self) -> &str {
+        self.0
+    }
+}
+
+impl Borrow<str> for Id {
+    fn borrow(&self) -> &str {
+        self.0
+    }
+}
+
+impl fmt::Display for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl fmt::Debug for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.0, f)
+    }
+}
+
+impl From<&Id> for Id {
+    fn from(id: &Id) -> Id {
+        *id
+    }
+}
+
+impl From<&str> for Id {
+    fn from(text: &str) -> Id {
+        Id::new(text)
+    }
+}
+
+impl From<&String> for Id {
+    fn from(text: &String) -> Id {
+        Id::new(text)
+    }
+}
+
+impl From<String> for Id {
+    fn from(text: String) -> Id {
+        Id::new(&text)
+    }
+}
+
+impl From<Id> for String {
+    fn from(id: Id) -> String {
+        id.0.to_owned()
+    }
+}
+
+impl PartialEq<str> for Id {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Id {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl PartialEq<String> for Id {
+    fn eq(&self, other: &String) -> bool {
+        self.0 == other.as_str()
+    }
+}
+
+impl PartialEq<Id> for str {
+    fn eq(&self, other: &Id) -> bool {
+        self == other.0
+    }
+}
+
+impl PartialEq<Id> for &str {
+    fn eq(&self, other: &Id) -> bool {
+        *self == other.0
+    }
+}
+
+impl PartialEq<Id> for String {
+    fn eq(&self, other: &Id) -> bool {
+        self.as_str() == other.0
+    }
+}
+
+impl serde::Serialize for Id {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Id {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Id, D::Error> {
+        struct Text;
+        impl serde::de::Visitor<'_> for Text {
+            type Value = Id;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Id, E> {
+                Ok(Id::new(v))
+            }
+        }
+        d.deserialize_str(Text)
+    }
+}
+
+impl schemars::JsonSchema for Id {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        String::schema_name()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        String::json_schema(generator)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Id;
+
+    #[test]
+    fn ids_of_one_text_are_one_and_order_as_their_texts() {
+        let a = Id::new("moscow");
+        let b = Id::from(String::from("moscow"));
+        assert_eq!(a, b);
+        assert!(std::ptr::eq(a.as_str(), b.as_str()));
+        let mut ids = [Id::new("riga"), Id::new("kiev"), a, Id::new("")];
+        ids.sort();
+        let texts: Vec<&str> = ids.iter().map(|i| i.as_str()).collect();
+        assert_eq!(texts, ["", "kiev", "moscow", "riga"]);
+        assert_eq!(serde_json::to_string(&a).unwrap(), "\"moscow\"");
+        let back: Id = serde_json::from_str("\"moscow\"").unwrap();
+        assert_eq!(back, a);
+        assert_eq!(a, "moscow");
+        assert_eq!("moscow", a);
+    }
+}
