@@ -338,7 +338,7 @@ fn play_step(
             }
         }
         ExampleStep::Flag(f) => {
-            if state.flags.contains(&f.flag) == f.set {
+            if state.flags.contains(f.flag.as_str()) == f.set {
                 Ok(())
             } else if f.set {
                 Err((format!("flag `{}` is not set", f.flag), Vec::new()))

@@ -224,14 +224,14 @@ fn control(content: &Content, before: &State, after: &State) -> Vec<String> {
 /// several spaces is told on one line.
 fn markers(content: &Content, before: &State, after: &State) -> Vec<String> {
     let names = content.names();
-    let key = |m: &crate::state::MarkerOnMap| (m.marker.clone(), m.space.clone());
+    let key = |m: &crate::state::MarkerOnMap| (m.marker, m.space);
     let was: BTreeMap<_, u32> = before.markers.iter().map(|m| (key(m), m.level)).collect();
     let now: BTreeMap<_, u32> = after.markers.iter().map(|m| (key(m), m.level)).collect();
     let mut placed: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     let mut removed: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     let mut out = Vec::new();
     for ((marker, space), level) in &now {
-        match was.get(&(marker.clone(), space.clone())) {
+        match was.get(&(*marker, *space)) {
             None => placed.entry(marker).or_default().push(names.or_id(space)),
             Some(l) if l != level => out.push(format!(
                 "{} in {}: level {level} (was {l}).",
@@ -242,7 +242,7 @@ fn markers(content: &Content, before: &State, after: &State) -> Vec<String> {
         }
     }
     for (marker, space) in was.keys() {
-        if !now.contains_key(&(marker.clone(), space.clone())) {
+        if !now.contains_key(&(*marker, *space)) {
             removed.entry(marker).or_default().push(names.or_id(space));
         }
     }
@@ -359,12 +359,12 @@ pub fn compare(
             format!("{} round {}", b.turn, b.round),
         ));
     }
-    let tracks: std::collections::BTreeSet<&String> =
+    let tracks: std::collections::BTreeSet<&crate::Id> =
         a.tracks.keys().chain(b.tracks.keys()).collect();
     for t in tracks {
         let (x, y) = (
-            a.tracks.get(t).copied().unwrap_or(0),
-            b.tracks.get(t).copied().unwrap_or(0),
+            a.tracks.get(t.as_str()).copied().unwrap_or(0),
+            b.tracks.get(t.as_str()).copied().unwrap_or(0),
         );
         if x != y {
             out.push(both(names.or_id(t), x.to_string(), y.to_string()));

@@ -98,8 +98,8 @@ impl Unit {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MarkerOnMap {
-    pub marker: String,
-    pub space: String,
+    pub marker: crate::id::Id,
+    pub space: crate::id::Id,
     pub level: u32,
     /// The duration at whose end the marker comes off, if it is not there for good.
     pub until: Option<String>,
@@ -196,8 +196,8 @@ pub struct State {
     pub scenario: String,
     pub turn: u32,
     pub round: u32,
-    pub tracks: BTreeMap<String, i64>,
-    pub flags: BTreeSet<String>,
+    pub tracks: BTreeMap<crate::id::Id, i64>,
+    pub flags: BTreeSet<crate::id::Id>,
     /// Flags set only for a while: the flag, the duration that clears it, the card that set it.
     pub timed_flags: Vec<(String, String, Option<String>)>,
     /// Flags set on single units for a while (an event's chosen army): the unit, the flag,
@@ -261,7 +261,7 @@ impl State {
             turn: scenario.first_turn,
             round: 1,
             tracks: BTreeMap::new(),
-            flags: scenario.flags.iter().cloned().collect(),
+            flags: scenario.flags.iter().map(crate::Id::from).collect(),
             timed_flags: Vec::new(),
             unit_flags: Vec::new(),
             control: BTreeMap::new(),
@@ -290,10 +290,12 @@ impl State {
         for t in &game.tracks {
             state
                 .tracks
-                .insert(t.id.clone(), i64::from(t.min.max(0).min(t.max)));
+                .insert(t.id.as_str().into(), i64::from(t.min.max(0).min(t.max)));
         }
         for t in &scenario.tracks {
-            state.tracks.insert(t.track.clone(), i64::from(t.value));
+            state
+                .tracks
+                .insert(t.track.as_str().into(), i64::from(t.value));
         }
         for setting in &scenario.control {
             for s in &content.graph.spaces {
@@ -327,8 +329,8 @@ impl State {
         for m in &scenario.markers {
             if let Location::Space(s) = &m.at {
                 state.markers.push(MarkerOnMap {
-                    marker: m.marker.clone(),
-                    space: s.clone(),
+                    marker: m.marker.as_str().into(),
+                    space: s.as_str().into(),
                     level: m.level,
                     until: None,
                 });
@@ -653,7 +655,7 @@ impl State {
         self.timed_flags = kept;
         for (flag, _, _) in dropped {
             if !self.timed_flags.iter().any(|(f, _, _)| *f == flag) {
-                self.flags.remove(&flag);
+                self.flags.remove(flag.as_str());
             }
         }
     }
@@ -684,8 +686,8 @@ pub fn set_marker_level(state: &mut State, marker: &str, space: &str, level: i64
         .retain(|m| !(m.marker == marker && m.space == space));
     if level > 0 {
         state.markers.push(MarkerOnMap {
-            marker: marker.to_string(),
-            space: space.to_string(),
+            marker: marker.into(),
+            space: space.into(),
             level,
             until: None,
         });

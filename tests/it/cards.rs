@@ -109,7 +109,7 @@ pub fn marked(s: &State, marker: &str) -> Vec<String> {
         .markers
         .iter()
         .filter(|m| m.marker == marker)
-        .map(|m| m.space.clone())
+        .map(|m| m.space.to_string())
         .collect();
     v.sort();
     v

@@ -87,8 +87,8 @@ pub(crate) fn prepared(
     }];
     for (kind, space) in marked {
         state.markers.push(MarkerOnMap {
-            marker: kind.to_string(),
-            space: space.to_string(),
+            marker: (*kind).into(),
+            space: (*space).into(),
             level: 1,
             until: None,
         });

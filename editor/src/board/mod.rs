@@ -365,7 +365,7 @@ fn draw_pieces(
     let names = content.names();
     let hex_map = content.map.hex_grid.is_some();
     for m in &state.markers {
-        let Some(i) = g.index_of(&m.space) else {
+        let Some(i) = g.index_of(m.space) else {
             continue;
         };
         let c = frame.at(g.pos(i)) + Vec2::new(radius * 0.6, radius * 0.45);

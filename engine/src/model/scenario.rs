@@ -159,10 +159,10 @@ pub struct OptionalRule {
 impl ScenarioFile {
     /// The turn play starts on with these flags set: an optional rule's `first_turn` when one
     /// of them is on, else the scenario's.
-    pub fn start_turn(&self, flags: &std::collections::BTreeSet<String>) -> u32 {
+    pub fn start_turn(&self, flags: &std::collections::BTreeSet<crate::Id>) -> u32 {
         self.options
             .iter()
-            .filter(|o| flags.contains(&o.id))
+            .filter(|o| flags.contains(o.id.as_str()))
             .find_map(|o| o.first_turn)
             .unwrap_or(self.first_turn)
     }

@@ -83,7 +83,7 @@ pub(super) fn offensive_made(
     attack: bool,
 ) {
     for o in &rules.play.offensives {
-        if !state.flags.contains(&o.flag)
+        if !state.flags.contains(o.flag.as_str())
             || o.outside
                 .as_ref()
                 .is_some_and(|r| crate::state::space_in_region(rules.content, space, r))
@@ -114,9 +114,9 @@ pub(super) fn take_control(rules: &Rules, state: &mut State, space: &str, side: 
     movement::after_capture(rules, state, side, space);
     if before.is_some() {
         // Trenches do not survive a change of hands (10.2), nor do forts (10.3).
-        state
-            .markers
-            .retain(|m| m.space != space || !rules.play.trench_markers.contains(&m.marker));
+        state.markers.retain(|m| {
+            m.space != space || !rules.play.trench_markers.iter().any(|x| *x == m.marker)
+        });
         let fort = rules
             .play
             .fort
@@ -130,8 +130,8 @@ pub(super) fn take_control(rules: &Rules, state: &mut State, space: &str, side: 
                 .is_some_and(|s| s.features.contains(fort));
             if has_fort && !has_marker(state, space, destroyed) {
                 state.markers.push(MarkerOnMap {
-                    marker: destroyed.clone(),
-                    space: space.to_string(),
+                    marker: destroyed.as_str().into(),
+                    space: space.into(),
                     level: 1,
                     until: None,
                 });
@@ -209,7 +209,7 @@ fn vp_change(
 /// Records the spaces whose points count for another side than their controller's as already
 /// counted on the victory track: a position set up by hand gives the track as it stands.
 pub(crate) fn count_vp_as_set(rules: &Rules, state: &mut State) {
-    let spaces: Vec<String> = state.markers.iter().map(|m| m.space.clone()).collect();
+    let spaces: Vec<String> = state.markers.iter().map(|m| m.space.to_string()).collect();
     for space in spaces {
         if let Some(side) = counts_as(rules, state, &space) {
             state.vp_counted.insert(space, side);
@@ -228,7 +228,7 @@ pub(super) fn settle_counted_vp(rules: &Rules, state: &mut State) {
         .markers
         .iter()
         .filter(|m| rules_for.iter().any(|c| c.marker == m.marker))
-        .map(|m| m.space.clone())
+        .map(|m| m.space.to_string())
         .chain(state.vp_counted.keys().cloned())
         .collect();
     spaces.sort();
@@ -255,7 +255,7 @@ pub(super) fn settle_counted_vp(rules: &Rules, state: &mut State) {
                     .find(|c| c.side == side)
                     .map_or("", |c| c.marker.as_str())
             ));
-            state.vp_counted.insert(space, side);
+            state.vp_counted.insert(space.to_string(), side);
         }
     }
 }
@@ -270,5 +270,5 @@ pub(super) fn add_track(rules: &Rules, state: &mut State, track: &str, by: i64) 
             (i64::from(t.min), i64::from(t.max))
         });
     let v = state.track(track).saturating_add(by).clamp(min, max);
-    state.tracks.insert(track.to_string(), v);
+    state.tracks.insert(track.into(), v);
 }

@@ -152,7 +152,7 @@ fn key(
     };
     for r in reads {
         match r {
-            Read::Flag(f) => push(u64::from(state.flags.contains(f)))?,
+            Read::Flag(f) => push(u64::from(state.flags.contains(f.as_str())))?,
             Read::Turn => push(u64::from(state.turn))?,
             Read::Round => push(u64::from(state.round))?,
             Read::Name { name, fields } => {

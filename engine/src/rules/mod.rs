@@ -419,7 +419,7 @@ impl<'c> Rules<'c> {
     pub fn is_mech_now(&self, state: &State, unit: &Unit) -> bool {
         self.is_mech(unit)
             && !self.play.demechanized.iter().any(|d| {
-                state.flags.contains(&d.flag)
+                state.flags.contains(d.flag.as_str())
                     && d.nations.iter().any(|n| n == self.nation(unit))
                     && matches!(&unit.at, Loc::Space(s)
                         if crate::state::space_in_region(self.content, s, &d.region))
@@ -514,10 +514,10 @@ pub fn start_from(
                 rules.scenario.id
             )));
         }
-        state.flags.insert(o.clone());
+        state.flags.insert(o.as_str().into());
     }
     for o in rules.scenario.options.iter().filter(|o| o.default) {
-        state.flags.insert(o.id.clone());
+        state.flags.insert(o.id.as_str().into());
     }
     state.turn = rules.scenario.start_turn(&state.flags);
     if let Some(p) = position {

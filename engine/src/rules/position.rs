@@ -80,23 +80,25 @@ pub fn apply(rules: &Rules, state: &mut State, p: &Position) -> Result<(), Rules
     }
     state
         .markers
-        .retain(|m| !p.clear_markers.contains(&m.marker));
+        .retain(|m| !p.clear_markers.iter().any(|x| *x == m.marker));
     for m in &p.markers {
         state.markers.push(MarkerOnMap {
-            marker: m.marker.clone(),
-            space: m.space.clone(),
+            marker: m.marker.as_str().into(),
+            space: m.space.as_str().into(),
             level: m.level,
             until: None,
         });
     }
     for t in &p.tracks {
-        state.tracks.insert(t.track.clone(), i64::from(t.value));
+        state
+            .tracks
+            .insert(t.track.as_str().into(), i64::from(t.value));
     }
     for f in &p.flags {
-        state.flags.insert(f.clone());
+        state.flags.insert(f.as_str().into());
     }
     for f in &p.clear_flags {
-        state.flags.remove(f);
+        state.flags.remove(f.as_str());
     }
     for h in &p.hands {
         for card in &h.cards {

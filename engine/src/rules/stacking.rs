@@ -12,7 +12,7 @@ pub fn may_enter(rules: &Rules, state: &State, side: &str, space: usize) -> bool
     if !state.control.contains_key(&s.id) {
         // A neutral space, open only under a rule whose flag is set.
         return rules.play.open_neutrals.iter().any(|o| {
-            state.flags.contains(&o.flag)
+            state.flags.contains(o.flag.as_str())
                 && o.regions
                     .iter()
                     .any(|r| crate::state::space_in_region(rules.content, &s.id, r))
@@ -58,7 +58,7 @@ pub fn may_operate(rules: &Rules, state: &State, unit: usize, space: &str) -> bo
         let binds = named
             && r.unless_flag
                 .as_ref()
-                .is_none_or(|f| !state.flags.contains(f));
+                .is_none_or(|f| !state.flags.contains(f.as_str()));
         let within = |regions: &[String]| regions.iter().any(in_region);
         let allowed = r.regions.is_empty() && r.spaces.is_empty()
             || within(&r.regions)

@@ -64,7 +64,7 @@ impl SideView {
                 .filter(|h| h.limits_supply && h.side == side)
             {
                 for m in state.markers.iter().filter(|m| m.marker == h.marker) {
-                    if let Some(i) = g.index_of(&m.space) {
+                    if let Some(i) = g.index_of(m.space) {
                         hindered[i] = true;
                     }
                 }
@@ -149,11 +149,9 @@ pub fn levels_seen(content: &Content, state: &State, view: &SideView, nation: &s
                 }
             }
         }
-        for cap in play
-            .limited_while
-            .iter()
-            .filter(|c| state.flags.contains(&c.flag) && c.nations.iter().any(|n| n == nation))
-        {
+        for cap in play.limited_while.iter().filter(|c| {
+            state.flags.contains(c.flag.as_str()) && c.nations.iter().any(|n| n == nation)
+        }) {
             if let Some(members) = content.region_index().get(cap.region.as_str()) {
                 for (level, inside) in out.iter_mut().zip(members) {
                     if *inside && *level == Level::Full {
@@ -205,7 +203,7 @@ pub(crate) fn signature<'c>(
             (0..p.limited_while.len())
                 .filter(|&i| {
                     let c = &p.limited_while[i];
-                    state.flags.contains(&c.flag) && named(&c.nations)
+                    state.flags.contains(c.flag.as_str()) && named(&c.nations)
                 })
                 .collect()
         }),
@@ -239,11 +237,14 @@ fn lines(
         for src in sources {
             let i = src.space;
             let open = (!full || src.level == SupplyLevel::Full)
-                && src.flag.as_ref().is_none_or(|f| state.flags.contains(f))
+                && src
+                    .flag
+                    .as_ref()
+                    .is_none_or(|f| state.flags.contains(f.as_str()))
                 && src
                     .unless_flag
                     .as_ref()
-                    .is_none_or(|f| !state.flags.contains(f));
+                    .is_none_or(|f| !state.flags.contains(f.as_str()));
             if open
                 && !seen[i]
                 && keep(i)
@@ -419,7 +420,7 @@ pub fn unused_marker_sources(
         .filter(|s| s.nations.iter().any(ours))
     {
         for m in state.markers.iter().filter(|m| m.marker == source.marker) {
-            let Some(start) = g.index_of(&m.space) else {
+            let Some(start) = g.index_of(m.space) else {
                 continue;
             };
             let dist = reach(content, &view, std::iter::once(start));
@@ -432,7 +433,7 @@ pub fn unused_marker_sources(
                         if g.index_of(s).is_some_and(|i| dist[i] != u32::MAX))
             });
             if !used {
-                out.push((m.marker.clone(), m.space.clone()));
+                out.push((m.marker.to_string(), m.space.to_string()));
             }
         }
     }
@@ -496,7 +497,7 @@ fn from_markers(
             .markers
             .iter()
             .filter(|m| m.marker == source.marker)
-            .filter_map(|m| g.index_of(&m.space))
+            .filter_map(|m| g.index_of(m.space))
             .filter(|&i| keep(i));
         let dist = reach(content, view, starts);
         for (i, d) in dist.iter().enumerate() {

@@ -43,7 +43,7 @@ fn allied_42_tito_places_the_ypa_on_a_partisan_space_without_axis_units() {
         .expect("an empty Yugoslav space");
     s.markers.push(sandtable_engine::state::MarkerOnMap {
         marker: "partisan".into(),
-        space: target.clone(),
+        space: target.as_str().into(),
         level: 1,
         until: None,
     });

@@ -18,7 +18,7 @@ pub fn targets(rules: &Rules, state: &State, side: &str) -> Vec<String> {
         let ready = state
             .units_at(&m.space)
             .any(|(i, u)| rules.side(u) == side && !state.flow.marks.fought.contains(&i));
-        let Some(from) = g.index_of(&m.space) else {
+        let Some(from) = g.index_of(m.space) else {
             continue;
         };
         if !ready {
@@ -51,7 +51,7 @@ fn may_enter_or_attack(rules: &Rules, side: &str, space: usize) -> bool {
 fn banned(rules: &Rules, state: &State, side: &str, space: &str) -> bool {
     rules.play.attack_bans.iter().any(|b| {
         b.side == side
-            && !state.flags.contains(&b.until_flag)
+            && !state.flags.contains(b.until_flag.as_str())
             && (b.spaces.iter().any(|s| s == space)
                 || b.regions
                     .iter()

@@ -106,7 +106,9 @@ pub fn terrain_rows(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String>
     let mut rows = Vec::new();
     // Defenders that keep only their trenches (Winter 42, a partisan space).
     let bare = rules.play.terrain_lost.iter().any(|t| {
-        t.flag.as_ref().is_none_or(|f| state.flags.contains(f))
+        t.flag
+            .as_ref()
+            .is_none_or(|f| state.flags.contains(f.as_str()))
             && t.region
                 .as_ref()
                 .is_none_or(|r| crate::state::space_in_region(rules.content, &c.target, r))
@@ -123,9 +125,9 @@ pub fn terrain_rows(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String>
     });
     if bare {
         for m in state.markers.iter().filter(|m| m.space == c.target) {
-            if rules.play.trench_markers.contains(&m.marker) {
+            if rules.play.trench_markers.iter().any(|x| *x == m.marker) {
                 rows.push(format!("{}_{}", m.marker, m.level));
-                rows.push(m.marker.clone());
+                rows.push(m.marker.to_string());
             }
         }
         return rows;
@@ -152,9 +154,9 @@ pub fn terrain_rows(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String>
     }
     if trenches_count(rules, state, c) {
         for m in state.markers.iter().filter(|m| m.space == c.target) {
-            if rules.play.trench_markers.contains(&m.marker) {
+            if rules.play.trench_markers.iter().any(|x| *x == m.marker) {
                 rows.push(format!("{}_{}", m.marker, m.level));
-                rows.push(m.marker.clone());
+                rows.push(m.marker.to_string());
             }
         }
     }

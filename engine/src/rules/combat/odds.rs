@@ -199,7 +199,7 @@ pub(super) fn resolve(rules: &Rules, state: &mut State, c: &mut CombatTask) {
                 let strength = r
                     .while_flag
                     .iter()
-                    .find(|f| state.flags.contains(&f.flag))
+                    .find(|f| state.flags.contains(f.flag.as_str()))
                     .map_or(r.strength, |f| f.strength);
                 i64::from(strength.max(0))
             });
@@ -217,7 +217,7 @@ pub(super) fn resolve(rules: &Rules, state: &mut State, c: &mut CombatTask) {
                 defence += zone::garrison(rules, state, city, &c.target);
                 if let Some(track) = zone::support_track(city, &side) {
                     let cost = if c.extra == Some(true) { 2 } else { 1 };
-                    *state.tracks.entry(track.to_string()).or_insert(0) -= cost;
+                    *state.tracks.entry(track.into()).or_insert(0) -= cost;
                 }
             }
             let mut drm = if besieging {
@@ -234,7 +234,11 @@ pub(super) fn resolve(rules: &Rules, state: &mut State, c: &mut CombatTask) {
         // Outside a city, the die-roll modifiers are all hooks.
         _ => (c.table.clone().unwrap_or_else(|| s.combat.table.clone()), 0),
     };
-    if !in_city && s.evade_flags.iter().any(|f| state.flags.contains(f)) {
+    if !in_city
+        && s.evade_flags
+            .iter()
+            .any(|f| state.flags.contains(f.as_str()))
+    {
         // The defenders slip away before the roll (Heinrici).
         state.flow.messages.push(format!(
             "the defenders of {} retreat before combat without losses",

@@ -324,7 +324,7 @@ pub(super) fn end_impulse(rules: &Rules, state: &mut State, mut t: ImpulseTask) 
                     .push(format!("the end-of-phase test failed: {}", e.message)),
             }
         }
-        if state.flags.contains(&s.end_flag) {
+        if state.flags.contains(s.end_flag.as_str()) {
             state.clear_flag(&s.end_flag);
             over = true;
         }
@@ -334,7 +334,7 @@ pub(super) fn end_impulse(rules: &Rules, state: &mut State, mut t: ImpulseTask) 
         if phase > i64::from(s.max_phases) {
             over = true;
         } else {
-            state.tracks.insert(s.track.clone(), phase);
+            state.tracks.insert(s.track.as_str().into(), phase);
         }
     }
     if over {

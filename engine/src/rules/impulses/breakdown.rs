@@ -61,7 +61,7 @@ fn combinable(state: &State, c: &Counter) -> bool {
     !c.breaks_into.is_empty()
         && c.combine_when
             .as_ref()
-            .is_none_or(|f| state.flags.contains(f))
+            .is_none_or(|f| state.flags.contains(f.as_str()))
 }
 
 /// The units among `units` that make up a counter, if they do (the first of each part).

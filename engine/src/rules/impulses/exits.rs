@@ -58,5 +58,8 @@ pub(super) fn exit(
 
 /// Whether an exit is open to a unit of a nation now.
 fn opens(state: &State, x: &crate::model::MapExit, nation: &str) -> bool {
-    x.nations.iter().any(|n| n == nation) && x.flag.as_ref().is_none_or(|f| state.flags.contains(f))
+    x.nations.iter().any(|n| n == nation)
+        && x.flag
+            .as_ref()
+            .is_none_or(|f| state.flags.contains(f.as_str()))
 }

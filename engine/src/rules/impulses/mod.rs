@@ -157,7 +157,7 @@ fn put(state: &mut State, t: ImpulseTask) {
 /// Starts the operations: the phase track at 1, the first impulse.
 pub(super) fn start(rules: &Rules, state: &mut State, at: (usize, usize)) {
     let Some(s) = spec(rules, at) else { return };
-    state.tracks.insert(s.track.clone(), 1);
+    state.tracks.insert(s.track.as_str().into(), 1);
     let mut t = ImpulseTask {
         at,
         impulse: 0,

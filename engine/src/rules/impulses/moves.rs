@@ -245,7 +245,7 @@ pub(super) fn lifted_kinds<'s>(state: &State, s: &'s Impulses, unit: usize) -> V
     s.movement_rules
         .ignore_costs
         .iter()
-        .filter(|f| state.flags.contains(&f.flag) || state.unit_flag(unit, &f.flag))
+        .filter(|f| state.flags.contains(f.flag.as_str()) || state.unit_flag(unit, &f.flag))
         .flat_map(|f| &f.kinds)
         .collect()
 }
@@ -285,7 +285,8 @@ pub(super) fn end_move_options(rules: &Rules, state: &State, t: &ImpulseTask) ->
         let test = s.movement_rules.move_test.as_ref().filter(|m| {
             m.nations.iter().any(|n| n == rules.nation(u))
                 && !m.lifted_by.iter().any(|l| {
-                    state.flags.contains(&l.flag) && l.nations.iter().any(|n| n == rules.nation(u))
+                    state.flags.contains(l.flag.as_str())
+                        && l.nations.iter().any(|n| n == rules.nation(u))
                 })
                 && test_may_fail(rules, state, m)
         });

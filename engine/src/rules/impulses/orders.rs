@@ -26,7 +26,7 @@ pub(super) fn order_now<'c>(
     s.orders
         .iter()
         .enumerate()
-        .find(|(_, o)| o.impulse == t.impulse && state.flags.contains(&o.flag))
+        .find(|(_, o)| o.impulse == t.impulse && state.flags.contains(o.flag.as_str()))
 }
 
 pub(super) fn order_status(

@@ -161,7 +161,7 @@ pub(super) fn with_done(
 pub(super) fn max_units(state: &State, s: &Impulses) -> usize {
     s.more_units
         .iter()
-        .filter(|m| state.flags.contains(&m.flag))
+        .filter(|m| state.flags.contains(m.flag.as_str()))
         .map(|m| m.units)
         .fold(s.units, u32::max) as usize
 }
@@ -329,7 +329,7 @@ pub(super) fn prepare_moves(rules: &Rules, state: &mut State, t: &mut ImpulseTas
             || test
                 .lifted_by
                 .iter()
-                .any(|l| state.flags.contains(&l.flag) && l.nations.contains(&nation))
+                .any(|l| state.flags.contains(l.flag.as_str()) && l.nations.contains(&nation))
         {
             continue;
         }
@@ -424,7 +424,7 @@ pub(super) fn fights(state: &State, s: &Impulses, unit: usize, mode: Mode) -> bo
         || mode == Mode::Move
             && s.move_and_attack
                 .iter()
-                .any(|f| state.flags.contains(f) || state.unit_flag(unit, f))
+                .any(|f| state.flags.contains(f.as_str()) || state.unit_flag(unit, f))
 }
 
 /// The spaces a unit may attack from where it stands.
@@ -494,7 +494,7 @@ pub(in crate::rules) fn garrison(
     space: &str,
 ) -> i64 {
     match &city.garrison_override {
-        Some((flag, value)) if state.flags.contains(flag) => i64::from(*value),
+        Some((flag, value)) if state.flags.contains(flag.as_str()) => i64::from(*value),
         _ => prop(rules, space, &city.garrison),
     }
 }

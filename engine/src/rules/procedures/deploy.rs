@@ -12,7 +12,7 @@ pub(super) fn start(rules: &Rules, state: &mut State, at: (usize, usize), spec: 
     let allowed = spec
         .while_flag
         .as_ref()
-        .is_none_or(|f| state.flags.contains(f));
+        .is_none_or(|f| state.flags.contains(f.as_str()));
     if !first_turn || !allowed {
         return;
     }

@@ -164,7 +164,7 @@ pub(super) fn check_victory(rules: &Rules, state: &mut State) {
     for a in &v.automatic {
         if a.unless_flag
             .as_ref()
-            .is_some_and(|f| state.flags.contains(f))
+            .is_some_and(|f| state.flags.contains(f.as_str()))
         {
             continue;
         }

@@ -333,8 +333,8 @@ pub(super) fn ops_act(
                 &rules.play.move_marker
             };
             state.markers.push(MarkerOnMap {
-                marker: marker.clone(),
-                space,
+                marker: marker.as_str().into(),
+                space: space.into(),
                 level: 1,
                 until: Some("end_of_round".into()),
             });
@@ -405,7 +405,7 @@ pub(super) fn entrench_options(rules: &Rules, state: &State, side: &str) -> Vec<
         .iter()
         .filter(|m| m.marker == rules.play.move_marker)
     {
-        if state.flow.marks.entrenching.contains(&m.space)
+        if state.flow.marks.entrenching.contains(m.space.as_str())
             || entrencher(rules, state, &m.space).is_none()
             || out
                 .iter()

@@ -222,7 +222,10 @@ pub(super) fn take_action(
                 .unwrap_or_default();
             for (i, pool) in rules.play.replacements.iter().enumerate() {
                 let value = pool.value.as_deref().unwrap_or(&pool.track);
-                let open = pool.flag.as_ref().is_none_or(|f| state.flags.contains(f));
+                let open = pool
+                    .flag
+                    .as_ref()
+                    .is_none_or(|f| state.flags.contains(f.as_str()));
                 let Some(v) = values.get(value).filter(|_| open) else {
                     continue;
                 };
@@ -260,7 +263,7 @@ pub(super) fn end_action(rules: &Rules, state: &mut State, side: &str) {
         if a.side != side
             || a.unless_flag
                 .as_ref()
-                .is_some_and(|f| state.flags.contains(f))
+                .is_some_and(|f| state.flags.contains(f.as_str()))
         {
             continue;
         }

@@ -267,7 +267,7 @@ pub(super) fn sr_act(
                 let rule = rules.play.sr_markers.iter().find(|r| r.marker == m);
                 let cost = rule.map_or(0, |r| r.cost);
                 if let Some(on) = state.markers.iter_mut().find(|x| x.marker == m) {
-                    on.space = to;
+                    on.space = to.into();
                 }
                 set_marker(state, None);
                 set(state, points.saturating_sub(cost), None);

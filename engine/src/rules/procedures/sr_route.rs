@@ -145,7 +145,9 @@ fn open_rules<'a>(
         .enumerate()
         .filter(move |(_, r)| {
             r.sides.iter().any(|s| s == side)
-                && r.flag.as_ref().is_none_or(|f| state.flags.contains(f))
+                && r.flag
+                    .as_ref()
+                    .is_none_or(|f| state.flags.contains(f.as_str()))
         })
         .map(|(i, _)| i)
 }

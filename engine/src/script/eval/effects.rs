@@ -139,10 +139,7 @@ impl Eval<'_> {
                     .map_or((i64::MIN, i64::MAX), |x| {
                         (i64::from(x.min), i64::from(x.max))
                     });
-                self.state
-                    .to_mut()
-                    .tracks
-                    .insert(t.to_string(), value.clamp(lo, hi));
+                self.state.to_mut().tracks.insert(t, value.clamp(lo, hi));
                 Value::Void
             }
             "set_flag" => {
@@ -163,7 +160,7 @@ impl Eval<'_> {
                     // Set for good: no duration may clear it any more.
                     None => self.state.to_mut().timed_flags.retain(|(x, _, _)| *x != f),
                 }
-                if self.state.to_mut().flags.insert(f.to_string()) {
+                if self.state.to_mut().flags.insert(f) {
                     self.place_waiting(&f, range)?;
                 }
                 Value::Void
