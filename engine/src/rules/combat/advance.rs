@@ -12,7 +12,7 @@ pub(super) fn start(rules: &Rules, state: &State, c: &mut CombatTask) {
     c.stage = Stage::Advance;
     if alive(state, &c.defenders)
         .iter()
-        .any(|&u| state.units[u].at == Loc::Space(c.target.as_str().into()))
+        .any(|&u| matches!(&state.units[u].at, Loc::Space(s) if *s == c.target))
     {
         return;
     }
