@@ -13,6 +13,10 @@
 //! cards played, the result, the last messages, the prompt with every legal action), with the
 //! draw piles, the discards and how far the dice have gone. A game's digest chains the FNV-1a
 //! hashes of its states after every action, so one state that differs changes it.
+//!
+//! Each game is played twice side by side, by the typed actions and by their texts read back
+//! through the prompt, and every state of the two must be the same: the typed path plays the
+//! games the text path always played (the digests were first written by the text path).
 
 use std::fmt::Write as _;
 
@@ -47,24 +51,36 @@ fn state_hash(content: &Content, state: &State) -> u64 {
     fnv(FNV_OFFSET, view.to_string().as_bytes())
 }
 
-/// One random game, by the text of its legal actions as the rules offer them: its actions and
-/// the digest of its states.
+/// One random game, played twice side by side: by the typed actions the agent picks, and by
+/// their texts read back through the prompt (the path of logs, saved games and the command
+/// line). Every state of the two must be the same; the game's actions and the digest of its
+/// states are returned.
 fn game(content: &Content, rules: &Rules, seed: u64) -> Result<(usize, u64), String> {
     let mut state = rules::start(rules, seed, &[], &[]).map_err(|e| e.0)?;
+    let mut by_text = state.clone();
     let mut agent = RandomAgent::new(seed);
     let mut digest = state_hash(content, &state);
     let mut actions = 0;
-    while let Some(prompt) = state.flow.prompt.clone() {
-        let action = agent.act(&prompt);
-        rules::apply(rules, &mut state, &action).map_err(|e| {
+    while let Some(prompt) = &state.flow.prompt {
+        let action = agent.act(prompt);
+        let text = action.to_string();
+        let at = |e: rules::IllegalAction| {
             format!(
-                "seed {seed}, action {}: `{action}`: {}",
+                "seed {seed}, action {}: `{text}`: {}",
                 actions + 1,
                 e.message
             )
-        })?;
+        };
+        rules::act(rules, &mut state, &action).map_err(at)?;
+        rules::apply(rules, &mut by_text, &text).map_err(at)?;
         actions += 1;
-        digest = fnv(digest, &state_hash(content, &state).to_le_bytes());
+        let hash = state_hash(content, &state);
+        if hash != state_hash(content, &by_text) {
+            return Err(format!(
+                "seed {seed}, action {actions}: `{text}` gives another state typed than as text"
+            ));
+        }
+        digest = fnv(digest, &hash.to_le_bytes());
         if actions >= 20_000 {
             break;
         }

@@ -52,7 +52,7 @@ fn main() {
         let mut agent = RandomAgent::new(seed);
         while let Some(p) = s.prompt().cloned() {
             let a = agent.act(&p);
-            if let Err(e) = s.apply(&content, &a) {
+            if let Err(e) = s.apply(&content, &a.to_string()) {
                 *troubles
                     .entry(format!("an offered action was refused: {}", e.message))
                     .or_default() += 1;

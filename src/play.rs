@@ -156,7 +156,13 @@ fn print_prompt(content: &Content, st: &State) {
                 names.or_id(&p.side),
                 names.words(&p.question)
             );
-            let width = p.options.iter().map(String::len).max().unwrap_or(0).min(40);
+            let width = p
+                .options()
+                .iter()
+                .map(String::len)
+                .max()
+                .unwrap_or(0)
+                .min(40);
             let line = |o: &String| match names.action(o) {
                 w if w == *o => format!("  {o}"),
                 w => format!("  {o:width$}   {w}"),
@@ -164,9 +170,9 @@ fn print_prompt(content: &Content, st: &State) {
             match p.pick {
                 Some((min, max)) => {
                     outln!("  choose {min} to {max} of:");
-                    p.options.iter().for_each(|o| outln!("  {}", line(o)));
+                    p.options().iter().for_each(|o| outln!("  {}", line(o)));
                 }
-                None => p.options.iter().for_each(|o| outln!("{}", line(o))),
+                None => p.options().iter().for_each(|o| outln!("{}", line(o))),
             }
         }
         (None, Some(r)) => outln!(

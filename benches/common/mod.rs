@@ -56,7 +56,7 @@ pub fn random_log(content: &Content, length: usize) -> (u64, Vec<String>) {
         let mut live = Session::new(content, campaign(seed)).expect("the campaign starts");
         let mut agent = RandomAgent::new(seed);
         while let Some(prompt) = live.prompt().cloned() {
-            live.apply(content, &agent.act(&prompt))
+            live.apply(content, &agent.act(&prompt).to_string())
                 .expect("a legal action");
             if live.log().len() == length {
                 return (seed, live.log().to_vec());

@@ -625,22 +625,16 @@ pub fn click_answer(
     let mut names = vec![space.to_string()];
     names.extend(units.iter().cloned());
     if prompt.pick.is_some() {
-        let picked: Vec<&String> = prompt
-            .options
-            .iter()
-            .filter(|o| names.contains(o))
-            .collect();
+        let options = prompt.options();
+        let picked: Vec<&String> = options.iter().filter(|o| names.contains(o)).collect();
         return match picked.as_slice() {
             [] => MapAnswer::Nothing,
             [one] => MapAnswer::Toggle((*one).clone()),
             _ => MapAnswer::Narrow,
         };
     }
-    let about: Vec<&String> = prompt
-        .options
-        .iter()
-        .filter(|o| mentions(o, &names))
-        .collect();
+    let options = prompt.options();
+    let about: Vec<&String> = options.iter().filter(|o| mentions(o, &names)).collect();
     match about.as_slice() {
         [] => MapAnswer::Nothing,
         [one] => MapAnswer::Act((*one).clone()),

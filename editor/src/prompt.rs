@@ -62,7 +62,7 @@ pub(crate) fn show(ui: &mut Ui, content: &Content, state: &State, a: Asking) {
     // hide them; the Choose button too.
     if prompt.pick.is_none() {
         ui.horizontal_wrapped(|ui| {
-            for option in prompt.options.iter().filter(|o| !o.contains(' ')) {
+            for option in prompt.options().iter().filter(|o| !o.contains(' ')) {
                 if action_button(ui, content, option) {
                     a.commands.push(PlayCommand::Act(option.clone()));
                 }
@@ -108,7 +108,7 @@ pub(crate) fn show(ui: &mut Ui, content: &Content, state: &State, a: Asking) {
         }
         _ => None,
     };
-    if prompt.options.len() > 12 {
+    if prompt.options().len() > 12 {
         ui.horizontal(|ui| {
             ui.label("Find:");
             ui.add(
@@ -127,7 +127,8 @@ pub(crate) fn show(ui: &mut Ui, content: &Content, state: &State, a: Asking) {
         .id_salt("prompt")
         .show(ui, |ui| match prompt.pick {
             None => {
-                let shown = prompt.options.iter().filter(|o| {
+                let options = prompt.options();
+                let shown = options.iter().filter(|o| {
                     o.contains(' ') && about.as_ref().is_none_or(|n| mentions(o, n)) && found(o)
                 });
                 for option in shown {
@@ -137,7 +138,7 @@ pub(crate) fn show(ui: &mut Ui, content: &Content, state: &State, a: Asking) {
                 }
             }
             Some(_) => {
-                for option in prompt.options.iter().filter(|o| found(o)) {
+                for option in prompt.options().iter().filter(|o| found(o)) {
                     let mut on = a.picks.contains(option);
                     if ui
                         .checkbox(&mut on, names.action(option))

@@ -150,7 +150,7 @@ fn a_playtest_starts_takes_the_prompts_choices_as_clicks_undoes_and_replays_on_r
             .unwrap()
             .session
             .prompt()
-            .is_some_and(|p| p.options == ["yes", "no"])
+            .is_some_and(|p| p.options() == ["yes", "no"])
     };
     while asks(&h) {
         h.get_by_label("no").click();
@@ -169,7 +169,7 @@ fn a_playtest_starts_takes_the_prompts_choices_as_clicks_undoes_and_replays_on_r
         .session
         .prompt()
         .unwrap()
-        .options
+        .options()
         .clone();
     for option in options.iter().take(3) {
         h.get_by_label(&said(&h, option)).click();
@@ -263,7 +263,10 @@ fn a_click_on_a_space_of_the_playtest_map_answers_the_prompt_about_that_space() 
         side: "axis".into(),
         kind: "test".into(),
         question: String::new(),
-        options: options.iter().map(|o| o.to_string()).collect(),
+        actions: options
+            .iter()
+            .map(|o| sandtable_engine::rules::Action::of_text(o))
+            .collect(),
         pick,
     };
     // A choice of spaces: the click ticks the space.

@@ -39,8 +39,8 @@ fn five_actions(h: &mut Harness<'static, EditorApp>) -> Vec<String> {
         let prompt = p.session.prompt().cloned().expect("a decision");
         let action = match (i, prompt.pick) {
             (1, _) => "event barbarossa".to_string(),
-            (_, Some((min, _))) => format!("choose {}", prompt.options[..min].join(" ")),
-            (_, None) => prompt.options[0].clone(),
+            (_, Some((min, _))) => format!("choose {}", prompt.options()[..min].join(" ")),
+            (_, None) => prompt.options()[0].clone(),
         };
         p.apply(&action).unwrap();
     }

@@ -12,13 +12,14 @@ use std::str::FromStr;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::rules::{self, Prompt, Rules};
+use crate::rules::{self, Action, Prompt, Rules};
 use crate::state::{Loc, State};
 
 /// Something that answers prompts.
 pub trait Agent {
-    /// A legal action for the state's prompt, in its text form. The state has a prompt.
-    fn choose(&mut self, rules: &Rules, state: &State) -> String;
+    /// A legal action for the state's prompt, typed (its text form is only for logs and
+    /// people). `None` when the game is over.
+    fn choose(&mut self, rules: &Rules, state: &State) -> Option<Action>;
 }
 
 /// Which agent plays a side, as the command line and the editor name it.
@@ -100,34 +101,30 @@ impl RandomAgent {
         (self.rng.next_u64() % n.max(1) as u64) as usize
     }
 
-    /// A legal action for the prompt, in its text form.
-    pub fn act(&mut self, prompt: &Prompt) -> String {
+    /// A legal action for the prompt.
+    pub fn act(&mut self, prompt: &Prompt) -> Action {
+        let options = &prompt.actions;
         match prompt.pick {
-            None => prompt.options[self.below(prompt.options.len())].clone(),
+            None => options[self.below(options.len())].clone(),
             Some((min, max)) => {
-                let max = max.min(prompt.options.len());
+                let max = max.min(options.len());
                 let min = min.min(max);
                 let count = min + self.below(max - min + 1);
-                let mut pool: Vec<&String> = prompt.options.iter().collect();
-                let mut picked = Vec::new();
+                let mut pool: Vec<&Action> = options.iter().collect();
+                let mut picked = Action::new("choose");
                 for _ in 0..count {
                     let i = self.below(pool.len());
-                    picked.push(pool.remove(i).as_str());
+                    picked = picked.and(pool.remove(i).words()[0]);
                 }
-                format!("choose {}", picked.join(" "))
-                    .trim_end()
-                    .to_string()
+                picked
             }
         }
     }
 }
 
 impl Agent for RandomAgent {
-    fn choose(&mut self, _rules: &Rules, state: &State) -> String {
-        match &state.flow.prompt {
-            Some(p) => self.act(p),
-            None => String::new(),
-        }
+    fn choose(&mut self, _rules: &Rules, state: &State) -> Option<Action> {
+        state.flow.prompt.as_ref().map(|p| self.act(p))
     }
 }
 
@@ -150,10 +147,10 @@ impl MonteCarloAgent {
         }
     }
 
-    fn playout(&mut self, rules: &Rules, state: &State, action: &str, me: &str) -> f64 {
+    fn playout(&mut self, rules: &Rules, state: &State, action: &Action, me: &str) -> f64 {
         let mut s = state.clone();
         s.reseed(self.rng.next_u64());
-        if rules::apply_unguarded(rules, &mut s, action).is_err() {
+        if rules::act_unguarded(rules, &mut s, action).is_err() {
             return -1.0;
         }
         let mut random = RandomAgent::new(self.rng.next_u64());
@@ -162,7 +159,7 @@ impl MonteCarloAgent {
                 break;
             };
             let a = random.act(p);
-            if rules::apply_unguarded(rules, &mut s, &a).is_err() {
+            if rules::act_unguarded(rules, &mut s, &a).is_err() {
                 break;
             }
         }
@@ -171,22 +168,20 @@ impl MonteCarloAgent {
 }
 
 impl Agent for MonteCarloAgent {
-    fn choose(&mut self, rules: &Rules, state: &State) -> String {
-        let Some(prompt) = &state.flow.prompt else {
-            return String::new();
-        };
+    fn choose(&mut self, rules: &Rules, state: &State) -> Option<Action> {
+        let prompt = state.flow.prompt.as_ref()?;
         let mut random = RandomAgent::new(self.rng.next_u64());
-        if prompt.pick.is_some() || prompt.options.len() <= 1 {
-            return random.act(prompt);
+        if prompt.pick.is_some() || prompt.actions.len() <= 1 {
+            return Some(random.act(prompt));
         }
-        let mut candidates: Vec<&String> = prompt.options.iter().collect();
+        let mut candidates: Vec<&Action> = prompt.actions.iter().collect();
         while candidates.len() > Self::WIDTH {
             let i = random.below(candidates.len());
             candidates.remove(i);
         }
         let per = (self.playouts as usize / candidates.len()).max(1);
         let me = prompt.side.clone();
-        let mut best: Option<(f64, &String)> = None;
+        let mut best: Option<(f64, &Action)> = None;
         for a in candidates {
             let total: f64 = (0..per).map(|_| self.playout(rules, state, a, &me)).sum();
             let mean = total / per as f64;
@@ -194,7 +189,7 @@ impl Agent for MonteCarloAgent {
                 best = Some((mean, a));
             }
         }
-        best.map(|(_, a)| a.clone()).unwrap_or_default()
+        best.map(|(_, a)| a.clone())
     }
 }
 

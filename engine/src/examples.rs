@@ -94,8 +94,13 @@ pub fn run(content: &Content, e: &ExampleEntry) -> Outcome {
 
 type Failure = (String, Vec<String>);
 
-fn offered(state: &State) -> &[String] {
-    state.flow.prompt.as_ref().map_or(&[], |p| &p.options)
+/// The legal actions' texts.
+fn offered(state: &State) -> Vec<String> {
+    state
+        .flow
+        .prompt
+        .as_ref()
+        .map_or_else(Vec::new, |p| p.options())
 }
 
 /// The prompt's question and its actions, as a hint (at most 30 actions).
@@ -103,9 +108,9 @@ fn prompt_hint(state: &State) -> Vec<String> {
     match &state.flow.prompt {
         None => vec!["no prompt is pending (the game is over or stalled)".into()],
         Some(p) => {
-            let mut list: Vec<&str> = p.options.iter().take(30).map(String::as_str).collect();
-            if p.options.len() > 30 {
-                list.push("…");
+            let mut list: Vec<String> = p.actions.iter().take(30).map(|a| a.to_string()).collect();
+            if p.actions.len() > 30 {
+                list.push("…".into());
             }
             let form = match p.pick {
                 Some((min, max)) => format!("`choose` {min} to {max} of"),
@@ -115,7 +120,7 @@ fn prompt_hint(state: &State) -> Vec<String> {
                 "{} is asked: {} ({} {form}: {})",
                 p.side,
                 p.question,
-                p.options.len(),
+                p.actions.len(),
                 list.join(", ")
             )]
         }
@@ -138,9 +143,8 @@ fn play_step(
         }),
         ExampleStep::ActFirst(prefix) => {
             let Some(action) = offered(state)
-                .iter()
+                .into_iter()
                 .find(|o| o.starts_with(prefix.as_str()))
-                .cloned()
             else {
                 return fail(format!("no action beginning `{prefix}` is offered"), state);
             };
@@ -431,11 +435,12 @@ fn prompt(state: &State, check: &PromptCheck) -> Result<(), Failure> {
     {
         return fail(format!("the question does not say `{asks}`"));
     }
-    if let Some(n) = check.count.filter(|&n| n != p.options.len()) {
-        return fail(format!("{} actions are offered, not {n}", p.options.len()));
+    if let Some(n) = check.count.filter(|&n| n != p.actions.len()) {
+        return fail(format!("{} actions are offered, not {n}", p.actions.len()));
     }
     if let Some(prefix) = &check.all_begin {
-        if let Some(o) = p.options.iter().find(|o| !o.starts_with(prefix.as_str())) {
+        let options = p.options();
+        if let Some(o) = options.iter().find(|o| !o.starts_with(prefix.as_str())) {
             return fail(format!(
                 "`{o}` is offered too: not every action begins `{prefix}`"
             ));

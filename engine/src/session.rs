@@ -277,9 +277,9 @@ pub(crate) fn decision(content: &Content, prompt: &Option<Prompt>) -> String {
         return "no decision".into();
     };
     let pick = match p.pick {
-        Some((min, max)) if min == max => format!(", pick {min} of {}", p.options.len()),
-        Some((min, max)) => format!(", pick {min} to {max} of {}", p.options.len()),
-        None => format!(", {} choices", p.options.len()),
+        Some((min, max)) if min == max => format!(", pick {min} of {}", p.actions.len()),
+        Some((min, max)) => format!(", pick {min} to {max} of {}", p.actions.len()),
+        None => format!(", {} choices", p.actions.len()),
     };
     format!(
         "\"{} decides: {}{pick}\"",

@@ -107,10 +107,8 @@ pub fn game_seed(seed: u64, index: u32) -> u64 {
     z ^ (z >> 31)
 }
 
-fn way_of(kind: &str, action: &str) -> Option<(Way, String)> {
-    let mut words = action.split_whitespace();
-    let first = words.next()?;
-    let way = match first {
+fn way_of(kind: &str, action: &crate::rules::Action) -> Option<(Way, String)> {
+    let way = match action.verb() {
         "card" if kind == "combat_card" => Way::Combat,
         "event" => Way::Event,
         "ops" => Way::Ops,
@@ -118,7 +116,7 @@ fn way_of(kind: &str, action: &str) -> Option<(Way, String)> {
         "rp" => Way::Rp,
         _ => return None,
     };
-    Some((way, words.next()?.to_string()))
+    Some((way, action.text(1)?.to_string()))
 }
 
 /// Plays game `index` of the plan.
@@ -165,9 +163,10 @@ pub fn play_game(rules: &Rules, plan: &Plan, index: u32) -> GameRecord {
         let side = prompt.side.clone();
         let action = match agents.get_mut(side.as_str()) {
             Some(agent) => agent.choose(rules, &state),
-            None => crate::agent::RandomAgent::new(seed ^ rec.actions as u64).act(prompt),
+            None => Some(crate::agent::RandomAgent::new(seed ^ rec.actions as u64).act(prompt)),
         };
-        if let Err(e) = rules::apply_unguarded(rules, &mut state, &action) {
+        let Some(action) = action else { break };
+        if let Err(e) = rules::act_unguarded(rules, &mut state, &action) {
             rec.error = Some(format!(
                 "action {} `{action}`: {}",
                 rec.actions + 1,

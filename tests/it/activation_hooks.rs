@@ -17,7 +17,7 @@ fn b2b_operations(content: &'static Content, points: u32) -> (Rules<'static>, St
 }
 
 fn options(state: &State) -> Vec<String> {
-    state.flow.prompt.as_ref().unwrap().options.clone()
+    state.flow.prompt.as_ref().unwrap().options().clone()
 }
 
 fn points_left(state: &State) -> u32 {

@@ -57,7 +57,7 @@ pub(crate) fn play(s: &mut Session, actions: &[&str]) {
 }
 
 pub(crate) fn options(s: &Session) -> Vec<String> {
-    s.prompt().map(|p| p.options.clone()).unwrap_or_default()
+    s.prompt().map(|p| p.options().clone()).unwrap_or_default()
 }
 
 pub(crate) fn place_of(s: &Session, unit: &str) -> String {
@@ -130,7 +130,7 @@ fn rule_14_3_an_eliminated_us_army_is_offered_for_rebuild_at_basra_or_a_us_beach
     let p = s.prompt().unwrap().clone();
     assert_eq!((p.side.as_str(), p.kind.as_str()), ("allied", "replace"));
     assert!(
-        p.options.contains(&"rebuild us_1st_army".to_string()),
+        p.options().contains(&"rebuild us_1st_army".to_string()),
         "{p:?}"
     );
     play(&mut s, &["rebuild us_1st_army"]);
@@ -159,7 +159,7 @@ fn rule_4_3_the_axis_player_chooses_barbarossa_or_von_paulus_pause_and_the_other
         let mut s = Session::new(b2b(), setup).unwrap();
         let p = s.prompt().unwrap().clone();
         assert_eq!((p.side.as_str(), p.kind.as_str()), ("axis", "start_card"));
-        assert_eq!(p.options, ["take barbarossa", "take von_paulus_pause"]);
+        assert_eq!(p.options(), ["take barbarossa", "take von_paulus_pause"]);
         play(&mut s, &[&format!("take {take}")]);
         let st = s.state();
         let hand = &st.hands["axis"];
@@ -500,8 +500,8 @@ fn rule_7_64_combat_cards_kept_face_up_are_discarded_at_the_end_of_the_turn() {
     while s.state().turn == 10 {
         let p = s.prompt().unwrap().clone();
         let a = match p.pick {
-            Some((min, _)) => format!("choose {}", p.options[..min].join(" ")),
-            None => p.options[0].clone(),
+            Some((min, _)) => format!("choose {}", p.options()[..min].join(" ")),
+            None => p.options()[0].clone(),
         };
         play(&mut s, &[&a]);
     }

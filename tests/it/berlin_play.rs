@@ -56,7 +56,7 @@ fn options(state: &State) -> Vec<String> {
         .flow
         .prompt
         .as_ref()
-        .map(|p| p.options.clone())
+        .map(|p| p.options().clone())
         .unwrap_or_default()
 }
 
@@ -319,8 +319,8 @@ fn random_games_of_berlin_1945_finish_without_error() {
                     let mut agent = RandomAgent::new(seed);
                     let mut actions = 0;
                     while s.flow.prompt.is_some() {
-                        let a = agent.choose(r, &s);
-                        rules::apply_unguarded(r, &mut s, &a).unwrap_or_else(|e| {
+                        let a = agent.choose(r, &s).expect("a prompt");
+                        rules::act_unguarded(r, &mut s, &a).unwrap_or_else(|e| {
                             panic!("seed {seed}: `{a}` was offered but refused: {}", e.message)
                         });
                         actions += 1;
@@ -434,7 +434,7 @@ fn rule_2_3_2_hitlers_order_binds_the_next_german_impulse_to_attack_with_two_uni
     let p = s.flow.prompt.clone().unwrap();
     assert_eq!(p.kind, "attack");
     assert!(
-        !p.options.contains(&"done".to_string()),
+        !p.options().contains(&"done".to_string()),
         "the order must be carried out"
     );
 }
@@ -519,7 +519,7 @@ fn a_full_game_of_berlin_1945_plays_through_sandtable_play_to_its_end() {
     let mut agent = RandomAgent::new(11);
     let mut log = Vec::new();
     while s.flow.prompt.is_some() {
-        let a = agent.choose(&r, &s);
+        let a = agent.choose(&r, &s).expect("a prompt").to_string();
         rules::apply(&r, &mut s, &a).unwrap();
         log.push(a);
     }

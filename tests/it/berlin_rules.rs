@@ -82,7 +82,7 @@ fn options(state: &State) -> Vec<String> {
         .flow
         .prompt
         .as_ref()
-        .map(|p| p.options.clone())
+        .map(|p| p.options().clone())
         .unwrap_or_default()
 }
 
@@ -152,13 +152,13 @@ fn rule_3_2_2_every_supplied_unit_may_be_put_out_of_supply_for_a_support_point()
     let p = s.flow.prompt.clone().unwrap();
     assert_eq!(p.side, "zhukov");
     let picks: Vec<String> = p
-        .options
+        .options()
         .iter()
         .filter(|o| o.starts_with("su_"))
         .take(6)
         .cloned()
         .collect();
-    assert_eq!(picks.len(), 6, "{:?}", p.options);
+    assert_eq!(picks.len(), 6, "{:?}", p.options());
     act(&r, &mut s, &format!("choose {}", picks.join(" ")));
     assert_eq!(
         s.track("support_zhukov"),
@@ -194,7 +194,7 @@ fn rule_2_1_3_a_reinforcement_whose_zone_the_soviets_hold_is_placed_by_its_playe
     let prompt = s.flow.prompt.clone().expect("a prompt");
     assert_eq!(prompt.side, "koniev");
     assert!(prompt.question.contains("(2.1.3)"), "{}", prompt.question);
-    let mut zones = prompt.options.clone();
+    let mut zones = prompt.options().clone();
     zones.sort();
     assert_eq!(zones, ["angermuende", "zehdenick"]);
     act(&r, &mut s, "choose zehdenick");

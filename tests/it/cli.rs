@@ -313,7 +313,7 @@ fn random_campaign(seed: u64) -> (Vec<String>, sandtable_engine::rules::GameResu
     let mut s = Session::new(content, setup).unwrap();
     let mut agent = RandomAgent::new(seed);
     while let Some(p) = s.prompt().cloned() {
-        s.apply(content, &agent.act(&p)).unwrap();
+        s.apply(content, &agent.act(&p).to_string()).unwrap();
     }
     let result = s.state().flow.result.clone().unwrap();
     (s.log().to_vec(), result)
@@ -418,7 +418,7 @@ fn play_uses_the_given_die_results_before_the_seeded_dice() {
     let mut agent = RandomAgent::new(14);
     for _ in 0..300 {
         let Some(p) = s.prompt().cloned() else { break };
-        s.apply(content, &agent.act(&p)).unwrap();
+        s.apply(content, &agent.act(&p).to_string()).unwrap();
     }
     let dir = tempfile::tempdir().unwrap();
     let actions = dir.path().join("sixes.log");

@@ -72,10 +72,10 @@ fn trace(content: &Content, scenario: &str, seed: u64, actions: usize) -> Vec<St
             break;
         }
         let a = agent.act(&p);
-        s.apply(content, &a).unwrap();
+        s.apply(content, &a.to_string()).unwrap();
         out.push(format!(
             "{:?} {a} {}",
-            p.options,
+            p.options(),
             state_json(content, s.state())
         ));
     }

@@ -37,8 +37,8 @@ fn five_actions_played() -> (tempfile::TempDir, Playtest) {
         let prompt = p.session.prompt().cloned().expect("a decision");
         let action = match (i, prompt.pick) {
             (1, _) => "event barbarossa".to_string(),
-            (_, Some((min, _))) => format!("choose {}", prompt.options[..min].join(" ")),
-            (_, None) => prompt.options[0].clone(),
+            (_, Some((min, _))) => format!("choose {}", prompt.options()[..min].join(" ")),
+            (_, None) => prompt.options()[0].clone(),
         };
         p.apply(&action).unwrap();
     }

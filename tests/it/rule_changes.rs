@@ -147,7 +147,7 @@ fn walk(rules: &Rules, state: &mut State, u: usize) -> usize {
     let mut seen = BTreeSet::from([space_of(state, u)]);
     let mut moves = 0;
     loop {
-        let options = state.flow.prompt.as_ref().unwrap().options.clone();
+        let options = state.flow.prompt.as_ref().unwrap().options().clone();
         let next = options
             .iter()
             .filter_map(|o| o.strip_prefix(&prefix))
@@ -465,9 +465,9 @@ fn fortress_assault(content: &'static Content, dice: &str, attackers: usize) -> 
                 "decision" => {
                     asked = true;
                     assert!(p.question.contains("Fortress assault"), "{p:?}");
-                    format!("choose {}", p.options[0])
+                    format!("choose {}", p.options()[0])
                 }
-                _ => p.options[0].clone(),
+                _ => p.options()[0].clone(),
             };
             act(&rules, &mut state, &action);
         }
@@ -515,7 +515,7 @@ fn the_same_movement_hook_acts_in_berlin_1945s_impulses() {
         let (rules, mut state) = crate::activation_hooks::berlin_activation(content);
         let p = state.flow.prompt.clone().unwrap();
         let (u, activate) = p
-            .options
+            .options()
             .iter()
             .filter_map(|o| o.strip_prefix("activate ")?.strip_suffix(" move"))
             .find_map(|name| {
@@ -700,20 +700,20 @@ fn first_berlin_combat(content: &'static Content) -> (Vec<usize>, u32, bool) {
         let action = match p.kind.as_str() {
             "decision" if p.question.contains(": Toll:") => {
                 asked = true;
-                format!("choose {}", p.options[0])
+                format!("choose {}", p.options()[0])
             }
             "decision" => "choose".to_string(),
             "event" | "combat_card" => "no card".to_string(),
             "activate" => p
-                .options
+                .options()
                 .iter()
                 .find(|o| o.ends_with(" combat") && state.flow.activated.is_empty())
                 .cloned()
-                .unwrap_or_else(|| p.options.last().unwrap().clone()),
+                .unwrap_or_else(|| p.options().last().unwrap().clone()),
             "move" => "done".to_string(),
-            "attack" => p.options[0].clone(),
-            "attackers" => format!("choose {}", p.options.join(" ")),
-            _ => p.options[0].clone(),
+            "attack" => p.options()[0].clone(),
+            "attackers" => format!("choose {}", p.options().join(" ")),
+            _ => p.options()[0].clone(),
         };
         act(&rules, &mut state, &action);
     }

@@ -65,7 +65,7 @@ fn play_until(
             return;
         };
         let a = agent.act(&p);
-        rules::apply(rules, state, &a)
+        rules::act(rules, state, &a)
             .unwrap_or_else(|e| panic!("`{a}` was offered but refused: {}", e.message));
     }
     panic!("play did not get there");
@@ -146,19 +146,19 @@ fn scenario_may_start_in_1942_with_cards_played_and_in_hand() {
     let p = state.flow.prompt.clone().unwrap();
     assert_eq!((state.turn, state.round), (6, 1));
     assert!(
-        p.options.iter().any(|o| o.starts_with("ops ")),
+        p.options().iter().any(|o| o.starts_with("ops ")),
         "{:?}",
-        p.options
+        p.options()
     );
     assert!(
-        p.options.iter().any(|o| o == "ops fall_blau"),
+        p.options().iter().any(|o| o == "ops fall_blau"),
         "{:?}",
-        p.options
+        p.options()
     );
     assert!(
-        p.options.iter().any(|o| o.starts_with("sr ")),
+        p.options().iter().any(|o| o.starts_with("sr ")),
         "{:?}",
-        p.options
+        p.options()
     );
     let mut last_round = 0;
     play_until(&rules, &mut state, &mut agent, |s| {
@@ -182,11 +182,11 @@ fn the_campaign_keeps_its_turn_1_opening_while_a_later_scenario_has_none() {
     });
     let p = state.flow.prompt.clone().unwrap();
     assert!(
-        p.options
+        p.options()
             .iter()
             .all(|o| o == "event barbarossa" || o == "event von_paulus_pause"),
         "{:?}",
-        p.options
+        p.options()
     );
 }
 
@@ -313,7 +313,7 @@ fn first_turn(content: &Content, scenario: &str) -> (Vec<String>, u32) {
     play_until(&rules, &mut state, &mut agent, |s| {
         s.flow.prompt.as_ref().is_some_and(|p| p.kind == "action")
     });
-    let options = state.flow.prompt.clone().unwrap().options;
+    let options = state.flow.prompt.clone().unwrap().options();
     let mut last_round = 0;
     play_until(&rules, &mut state, &mut agent, |s| {
         if s.turn == first && s.flow.prompt.as_ref().is_some_and(|p| p.kind == "action") {

@@ -26,16 +26,16 @@ pub fn highlighted(
     match (&view.unit, prompt.pick) {
         (Some(u), None) => {
             for o in prompt
-                .options
+                .options()
                 .iter()
                 .filter(|o| mentions(o, std::slice::from_ref(u)))
             {
                 o.split_whitespace().skip(1).for_each(&mut add);
             }
         }
-        (_, Some(_)) => prompt.options.iter().for_each(|o| add(o)),
+        (_, Some(_)) => prompt.options().iter().for_each(|o| add(o)),
         (None, None) => {
-            for o in &prompt.options {
+            for o in &prompt.options() {
                 if let Some(w) = o.split_whitespace().nth(1) {
                     match space_of(w) {
                         Some(s) => add(&s),
@@ -58,8 +58,8 @@ pub fn answer(
     stack: &[String],
 ) -> MapAnswer {
     if let (Some(unit), Some(space), None) = (&view.unit, &click.space, prompt.pick) {
-        let both: Vec<&String> = prompt
-            .options
+        let options = prompt.options();
+        let both: Vec<&String> = options
             .iter()
             .filter(|o| {
                 mentions(o, std::slice::from_ref(unit))
@@ -79,7 +79,7 @@ pub fn answer(
         }
     }
     if let Some(unit) = &click.unit {
-        if prompt.pick.is_some() && prompt.options.contains(unit) {
+        if prompt.pick.is_some() && prompt.options().contains(unit) {
             return MapAnswer::Toggle(unit.clone());
         }
         let spread = view.spread.is_some() && view.spread == click.space;
@@ -88,7 +88,7 @@ pub fn answer(
             return MapAnswer::Nothing;
         }
         let about = prompt
-            .options
+            .options()
             .iter()
             .any(|o| mentions(o, std::slice::from_ref(unit)));
         view.unit = about.then(|| unit.clone());

@@ -12,6 +12,7 @@
 //! returns an error and leaves the state untouched. The state after any sequence of actions
 //! is a function of the content, the scenario, the seed and those actions.
 
+pub mod action;
 pub mod activation;
 pub mod battle;
 pub mod combat;
@@ -39,6 +40,7 @@ use crate::model::{ActionKind, Counter, GameFile, PlayRules, ScenarioFile, Step}
 use crate::script::eval::Answer;
 use crate::state::{Loc, State, Unit};
 
+pub use action::{Action, Word};
 pub use combat::CombatTask;
 pub use procedures::space_activation_cost;
 pub use stacking::{may_enter, may_operate};
@@ -52,21 +54,22 @@ pub struct Prompt {
     pub kind: String,
     /// The question, for a person.
     pub question: String,
-    /// The legal actions, in their text forms; or, when `pick` is given, the things to pick
-    /// from, answered as `choose a b c`.
-    pub options: Vec<String>,
+    /// The legal actions (written in their text forms); or, when `pick` is given, the things
+    /// to pick from, one word each, answered as `choose a b c`.
+    #[serde(rename = "options")]
+    pub actions: Vec<Action>,
     /// How many options to pick (at least, at most), for a multiple choice.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pick: Option<(usize, usize)>,
 }
 
 impl Prompt {
-    fn one_of(side: &str, kind: &str, question: impl Into<String>, options: Vec<String>) -> Self {
+    fn one_of(side: &str, kind: &str, question: impl Into<String>, actions: Vec<Action>) -> Self {
         Prompt {
             side: side.to_string(),
             kind: kind.to_string(),
             question: question.into(),
-            options,
+            actions,
             pick: None,
         }
     }
@@ -83,36 +86,70 @@ impl Prompt {
             side: d.by,
             kind: "decision".into(),
             question,
-            options: d.options,
+            actions: d.options.iter().map(|o| Action::new(Word::id(o))).collect(),
             pick: Some((d.min, d.max)),
         }
     }
 
-    /// Whether an action text answers this prompt.
-    pub fn allows(&self, action: &str) -> bool {
+    /// The legal actions' (or the things to pick's) text forms.
+    pub fn options(&self) -> Vec<String> {
+        self.actions.iter().map(Action::to_string).collect()
+    }
+
+    /// Whether an action answers this prompt.
+    pub fn allows(&self, action: &Action) -> bool {
         match self.pick {
-            None => self.options.iter().any(|o| o == action),
+            None => self.actions.contains(action),
             Some((min, max)) => {
-                let Some(rest) = action.strip_prefix("choose") else {
+                let words = action.words();
+                if action.verb() != "choose" {
                     return false;
-                };
-                let picked: Vec<&str> = rest.split_whitespace().collect();
-                let distinct: BTreeSet<&&str> = picked.iter().collect();
+                }
+                let picked = &words[1..];
                 (min..=max).contains(&picked.len())
-                    && distinct.len() == picked.len()
-                    && picked.iter().all(|p| self.options.iter().any(|o| o == p))
+                    && picked
+                        .iter()
+                        .enumerate()
+                        .all(|(i, w)| !picked[..i].contains(w))
+                    && picked
+                        .iter()
+                        .all(|w| self.actions.iter().any(|o| o.words() == [*w]))
             }
         }
+    }
+
+    /// The legal action a text names, if it names one: an option written so, or for a
+    /// multiple choice `choose` and options written so.
+    pub fn parse(&self, text: &str) -> Option<Action> {
+        let action = match self.pick {
+            None => self.actions.iter().find(|a| a.is_written(text))?.clone(),
+            Some(_) => {
+                let mut words = text.split_whitespace();
+                if words.next() != Some("choose") {
+                    return None;
+                }
+                let mut action = Action::new("choose");
+                for w in words {
+                    let option = self.actions.iter().find(|a| a.is_written(w))?;
+                    action = action.and(option.words()[0]);
+                }
+                action
+            }
+        };
+        self.allows(&action).then_some(action)
     }
 
     /// Some legal actions, to show as alternatives: every option, or for a multiple choice
     /// the first picks that fit.
     pub fn examples(&self) -> Vec<String> {
         match self.pick {
-            None => self.options.clone(),
+            None => self.options(),
             Some((min, _)) => {
-                let first: Vec<&str> = self.options.iter().take(min).map(String::as_str).collect();
-                vec![format!("choose {}", first.join(" ")).trim_end().to_string()]
+                let mut choose = Action::new("choose");
+                for a in self.actions.iter().take(min) {
+                    choose = choose.and(a.words()[0]);
+                }
+                vec![choose.to_string()]
             }
         }
     }
@@ -555,19 +592,42 @@ pub fn apply_unguarded(
     if let Some(results) = action.strip_prefix("dice ") {
         return force_dice(rules, state, results);
     }
-    let Some(prompt) = state.flow.prompt.clone() else {
-        return Err(IllegalAction {
-            message: "the game is over".into(),
-            legal: Vec::new(),
-        });
+    let Some(prompt) = &state.flow.prompt else {
+        return Err(game_over());
     };
-    if !prompt.allows(action) {
-        return Err(IllegalAction {
+    match prompt.parse(action) {
+        Some(typed) => act_unguarded(rules, state, &typed),
+        None => Err(IllegalAction {
             message: format!("`{action}` is not legal now: {}", prompt.question),
             legal: prompt.examples(),
-        });
+        }),
     }
-    state.flow.prompt = None;
+}
+
+/// Performs one typed action (one the prompt offers), and runs on to the next prompt; what
+/// agents and the engine's own loops call. An action that is not legal now changes nothing.
+pub fn act(rules: &Rules, state: &mut State, action: &Action) -> Result<(), IllegalAction> {
+    let before = state.clone();
+    act_unguarded(rules, state, action).inspect_err(|_| *state = before)
+}
+
+/// [`act`] without keeping a copy of the state, as [`apply_unguarded`] is to [`apply`].
+pub fn act_unguarded(
+    rules: &Rules,
+    state: &mut State,
+    action: &Action,
+) -> Result<(), IllegalAction> {
+    let Some(prompt) = state.flow.prompt.take() else {
+        return Err(game_over());
+    };
+    if !prompt.allows(action) {
+        let err = IllegalAction {
+            message: format!("`{action}` is not legal now: {}", prompt.question),
+            legal: prompt.examples(),
+        };
+        state.flow.prompt = Some(prompt);
+        return Err(err);
+    }
     if let Err(message) = procedures::act(rules, state, &prompt, action) {
         return Err(IllegalAction {
             message,
@@ -576,6 +636,13 @@ pub fn apply_unguarded(
     }
     procedures::advance(rules, state);
     Ok(())
+}
+
+fn game_over() -> IllegalAction {
+    IllegalAction {
+        message: "the game is over".into(),
+        legal: Vec::new(),
+    }
 }
 
 /// A die override, `dice 6 1`: the next rolls give these results, then the seeded dice go on.

@@ -17,7 +17,7 @@ pub fn why(rules: &Rules, state: &State, action: &str) -> Vec<String> {
     let Some(p) = &state.flow.prompt else {
         return vec!["The game is over: no action is legal.".into()];
     };
-    if p.allows(action) {
+    if p.parse(action).is_some() {
         return vec![format!("`{action}` is legal now.")];
     }
     let mut out = vec![format!(
@@ -38,9 +38,9 @@ pub fn why(rules: &Rules, state: &State, action: &str) -> Vec<String> {
             .take_while(|(a, b)| a == *b)
             .count()
     };
-    let best = p.options.iter().map(agree).max().unwrap_or(0);
-    let then: BTreeSet<&str> = p
-        .options
+    let options = p.options();
+    let best = options.iter().map(agree).max().unwrap_or(0);
+    let then: BTreeSet<&str> = options
         .iter()
         .filter(|o| agree(o) == best)
         .filter_map(|o| o.split_whitespace().nth(best))
@@ -94,7 +94,7 @@ fn why_not_picked(
     if words.first() != Some(&"choose") {
         out.push(format!(
             "This decision is answered `choose` with {min} to {max} of: {}.",
-            short_list(&p.options)
+            short_list(&p.options())
         ));
         return out;
     }
@@ -106,7 +106,7 @@ fn why_not_picked(
         ));
     }
     for w in picked {
-        if !p.options.iter().any(|o| o == w) {
+        if !p.actions.iter().any(|o| o == w) {
             out.push(format!(
                 "`{w}` ({}) is not among the things to pick.",
                 names.or_id(w)

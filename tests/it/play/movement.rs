@@ -78,7 +78,7 @@ fn rule_10_2_a_soviet_lcu_entrenches_instead_of_moving_on_a_roll_of_1_to_3() {
             .flow
             .prompt
             .as_ref()
-            .is_some_and(|p| p.options.contains(&format!("entrench {urban}")))
+            .is_some_and(|p| p.options().contains(&format!("entrench {urban}")))
     };
     // Not on turns 1 and 2.
     assert!(!offers(&soviet_move_stage(2, &urban).1));
@@ -90,7 +90,7 @@ fn rule_10_2_a_soviet_lcu_entrenches_instead_of_moving_on_a_roll_of_1_to_3() {
         // The front does not move: movement is over, and the try is made.
         let p = state.flow.prompt.clone().unwrap();
         let moves = |o: &String| o.starts_with("move su_northwest_front");
-        assert!(!p.options.iter().any(moves));
+        assert!(!p.options().iter().any(moves));
         if p.kind == "move" {
             rules::apply(&rules, &mut state, "done").unwrap();
         }
@@ -122,7 +122,7 @@ fn rule_10_2_soviet_trenches_outside_urban_spaces_only_from_1943() {
             .1
             .flow
             .prompt
-            .is_some_and(|p| p.options.contains(&format!("entrench {open}")))
+            .is_some_and(|p| p.options().contains(&format!("entrench {open}")))
     };
     assert!(!offers(7));
     assert!(offers(8));
@@ -189,7 +189,7 @@ fn warsaw_moves(content: &sandtable_engine::content::Content) -> (bool, bool) {
     let name = state.units[mover].name(content);
     let own_move = |state: &State| {
         state.flow.prompt.as_ref().and_then(|p| {
-            p.options
+            p.options()
                 .iter()
                 .find(|o| o.starts_with(&format!("move {name} ")))
                 .cloned()

@@ -15,7 +15,7 @@ fn rule_7_5_on_turns_8_to_11_the_axis_plays_at_most_two_rp_cards_a_turn() {
             .prompt
             .as_ref()
             .unwrap()
-            .options
+            .options()
             .iter()
             .any(|o| o.starts_with("rp "))
     };
@@ -50,7 +50,7 @@ fn rule_14_52_two_panzer_steps_a_turn_are_rebuilt_three_after_totaler_krieg() {
             .flow
             .prompt
             .unwrap()
-            .options
+            .options()
             .contains(&"rebuild ge_1st_pz_army".to_string())
     };
     assert!(setup(1, None));

@@ -22,7 +22,8 @@ fn past_turn_1_orders(s: &mut Session) {
     let p = s.prompt().unwrap().clone();
     assert_eq!((p.side.as_str(), p.kind.as_str()), ("axis", "decision"));
     assert_eq!(p.pick, Some((3, 3)));
-    let picks: Vec<&str> = p.options.iter().take(3).map(String::as_str).collect();
+    let options = p.options();
+    let picks: Vec<&str> = options.iter().take(3).map(String::as_str).collect();
     s.apply(b2b(), &format!("choose {}", picks.join(" ")))
         .unwrap();
 }
@@ -34,11 +35,11 @@ fn rule_4_4_turn_1_no_orders_roll_the_axis_places_three_stand_fast_markers_on_so
     let p = s.prompt().unwrap().clone();
     // Every option holds Soviet units next to a supplied Axis unit.
     assert!(
-        p.options
+        p.options()
             .iter()
             .any(|o| o == "brest_litovsk" || o == "kaunas"),
         "{:?}",
-        p.options
+        p.options()
     );
     past_turn_1_orders(&mut s);
     let marked: Vec<&str> = s
@@ -58,13 +59,13 @@ fn rule_4_4_turn_1_the_axis_opens_with_barbarossa_or_von_paulus_pause_as_an_even
     past_turn_1_orders(&mut s);
     let p = s.prompt().unwrap();
     assert_eq!(p.side, "axis");
-    assert!(p.options.contains(&"event barbarossa".to_string()));
+    assert!(p.options().contains(&"event barbarossa".to_string()));
     assert!(
-        p.options
+        p.options()
             .iter()
             .all(|o| o == "event barbarossa" || o == "event von_paulus_pause"),
         "{:?}",
-        p.options
+        p.options()
     );
 }
 
@@ -75,19 +76,19 @@ fn rule_4_4_turn_1_has_one_round_each_and_the_allies_may_not_play_replacements()
     // Play the Axis round through.
     while s.prompt().is_some_and(|p| p.side == "axis") {
         let a = agent.act(&s.prompt().cloned().unwrap());
-        s.apply(b2b(), &a).unwrap();
+        s.apply(b2b(), &a.to_string()).unwrap();
     }
     let p = s.prompt().unwrap().clone();
     assert_eq!((p.side.as_str(), p.kind.as_str()), ("allied", "action"));
     assert!(
-        !p.options.iter().any(|o| o.starts_with("rp ")),
+        !p.options().iter().any(|o| o.starts_with("rp ")),
         "{:?}",
-        p.options
+        p.options()
     );
     // After the Allied round, the turn goes on to the later phases, not to a second round.
     while s.state().turn == 1 && s.state().round == 1 && s.prompt().is_some() {
         let a = agent.act(&s.prompt().cloned().unwrap());
-        s.apply(b2b(), &a).unwrap();
+        s.apply(b2b(), &a.to_string()).unwrap();
     }
     assert!(
         s.state().turn > 1
@@ -255,7 +256,7 @@ fn rule_5_5_stalin_moves_by_sr_for_1_point_first_to_kuibishev_then_anywhere_in_t
     rules::apply(&rules, &mut state, "move_marker stalin").unwrap();
     let p = state.flow.prompt.clone().unwrap();
     assert_eq!(
-        p.options,
+        p.options(),
         vec!["to kuibishev".to_string(), "back".to_string()]
     );
     rules::apply(&rules, &mut state, "to kuibishev").unwrap();
@@ -271,11 +272,11 @@ fn rule_5_5_stalin_moves_by_sr_for_1_point_first_to_kuibishev_then_anywhere_in_t
     rules::apply(&rules, &mut state, "move_marker stalin").unwrap();
     let p = state.flow.prompt.clone().unwrap();
     assert!(
-        p.options.contains(&"to moscow".to_string()),
+        p.options().contains(&"to moscow".to_string()),
         "{:?}",
-        p.options
+        p.options()
     );
-    assert!(!p.options.contains(&"to cairo".to_string()));
+    assert!(!p.options().contains(&"to cairo".to_string()));
 }
 
 #[test]
@@ -321,7 +322,7 @@ fn rule_5_3_the_allies_win_at_once_holding_every_axis_supply_source_in_germany_a
         .flow
         .prompt
         .as_ref()
-        .is_some_and(|p| p.side == "allied" && p.options.contains(&"done".to_string()))
+        .is_some_and(|p| p.side == "allied" && p.options().contains(&"done".to_string()))
     {
         rules::apply(&rules, &mut state, "done").unwrap();
     }

@@ -16,7 +16,7 @@ fn random_walk(seed: u64, n: usize) -> Session {
     for _ in 0..n {
         let Some(p) = s.prompt().cloned() else { break };
         let a = agent.act(&p);
-        s.apply(b2b(), &a).unwrap_or_else(|e| {
+        s.apply(b2b(), &a.to_string()).unwrap_or_else(|e| {
             panic!("seed {seed}: `{a}` was offered but refused: {}", e.message)
         });
     }
@@ -209,7 +209,7 @@ fn random_walks_never_leave_units_overstacked_or_with_enemies() {
         let mut agent = RandomAgent::new(seed);
         for _ in 0..1500 {
             let Some(p) = s.prompt().cloned() else { break };
-            s.apply(content, &agent.act(&p)).unwrap();
+            s.apply(content, &agent.act(&p).to_string()).unwrap();
             // Between actions no space holds both sides' units.
             let mut sides: std::collections::BTreeMap<&str, std::collections::BTreeSet<&str>> =
                 Default::default();

@@ -33,20 +33,20 @@ fn rule_16_2_partisans_are_placed_as_an_allied_action_after_the_partisans_event(
         .prompt
         .as_ref()
         .unwrap()
-        .options
+        .options()
         .contains(&"partisans".to_string()));
     state.played.insert("partisans".into(), 2);
     rules::resume(&rules, &mut state);
     let p = state.flow.prompt.clone().unwrap();
     assert!(
-        p.options.contains(&"partisans".to_string()),
+        p.options().contains(&"partisans".to_string()),
         "{:?}",
-        p.options
+        p.options()
     );
     rules::apply(&rules, &mut state, "partisans").unwrap();
     let choice = state.flow.prompt.clone().unwrap();
     assert_eq!(choice.pick, Some((1, 1)), "one marker in 1941-42");
-    for s in &choice.options {
+    for s in &choice.options() {
         assert_eq!(state.control[s.as_str()], "axis");
         assert!(state.units_at(s).next().is_none());
         assert!(
@@ -56,7 +56,7 @@ fn rule_16_2_partisans_are_placed_as_an_allied_action_after_the_partisans_event(
                     .any(|r| sandtable_engine::state::space_in_region(content, s, r))
         );
     }
-    let at = choice.options[0].clone();
+    let at = choice.options()[0].clone();
     rules::apply(&rules, &mut state, &format!("choose {at}")).unwrap();
     assert!(state
         .markers
@@ -143,9 +143,9 @@ fn rule_17_4_a_declaration_of_war_on_turkey_gives_its_forces_to_the_other_side_a
     let (rules, mut state) = action_of("axis", 5);
     let p = state.flow.prompt.clone().unwrap();
     assert!(
-        p.options.contains(&"war_on_turkey".to_string()),
+        p.options().contains(&"war_on_turkey".to_string()),
         "{:?}",
-        p.options
+        p.options()
     );
     let vp = state.track("vp");
     rules::apply(&rules, &mut state, "war_on_turkey").unwrap();
@@ -158,7 +158,7 @@ fn rule_17_4_a_declaration_of_war_on_turkey_gives_its_forces_to_the_other_side_a
     // The Axis still takes its action, and may not declare again.
     let p = state.flow.prompt.clone().unwrap();
     assert_eq!((p.side.as_str(), p.kind.as_str()), ("axis", "action"));
-    assert!(!p.options.contains(&"war_on_turkey".to_string()));
+    assert!(!p.options().contains(&"war_on_turkey".to_string()));
     // Turkish units are in Full Supply at home, and may not leave Turkey.
     let level =
         sandtable_engine::rules::supply::level_at(b2b(), &state, "istanbul", "tu", "allied");

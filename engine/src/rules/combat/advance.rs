@@ -54,13 +54,13 @@ pub(super) fn step(rules: &Rules, state: &mut State, c: CombatTask) -> Option<Pr
     let mut options = options;
     let question = match c.how.advance {
         Advance::Pursuit => {
-            options.push("done".into());
+            options.push(Action::new("done"));
             format!("Advance after the combat at {}, then done", c.target)
         }
         _ => {
             let optional = odds::spec_of(rules, &c).is_some_and(|(s, _)| s.combat.advance_optional);
             if c.advanced > 0 || optional {
-                options.push("stop".into());
+                options.push(Action::new("stop"));
             }
             "Advance after combat (at least one unit)".to_string()
         }
@@ -68,7 +68,7 @@ pub(super) fn step(rules: &Rules, state: &mut State, c: CombatTask) -> Option<Pr
     Some(Prompt::one_of(&c.side, "advance", question, options))
 }
 
-fn pursuit_options(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String> {
+fn pursuit_options(rules: &Rules, state: &State, c: &CombatTask) -> Vec<Action> {
     let g = &rules.content.graph;
     let mut out = Vec::new();
     for (&u, &left) in &c.advance {
@@ -100,7 +100,11 @@ fn pursuit_options(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String> 
             {
                 continue;
             }
-            out.push(format!("advance {} {to}", unit.name(rules.content)));
+            out.push(
+                Action::new("advance")
+                    .and_unit(rules.content, state, u)
+                    .and(g.spaces[n].id),
+            );
         }
     }
     out
@@ -108,7 +112,7 @@ fn pursuit_options(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String> 
 
 /// Into the emptied space (8.4): the attackers, and once one has gone, the reserves in the
 /// spaces the attack came from (4.2.3, 8.4.2).
-fn emptied_options(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String> {
+fn emptied_options(rules: &Rules, state: &State, c: &CombatTask) -> Vec<Action> {
     let emptied = c
         .attackers
         .first()
@@ -131,12 +135,12 @@ fn emptied_options(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String> 
             })
             && zone::stacking_allows(rules, state, u, &c.target)
     };
-    let mut options: Vec<String> = c
+    let mut options: Vec<Action> = c
         .attackers
         .iter()
         .copied()
         .filter(|&u| may_enter(u))
-        .map(|u| format!("advance {}", state.units[u].name(rules.content)))
+        .map(|u| Action::new("advance").and_unit(rules.content, state, u))
         .collect();
     if c.advanced > 0 {
         options.extend(
@@ -147,7 +151,7 @@ fn emptied_options(rules: &Rules, state: &State, c: &CombatTask) -> Vec<String> 
                     zone::on_map(state, u).is_some_and(|at| c.from.iter().any(|f| f == at))
                         && may_enter(u)
                 })
-                .map(|u| format!("follow {}", state.units[u].name(rules.content))),
+                .map(|u| Action::new("follow").and_unit(rules.content, state, u)),
         );
     }
     options
@@ -157,12 +161,11 @@ pub(super) fn act(
     rules: &Rules,
     state: &mut State,
     mut c: CombatTask,
-    words: &[&str],
+    action: &Action,
 ) -> Result<(), String> {
-    let arg = words.get(1).copied().unwrap_or("");
-    match (c.how.advance, words) {
-        (Advance::Pursuit, ["advance", _, to]) => {
-            let u = find_unit(rules, state, arg)?;
+    match (c.how.advance, action.words()) {
+        (Advance::Pursuit, [Text("advance"), Unit { index, .. }, Text(to)]) => {
+            let u = *index as usize;
             leave_stand_fast(rules, state, u, to, true);
             enter(rules, state, u, to);
             let stop = stops_mech(rules, state, to);
@@ -170,21 +173,21 @@ pub(super) fn act(
                 *left = if stop { 0 } else { left.saturating_sub(1) };
             }
         }
-        (Advance::Pursuit, ["done"]) | (Advance::Emptied, ["stop"]) => {
+        (Advance::Pursuit, [Text("done")]) | (Advance::Emptied, [Text("stop")]) => {
             finish(rules, state, &c);
             return Ok(());
         }
-        (Advance::Emptied, ["advance", _]) => {
-            let u = find_unit(rules, state, arg)?;
+        (Advance::Emptied, [Text("advance"), Unit { index, .. }]) => {
+            let u = *index as usize;
             zone::advance_into(rules, state, c.how.at, u, &c.target);
             c.advanced += 1;
         }
-        (Advance::Emptied, ["follow", _]) => {
-            let u = find_unit(rules, state, arg)?;
+        (Advance::Emptied, [Text("follow"), Unit { index, .. }]) => {
+            let u = *index as usize;
             zone::advance_into(rules, state, c.how.at, u, &c.target);
             c.followed.push(u);
         }
-        _ => return misfit(words),
+        _ => return misfit(action),
     }
     put(state, c);
     Ok(())

@@ -13,7 +13,10 @@ pub(super) fn support_step(rules: &Rules, state: &mut State, mut c: CombatTask) 
                 &c.side,
                 "support",
                 "Spend a second support point for a +1 DRM?",
-                vec!["support yes".into(), "support no".into()],
+                vec![
+                    Action::new("support").and("yes"),
+                    Action::new("support").and("no"),
+                ],
             ));
         }
         c.extra = Some(false);
@@ -30,7 +33,7 @@ pub(super) fn support_step(rules: &Rules, state: &mut State, mut c: CombatTask) 
                     .combat
                     .defender_chooses
                     .iter()
-                    .map(|t| format!("table {t}"))
+                    .map(|t| Action::new("table").and(Word::id(t)))
                     .collect();
                 return Some(Prompt::one_of(
                     &defender,
@@ -67,12 +70,12 @@ fn hand_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option<Prom
             .iter()
             .any(|&d| cache.unit(rules, state, d) == Level::Out)
     };
-    let mut options: Vec<String> = if oos_defence {
+    let mut options: Vec<Action> = if oos_defence {
         Vec::new()
     } else {
         playable_cards(rules, state, &c, &side)
             .into_iter()
-            .map(|card| format!("card {card}"))
+            .map(|card| Action::new("card").and(Word::id(&card)))
             .collect()
     };
     if options.is_empty() {
@@ -84,7 +87,7 @@ fn hand_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option<Prom
         put(state, c);
         return None;
     }
-    options.push("no_card".into());
+    options.push(Action::new("no_card"));
     Some(Prompt::one_of(
         &side,
         "combat_card",
@@ -173,8 +176,11 @@ fn reaction(rules: &Rules, state: &mut State, c: &mut CombatTask) -> Option<Prom
         c.offered.push(side);
         return None;
     }
-    let mut options: Vec<String> = cards.iter().map(|c| format!("card {c}")).collect();
-    options.push("no card".into());
+    let mut options: Vec<Action> = cards
+        .iter()
+        .map(|c| Action::new("card").and(Word::id(c)))
+        .collect();
+    options.push(Action::new("no").and("card"));
     Some(Prompt::one_of(
         &side,
         "combat_card",
@@ -188,13 +194,13 @@ pub(super) fn act(
     state: &mut State,
     mut c: CombatTask,
     prompt: &Prompt,
-    words: &[&str],
+    action: &Action,
 ) -> Result<(), String> {
-    let arg = words.get(1).copied().unwrap_or("");
-    match (&c.stage, c.how.cards, words) {
-        (Stage::Support, _, ["support", answer]) => c.extra = Some(*answer == "yes"),
-        (Stage::Support, _, ["table", table]) => c.table = Some(table.to_string()),
-        (Stage::Cards(side), Cards::Hand, ["card", _]) => {
+    let arg = action.text(1).unwrap_or("");
+    match (&c.stage, c.how.cards, action.words()) {
+        (Stage::Support, _, [Text("support"), Text(answer)]) => c.extra = Some(*answer == "yes"),
+        (Stage::Support, _, [Text("table"), Text(table)]) => c.table = Some(table.to_string()),
+        (Stage::Cards(side), Cards::Hand, [Text("card"), _]) => {
             let side = side.clone();
             let kept = state
                 .kept_cards
@@ -221,14 +227,16 @@ pub(super) fn act(
             }
             c.cards.push((side, arg.to_string()));
         }
-        (Stage::Cards(side), Cards::Hand, ["no_card"]) => {
+        (Stage::Cards(side), Cards::Hand, [Text("no_card")]) => {
             if *side == c.side {
                 c.stage = Stage::Cards(rules.other_side(&c.side).to_string());
             } else {
                 resolve(rules, state, &mut c);
             }
         }
-        (Stage::Cards(_), Cards::Reactions, ["card", card]) if prompt.kind == "combat_card" => {
+        (Stage::Cards(_), Cards::Reactions, [Text("card"), Text(card)])
+            if prompt.kind == "combat_card" =>
+        {
             let side = prompt.side.clone();
             if let Some(hand) = state.hands.get_mut(&side) {
                 hand.retain(|c| c != card);
@@ -236,15 +244,17 @@ pub(super) fn act(
             c.offered.push(side.clone());
             c.card = Some((side, card.to_string(), Vec::new()));
         }
-        (Stage::Cards(_), Cards::Reactions, ["no", "card"]) => c.offered.push(prompt.side.clone()),
-        (Stage::Cards(_), Cards::Reactions, ["choose", picked @ ..])
+        (Stage::Cards(_), Cards::Reactions, [Text("no"), Text("card")]) => {
+            c.offered.push(prompt.side.clone())
+        }
+        (Stage::Cards(_), Cards::Reactions, [Text("choose"), picked @ ..])
             if prompt.kind == "decision" =>
         {
             if let Some((_, _, answers)) = &mut c.card {
                 answers.push(picked.iter().map(|p| p.to_string()).collect());
             }
         }
-        _ => return misfit(words),
+        _ => return misfit(action),
     }
     put(state, c);
     Ok(())

@@ -53,7 +53,7 @@ fn numbers_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option<P
     }
     let options = options
         .into_iter()
-        .map(|u| format!("lose {}", state.units[u].name(rules.content)))
+        .map(|u| Action::new("lose").and_unit(rules.content, state, u))
         .collect();
     Some(Prompt::one_of(
         &side,
@@ -162,7 +162,7 @@ fn spread_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option<Pr
     let owner = rules.side(&state.units[candidates[0]]).to_string();
     let options = candidates
         .iter()
-        .map(|&u| format!("lose {}", state.units[u].name(rules.content)))
+        .map(|&u| Action::new("lose").and_unit(rules.content, state, u))
         .collect();
     Some(Prompt::one_of(
         &owner,
@@ -188,7 +188,7 @@ fn exchange_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option<
     }
     let options = units
         .iter()
-        .map(|&u| format!("lose {}", state.units[u].name(rules.content)))
+        .map(|&u| Action::new("lose").and_unit(rules.content, state, u))
         .collect();
     Some(Prompt::one_of(
         &c.side,
@@ -225,12 +225,12 @@ pub(super) fn act(
     rules: &Rules,
     state: &mut State,
     mut c: CombatTask,
-    words: &[&str],
+    action: &Action,
 ) -> Result<(), String> {
-    let ["lose", unit] = words else {
-        return misfit(words);
+    let [Text("lose"), Unit { index, .. }] = action.words() else {
+        return misfit(action);
     };
-    let u = find_unit(rules, state, unit)?;
+    let u = *index as usize;
     match c.how.losses {
         Losses::Numbers => {
             let lf = rules.loss_factor(&state.units[u]) as u32;

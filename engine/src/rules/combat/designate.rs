@@ -103,14 +103,14 @@ pub fn may_fight(rules: &Rules, state: &State, attackers: &[usize]) -> bool {
 pub(super) fn step(rules: &Rules, state: &mut State, c: CombatTask) -> Option<Prompt> {
     match c.how.designate {
         Designate::Commit => {
-            let mut options: Vec<String> = eligible(rules, state, &c)
+            let mut options: Vec<Action> = eligible(rules, state, &c)
                 .into_iter()
-                .map(|i| format!("with {}", state.units[i].name(rules.content)))
+                .map(|i| Action::new("with").and_unit(rules.content, state, i))
                 .collect();
             if may_fight(rules, state, &c.attackers) {
-                options.push("fight".into());
+                options.push(Action::new("fight"));
             }
-            options.push("cancel".into());
+            options.push(Action::new("cancel"));
             Some(Prompt::one_of(
                 &c.side,
                 "commit",
@@ -123,17 +123,17 @@ pub(super) fn step(rules: &Rules, state: &mut State, c: CombatTask) -> Option<Pr
                 state.flow.tasks.pop();
                 return None;
             }
-            let names: Vec<String> = c
+            let names: Vec<Action> = c
                 .pool
                 .iter()
-                .map(|&u| state.units[u].name(rules.content))
+                .map(|&u| Action::new(Word::unit(rules.content, state, u)))
                 .collect();
             let max = names.len();
             Some(Prompt {
                 side: c.side.clone(),
                 kind: "attackers".into(),
                 question: format!("Which units attack {}?", c.target),
-                options: names,
+                actions: names,
                 pick: Some((1, max)),
             })
         }
@@ -144,12 +144,11 @@ pub(super) fn act(
     rules: &Rules,
     state: &mut State,
     mut c: CombatTask,
-    words: &[&str],
+    action: &Action,
 ) -> Result<(), String> {
-    let arg = words.get(1).copied().unwrap_or("");
-    match (c.how.designate, words[0]) {
+    match (c.how.designate, action.verb()) {
         (Designate::Commit, "with") => {
-            let u = find_unit(rules, state, arg)?;
+            let u = action.unit(1)?;
             c.attackers.push(u);
         }
         (Designate::Commit, "cancel") => {
@@ -174,10 +173,8 @@ pub(super) fn act(
             c.stage = Stage::Cards(c.side.clone());
         }
         (Designate::Pick, "choose") => {
-            let units: Result<Vec<usize>, String> = words[1..]
-                .iter()
-                .map(|p| find_unit(rules, state, p))
-                .collect();
+            let units: Result<Vec<usize>, String> =
+                (1..action.words().len()).map(|i| action.unit(i)).collect();
             let units = units?;
             if c.how.resolve == Resolve::City {
                 odds::city_assault_allowed(state, &c, &units)?;
@@ -185,7 +182,7 @@ pub(super) fn act(
             c.attackers = units;
             c.stage = Stage::Support;
         }
-        _ => return misfit(words),
+        _ => return misfit(action),
     }
     put(state, c);
     Ok(())

@@ -29,13 +29,14 @@ mod fire;
 mod odds;
 mod retreats;
 
+use super::action::Word::{Text, Unit};
 pub use super::losses::{lose_step, loss_options};
 use super::procedures::{
-    discard, enemy_in, enter, find_unit, leave_stand_fast, may_enter, may_operate, may_stack,
-    movable, offensive_made, SupplyCache,
+    discard, enemy_in, enter, leave_stand_fast, may_enter, may_operate, may_stack, movable,
+    offensive_made, SupplyCache,
 };
 use super::supply::Level;
-use super::{battle, hooks, movement, retreat, Prompt, Rules, Task};
+use super::{battle, hooks, movement, retreat, Action, Prompt, Rules, Task, Word};
 use crate::model::{Cell, HookPoint, Scalar};
 use crate::script::eval::{self, Combat, Context, Outcome};
 use crate::state::{space_in_region, Loc, Modifier, ModifierEffect, State};
@@ -293,20 +294,20 @@ pub(super) fn act(
     state: &mut State,
     c: CombatTask,
     prompt: &Prompt,
-    words: &[&str],
+    action: &Action,
 ) -> Result<(), String> {
     match c.stage {
-        Stage::Designate => designate::act(rules, state, c, words),
-        Stage::Support | Stage::Cards(_) => cards::act(rules, state, c, prompt, words),
-        Stage::Losses(_) => casualties::act(rules, state, c, words),
-        Stage::NoRetreat | Stage::Retreat => retreats::act(rules, state, c, words),
-        Stage::Advance => advance::act(rules, state, c, words),
+        Stage::Designate => designate::act(rules, state, c, action),
+        Stage::Support | Stage::Cards(_) => cards::act(rules, state, c, prompt, action),
+        Stage::Losses(_) => casualties::act(rules, state, c, action),
+        Stage::NoRetreat | Stage::Retreat => retreats::act(rules, state, c, action),
+        Stage::Advance => advance::act(rules, state, c, action),
     }
 }
 
 /// The action does not fit the stage.
-fn misfit(words: &[&str]) -> Result<(), String> {
-    Err(format!("`{}` does not fit this step", words.join(" ")))
+fn misfit(action: &Action) -> Result<(), String> {
+    Err(format!("`{action}` does not fit this step"))
 }
 
 fn alive(state: &State, units: &[usize]) -> Vec<usize> {

@@ -22,11 +22,11 @@ pub(super) fn step(rules: &Rules, state: &mut State, c: CombatTask) -> Option<Pr
 fn margin_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option<Prompt> {
     let defender = rules.other_side(&c.side).to_string();
     if c.stage == Stage::NoRetreat {
-        let mut options: Vec<String> = alive(state, &c.defenders)
+        let mut options: Vec<Action> = alive(state, &c.defenders)
             .into_iter()
-            .map(|u| format!("hold {}", state.units[u].name(rules.content)))
+            .map(|u| Action::new("hold").and_unit(rules.content, state, u))
             .collect();
-        options.push("retreat".into());
+        options.push(Action::new("retreat"));
         return Some(Prompt::one_of(
             &defender,
             "no_retreat",
@@ -54,7 +54,11 @@ fn margin_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option<Pr
     let name = state.units[u].name(rules.content);
     let options = options
         .into_iter()
-        .map(|s| format!("retreat {name} {s}"))
+        .map(|s| {
+            Action::new("retreat")
+                .and_unit(rules.content, state, u)
+                .and(Word::id(&s))
+        })
         .collect();
     Some(Prompt::one_of(
         &defender,
@@ -184,7 +188,11 @@ fn one_space_step(rules: &Rules, state: &mut State, mut c: CombatTask) -> Option
         format!("Where does {name} retreat?"),
         options
             .iter()
-            .map(|x| format!("retreat {name} {x}"))
+            .map(|x| {
+                Action::new("retreat")
+                    .and_unit(rules.content, state, u)
+                    .and(Word::id(x))
+            })
             .collect(),
     ))
 }
@@ -193,12 +201,11 @@ pub(super) fn act(
     rules: &Rules,
     state: &mut State,
     mut c: CombatTask,
-    words: &[&str],
+    action: &Action,
 ) -> Result<(), String> {
-    let arg = words.get(1).copied().unwrap_or("");
-    match (&c.stage, c.how.retreat, words[0]) {
+    match (&c.stage, c.how.retreat, action.verb()) {
         (Stage::NoRetreat, _, "hold") => {
-            let u = find_unit(rules, state, arg)?;
+            let u = action.unit(1)?;
             lose_step(rules, state, u);
             finish(rules, state, &c);
             return Ok(());
@@ -209,8 +216,8 @@ pub(super) fn act(
             c.stage = Stage::Retreat;
         }
         (Stage::Retreat, Retreat::Margin, "retreat") => {
-            let u = find_unit(rules, state, arg)?;
-            let to = words.get(2).ok_or("where to?")?.to_string();
+            let u = action.unit(1)?;
+            let to = action.text(2).ok_or("where to?")?.to_string();
             leave_stand_fast(rules, state, u, &to, true);
             let from = match &state.units[u].at {
                 Loc::Space(s) => *s,
@@ -233,12 +240,12 @@ pub(super) fn act(
             }
         }
         (Stage::Retreat, Retreat::OneSpace, "retreat") => {
-            let u = find_unit(rules, state, arg)?;
-            let to = words.get(2).ok_or("where to?")?;
+            let u = action.unit(1)?;
+            let to = action.text(2).ok_or("where to?")?;
             zone::retreat_into(rules, state, c.how.at, u, to);
             c.retreating.retain(|&x| x != u);
         }
-        _ => return misfit(words),
+        _ => return misfit(action),
     }
     put(state, c);
     Ok(())

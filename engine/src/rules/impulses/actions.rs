@@ -10,15 +10,15 @@ pub(in crate::rules) fn act(
     state: &mut State,
     mut t: ImpulseTask,
     prompt: &Prompt,
-    words: &[&str],
+    action: &Action,
 ) -> Result<(), String> {
     let s = spec(rules, t.at).ok_or("the operations have no parameters")?;
-    match (t.stage, words) {
-        (Stage::Activate, ["pass"]) => {
+    match (t.stage, action.words()) {
+        (Stage::Activate, [Text("pass")]) => {
             end_impulse(rules, state, t);
             Ok(())
         }
-        (Stage::Activate, ["go"]) => {
+        (Stage::Activate, [Text("go")]) => {
             if let Some(o) = order_status(rules, state, s, &t) {
                 t.ordered = t
                     .units
@@ -34,8 +34,8 @@ pub(in crate::rules) fn act(
             put(state, t);
             Ok(())
         }
-        (Stage::Activate, ["activate", unit, mode]) => {
-            let u = find_unit(rules, state, unit)?;
+        (Stage::Activate, [Text("activate"), Unit { index: unit, .. }, Text(mode)]) => {
+            let u = *unit as usize;
             let mode = match *mode {
                 "move" => Mode::Move,
                 "combat" => Mode::Combat,
@@ -46,7 +46,7 @@ pub(in crate::rules) fn act(
             put(state, t);
             Ok(())
         }
-        (Stage::Activate, ["event", card]) => {
+        (Stage::Activate, [Text("event"), Text(card)]) => {
             let side = prompt.side.clone();
             if let Some(hand) = state.hands.get_mut(&side) {
                 hand.retain(|c| c != card);
@@ -58,12 +58,12 @@ pub(in crate::rules) fn act(
             play_chit(state, &side, card);
             Ok(())
         }
-        (Stage::Activate, ["no", "card"]) => {
+        (Stage::Activate, [Text("no"), Text("card")]) => {
             t.window.push(prompt.side.clone());
             put(state, t);
             Ok(())
         }
-        (Stage::Move | Stage::Reserve | Stage::EndMove, ["done"]) => {
+        (Stage::Move | Stage::Reserve | Stage::EndMove, [Text("done")]) => {
             match t.stage {
                 Stage::Move => t.stage = Stage::Combat,
                 Stage::Reserve => {
@@ -78,8 +78,11 @@ pub(in crate::rules) fn act(
             put(state, t);
             Ok(())
         }
-        (Stage::Move | Stage::Reserve | Stage::EndMove, ["move", unit, to]) => {
-            let u = find_unit(rules, state, unit)?;
+        (
+            Stage::Move | Stage::Reserve | Stage::EndMove,
+            [Text("move"), Unit { index: unit, .. }, Text(to)],
+        ) => {
+            let u = *unit as usize;
             let g = &rules.content.graph;
             let from = on_map(state, u)
                 .ok_or("the unit is not on the map")?
@@ -127,19 +130,19 @@ pub(in crate::rules) fn act(
             put(state, t);
             Ok(())
         }
-        (Stage::Move | Stage::Reserve, ["exit", unit]) => {
-            let u = find_unit(rules, state, unit)?;
+        (Stage::Move | Stage::Reserve, [Text("exit"), Unit { index: unit, .. }]) => {
+            let u = *unit as usize;
             super::exits::exit(rules, state, t, u)
         }
-        (Stage::Move, ["break", unit]) => {
-            let u = find_unit(rules, state, unit)?;
+        (Stage::Move, [Text("break"), Unit { index: unit, .. }]) => {
+            let u = *unit as usize;
             super::breakdown::break_down(rules, state, t, u)
         }
-        (Stage::Move, ["combine", counter, space]) => {
+        (Stage::Move, [Text("combine"), Text(counter), Text(space)]) => {
             super::breakdown::combine(rules, state, t, counter, space)
         }
-        (Stage::Move | Stage::Reserve, ["rail", unit]) => {
-            let u = find_unit(rules, state, unit)?;
+        (Stage::Move | Stage::Reserve, [Text("rail"), Unit { index: unit, .. }]) => {
+            let u = *unit as usize;
             let rail = s
                 .movement_rules
                 .rail
@@ -152,35 +155,35 @@ pub(in crate::rules) fn act(
             put(state, t);
             Ok(())
         }
-        (Stage::Move | Stage::Reserve, ["overrun", unit, to]) => {
-            let u = find_unit(rules, state, unit)?;
+        (Stage::Move | Stage::Reserve, [Text("overrun"), Unit { index: unit, .. }, Text(to)]) => {
+            let u = *unit as usize;
             overrun(rules, state, t, u, to)
         }
-        (Stage::Move | Stage::Reserve, ["overrun", to]) => {
+        (Stage::Move | Stage::Reserve, [Text("overrun"), Text(to)]) => {
             t.overrunning = Some((to.to_string(), Vec::new()));
             put(state, t);
             Ok(())
         }
-        (Stage::Move | Stage::Reserve, ["join", unit]) => {
-            let u = find_unit(rules, state, unit)?;
+        (Stage::Move | Stage::Reserve, [Text("join"), Unit { index: unit, .. }]) => {
+            let u = *unit as usize;
             let (_, group) = t.overrunning.as_mut().ok_or("no overrun is under way")?;
             group.push(u);
             put(state, t);
             Ok(())
         }
-        (Stage::Move | Stage::Reserve, ["cancel"]) => {
+        (Stage::Move | Stage::Reserve, [Text("cancel")]) => {
             t.overrunning = None;
             put(state, t);
             Ok(())
         }
-        (Stage::Move | Stage::Reserve, ["overrun"]) => overrun_together(rules, state, t),
-        (Stage::Combat, ["done"]) => {
+        (Stage::Move | Stage::Reserve, [Text("overrun")]) => overrun_together(rules, state, t),
+        (Stage::Combat, [Text("done")]) => {
             t.stage = Stage::Reserve;
             prepare_moves(rules, state, &mut t, Mode::Reserve);
             put(state, t);
             Ok(())
         }
-        (Stage::Combat, [kind @ ("attack" | "city"), space]) => {
+        (Stage::Combat, [Text(kind @ ("attack" | "city")), Text(space)]) => {
             t.attacked.push(space.to_string());
             put(state, t.clone());
             start_combat(rules, state, &t, space, *kind == "city");

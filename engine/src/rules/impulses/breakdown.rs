@@ -9,7 +9,7 @@ use super::*;
 use crate::model::Counter;
 
 /// The break-downs and recombinations the side of a phase of movement may make now.
-pub(super) fn options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<String> {
+pub(super) fn options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<Action> {
     if !is_phase(rules, t) || t.stage != Stage::Move || t.passing.is_some() {
         return Vec::new();
     }
@@ -28,13 +28,13 @@ pub(super) fn options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<Stri
         if fresh
             && parts.is_some_and(|p| !p.is_empty() && p.iter().all(|x| has(&x.counter, x.count)))
         {
-            out.push(format!("break {}", state.units[u].name(rules.content)));
+            out.push(Action::new("break").and_unit(rules.content, state, u));
         }
     }
     for (space, units) in stacks {
         for c in &rules.content.counters {
             if has(&c.id, 1) && combinable(state, c) && recipe(state, c, &units).is_some() {
-                out.push(format!("combine {} {space}", c.id));
+                out.push(Action::new("combine").and(c.id).and(Word::id(space)));
             }
         }
     }

@@ -10,7 +10,7 @@ pub(super) fn exit_option(
     state: &State,
     (s, t): (&Impulses, &ImpulseTask),
     u: usize,
-) -> Option<String> {
+) -> Option<Action> {
     let at = on_map(state, u)?;
     let (Some(&used), Some(&allowed)) = (t.used.get(&u), t.allowed.get(&u)) else {
         return None;
@@ -23,7 +23,7 @@ pub(super) fn exit_option(
         .exits
         .iter()
         .any(|x| opens(state, x, nation) && in_region(rules, at, &x.region))
-        .then(|| format!("exit {}", state.units[u].name(rules.content)))
+        .then(|| Action::new("exit").and_unit(rules.content, state, u))
 }
 
 /// `exit UNIT`: the unit leaves the map into the box of the first exit that lets it.

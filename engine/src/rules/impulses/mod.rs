@@ -22,9 +22,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::action::Word::{Text, Unit};
 use super::combat::{CombatTask, How};
-use super::procedures::{find_unit, run_rule_script, side_context, stacking_allows};
-use super::{battle, movement, retreat, Prompt, Rules, Task};
+use super::procedures::{run_rule_script, side_context, stacking_allows};
+use super::{battle, movement, retreat, Action, Prompt, Rules, Task, Word};
 use crate::model::{AttackOrder, Cell, CityCombat, HookPoint, Impulses, PhaseMode, Scalar, Step};
 use crate::script::eval::{self, Context, Value};
 use crate::state::{marker_level, set_marker_level, Loc, State};

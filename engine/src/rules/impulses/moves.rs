@@ -88,7 +88,7 @@ pub(super) fn move_options(
     state: &State,
     t: &ImpulseTask,
     mode: Mode,
-) -> (Vec<String>, bool) {
+) -> (Vec<Action>, bool) {
     let Some(s) = spec(rules, t.at) else {
         return (Vec::new(), false);
     };
@@ -99,7 +99,7 @@ pub(super) fn move_options(
             return (options, true);
         }
     }
-    let mut options: Vec<String> = t
+    let mut options: Vec<Action> = t
         .units
         .iter()
         .filter(|(_, m)| *m == mode)
@@ -119,7 +119,7 @@ fn unit_moves(
     state: &State,
     (s, t): (&Impulses, &ImpulseTask),
     u: usize,
-) -> Vec<String> {
+) -> Vec<Action> {
     let g = &rules.content.graph;
     let (Some(&used), Some(&allowed)) = (t.used.get(&u), t.allowed.get(&u)) else {
         return Vec::new();
@@ -130,11 +130,11 @@ fn unit_moves(
     let Some((_, at)) = placed(rules, state, u) else {
         return Vec::new();
     };
-    let name = state.units[u].name(rules.content);
+    let name = Word::unit(rules.content, state, u);
     if t.rail.contains(&u) {
         return rail_steps(rules, state, (s, t), u, at)
             .into_iter()
-            .map(|n| format!("move {name} {}", g.spaces[n].id))
+            .map(|n| Action::new("move").and(name).and(g.spaces[n].id))
             .collect();
     }
     // A unit that may not stay where it stands steps only out of it, and stops.
@@ -153,9 +153,9 @@ fn unit_moves(
             .map(|(n, _)| n)
             .collect()
     };
-    let mut out: Vec<String> = to
+    let mut out: Vec<Action> = to
         .into_iter()
-        .map(|n| format!("move {name} {}", g.spaces[n].id))
+        .map(|n| Action::new("move").and(name).and(g.spaces[n].id))
         .collect();
     if t.passing.is_none() && leave::leaving(t, u).is_none() {
         out.extend(overrun_options(rules, state, (s, t), u));
@@ -258,7 +258,7 @@ pub(super) fn restricted_property(s: &Impulses) -> String {
 }
 
 /// The end-of-turn move (5.1): units not activated this turn may each move one space.
-pub(super) fn end_move_options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<String> {
+pub(super) fn end_move_options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<Action> {
     let Some(s) = spec(rules, t.at) else {
         return Vec::new();
     };
@@ -290,7 +290,7 @@ pub(super) fn end_move_options(rules: &Rules, state: &State, t: &ImpulseTask) ->
                 })
                 && test_may_fail(rules, state, m)
         });
-        let name = u.name(rules.content);
+        let name = Word::unit(rules.content, state, i);
         for &(n, e) in g.neighbours(fi) {
             let to = &g.spaces[n].id;
             if em.not_into.iter().any(|r| in_region(rules, to, r)) {
@@ -310,7 +310,7 @@ pub(super) fn end_move_options(rules: &Rules, state: &State, t: &ImpulseTask) ->
             {
                 continue;
             }
-            options.push(format!("move {name} {to}"));
+            options.push(Action::new("move").and(name).and(*to));
         }
     }
     options

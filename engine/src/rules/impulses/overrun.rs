@@ -19,7 +19,7 @@ pub(super) fn overrun_options(
     state: &State,
     (s, t): (&Impulses, &ImpulseTask),
     u: usize,
-) -> Vec<String> {
+) -> Vec<Action> {
     let Some(o) = &s.movement_rules.overrun else {
         return Vec::new();
     };
@@ -34,7 +34,7 @@ pub(super) fn overrun_options(
         return Vec::new();
     };
     let g = &rules.content.graph;
-    let name = unit.name(rules.content);
+    let name = Word::unit(rules.content, state, u);
     g.neighbours(at)
         .iter()
         .filter(|&&(n, e)| {
@@ -42,7 +42,7 @@ pub(super) fn overrun_options(
             used + cost <= allowed
                 && overruns(rules, state, (s, o), u, (from, &g.spaces[n].id), e).is_some()
         })
-        .map(|&(n, _)| format!("overrun {name} {}", g.spaces[n].id))
+        .map(|&(n, _)| Action::new("overrun").and(name).and(g.spaces[n].id))
         .collect()
 }
 
@@ -166,7 +166,7 @@ pub(super) fn stack_overrun_options(
     rules: &Rules,
     state: &State,
     (s, t): (&Impulses, &ImpulseTask),
-) -> Vec<String> {
+) -> Vec<Action> {
     let Some(o) = &s.movement_rules.overrun else {
         return Vec::new();
     };
@@ -208,17 +208,17 @@ pub(super) fn stack_overrun_options(
             }
             group.len() >= 2 && overrun_by(rules, state, (s, o), &group, to).is_some()
         })
-        .map(|n| format!("overrun {}", g.spaces[n].id))
+        .map(|n| Action::new("overrun").and(g.spaces[n].id))
         .collect()
 }
 
 /// The prompt of an overrun by several units under way: which unit joins next (`join UNIT`),
 /// carry it out once they are strong enough (`overrun`), or give it up (`cancel`).
-pub(super) fn joining_options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<String> {
+pub(super) fn joining_options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<Action> {
     let Some((to, group)) = &t.overrunning else {
         return Vec::new();
     };
-    let mut out = vec!["cancel".to_string()];
+    let mut out = vec![Action::new("cancel")];
     let Some(s) = spec(rules, t.at) else {
         return out;
     };
@@ -230,11 +230,11 @@ pub(super) fn joining_options(rules: &Rules, state: &State, t: &ImpulseTask) -> 
         let mut with = group.clone();
         with.push(u);
         if !group.contains(&u) && fit(rules, state, &with, to, &defenders) {
-            out.push(format!("join {}", state.units[u].name(rules.content)));
+            out.push(Action::new("join").and_unit(rules.content, state, u));
         }
     }
     if !group.is_empty() && overrun_by(rules, state, (s, o), group, to).is_some() {
-        out.push("overrun".into());
+        out.push(Action::new("overrun"));
     }
     out
 }

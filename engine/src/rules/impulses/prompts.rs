@@ -28,14 +28,14 @@ pub(in crate::rules) fn step(
                     if other.id == side || t.window.iter().any(|x| *x == other.id) {
                         continue;
                     }
-                    let cards: Vec<String> = playable_chits(rules, state, &other.id)
-                        .map(|c| format!("event {c}"))
+                    let cards: Vec<Action> = playable_chits(rules, state, &other.id)
+                        .map(|c| Action::new("event").and(Word::id(c)))
                         .collect();
                     if cards.is_empty() {
                         continue;
                     }
                     let mut options = cards;
-                    options.push("no card".into());
+                    options.push(Action::new("no").and("card"));
                     return Some(Prompt::one_of(
                         &other.id,
                         "event",
@@ -152,9 +152,9 @@ pub(super) fn with_done(
     side: &str,
     kind: &str,
     question: String,
-    mut options: Vec<String>,
+    mut options: Vec<Action>,
 ) -> Prompt {
-    options.push("done".into());
+    options.push(Action::new("done"));
     Prompt::one_of(side, kind, question, options)
 }
 
@@ -178,12 +178,16 @@ pub(super) fn activate_prompt(
     // Units that must leave where they stand are activated first, to move (7.3.2, 2.2.8).
     let must = leave::must_activate(rules, state, s, t);
     if !must.is_empty() {
-        let options: Vec<String> = must
+        let options: Vec<Action> = must
             .iter()
             .filter(|&&u| {
                 activation(rules, state, t, u, Mode::Move).is_some_and(|c| t.spent + c <= allowance)
             })
-            .map(|&u| format!("activate {} move", state.units[u].name(rules.content)))
+            .map(|&u| {
+                Action::new("activate")
+                    .and_unit(rules.content, state, u)
+                    .and("move")
+            })
             .collect();
         if !options.is_empty() {
             return Prompt::one_of(
@@ -207,7 +211,6 @@ pub(super) fn activate_prompt(
             {
                 continue;
             }
-            let name = u.name(rules.content);
             for mode in [Mode::Move, Mode::Combat, Mode::Reserve] {
                 // Apart from its army, a unit may only move back to it (7.3.1); a unit out of
                 // supply may not go into reserve.
@@ -222,7 +225,11 @@ pub(super) fn activate_prompt(
                     && activation(rules, state, t, i, mode)
                         .is_some_and(|cost| t.spent + cost <= allowance)
                 {
-                    options.push(format!("activate {name} {}", mode.word()));
+                    options.push(
+                        Action::new("activate")
+                            .and_unit(rules.content, state, i)
+                            .and(mode.word()),
+                    );
                 }
             }
         }
@@ -230,17 +237,19 @@ pub(super) fn activate_prompt(
     let order = order_status(rules, state, s, t);
     let full = t.spent >= allowance;
     if t.units.is_empty() {
-        options.extend(playable_chits(rules, state, &imp.side).map(|c| format!("event {c}")));
+        options.extend(
+            playable_chits(rules, state, &imp.side).map(|c| Action::new("event").and(Word::id(c))),
+        );
     }
     match order {
         // An order to attack: no pass, and go once it is met (or nothing more can be done).
         Some(o) if o.need > 0 => {
             if o.met || full {
-                options.push("go".into());
+                options.push(Action::new("go"));
             }
         }
-        _ if t.units.is_empty() => options.push("pass".into()),
-        _ => options.push("go".into()),
+        _ if t.units.is_empty() => options.push(Action::new("pass")),
+        _ => options.push(Action::new("go")),
     }
     Prompt::one_of(
         &imp.side,
@@ -357,7 +366,7 @@ pub(super) fn prepare_moves(rules: &Rules, state: &mut State, t: &mut ImpulseTas
     }
 }
 
-pub(super) fn attack_options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<String> {
+pub(super) fn attack_options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<Action> {
     let Some(s) = spec(rules, t.at) else {
         return Vec::new();
     };
@@ -383,8 +392,12 @@ pub(super) fn attack_options(rules: &Rules, state: &State, t: &ImpulseTask) -> V
     // Defenders of a city may bring in units from one adjacent space outside it (9.2.4).
     targets
         .into_iter()
-        .map(|x| format!("attack {x}"))
-        .chain(sieges.into_iter().map(|x| format!("city {x}")))
+        .map(|x| Action::new("attack").and(Word::id(&x)))
+        .chain(
+            sieges
+                .into_iter()
+                .map(|x| Action::new("city").and(Word::id(&x))),
+        )
         .collect()
 }
 

@@ -13,7 +13,7 @@ pub(super) fn rail_option(
     state: &State,
     (s, t): (&Impulses, &ImpulseTask),
     u: usize,
-) -> Option<String> {
+) -> Option<Action> {
     let rail = s.movement_rules.rail.as_ref()?;
     let unit = &state.units[u];
     let ty = rules.unit_type(unit);
@@ -29,7 +29,7 @@ pub(super) fn rail_option(
         && !t.rail.contains(&u)
         && !state.flow.oos.contains(&u)
         && !movement::in_enemy_zone(rules, state, &rules.side(unit), at))
-    .then(|| format!("rail {}", unit.name(rules.content)))
+    .then(|| Action::new("rail").and_unit(rules.content, state, u))
 }
 
 /// The spaces a unit moving by rail may step into from `at`.

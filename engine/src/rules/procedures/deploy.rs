@@ -76,9 +76,9 @@ pub(super) fn prompt(
         state.flow.tasks.pop();
         return None;
     };
-    let options: Vec<String> = spaces(rules, state, spec, (*unit, home))
+    let options: Vec<Action> = spaces(rules, state, spec, (*unit, home))
         .into_iter()
-        .map(|s| format!("deploy {s}"))
+        .map(|s| Action::new("deploy").and(Word::id(&s)))
         .collect();
     if options.is_empty() {
         // No room anywhere in the region: the unit stays where it was set up.
@@ -115,9 +115,9 @@ pub(super) fn prompt(
 pub(super) fn act(
     state: &mut State,
     pending: &[(usize, String)],
-    words: &[&str],
+    action: &Action,
 ) -> Result<(), String> {
-    let space = words.get(1).ok_or("where?")?;
+    let space = action.text(1).ok_or("where?")?;
     let (unit, _) = pending.first().ok_or("no unit is waiting to be set up")?;
     state.units[*unit].at = Loc::Space((*space).into());
     pop_first(state);

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::combat::{self, CombatTask};
 use super::movement;
 use super::supply::{self, Level};
-use super::{GameResult, OpsStage, Prompt, Rules, Task};
+use super::{Action, GameResult, OpsStage, Prompt, Rules, Task, Word};
 use crate::model::{ActionKind, BoxRole, HookPoint, Scalar, Step};
 use crate::script::eval::{self, Context, Outcome};
 use crate::script::syntax;
@@ -249,15 +249,22 @@ fn step_task(rules: &Rules, state: &mut State, task: Task) -> Option<Prompt> {
             &side,
             "start_card",
             "Choose the card your hand starts with",
-            cards.iter().map(|c| format!("take {c}")).collect(),
+            cards
+                .iter()
+                .map(|c| Action::new("take").and(Word::id(c)))
+                .collect(),
         )),
         Task::Discard { side } => {
-            let mut options: Vec<String> = state
+            let mut options: Vec<Action> = state
                 .hands
                 .get(&side)
-                .map(|h| h.iter().map(|c| format!("discard {c}")).collect())
+                .map(|h| {
+                    h.iter()
+                        .map(|c| Action::new("discard").and(Word::id(c)))
+                        .collect()
+                })
                 .unwrap_or_default();
-            options.push("done".into());
+            options.push(Action::new("done"));
             Some(Prompt::one_of(
                 &side,
                 "discard",
@@ -273,9 +280,8 @@ pub(super) fn act(
     rules: &Rules,
     state: &mut State,
     prompt: &Prompt,
-    action: &str,
+    action: &Action,
 ) -> Result<(), String> {
-    let words: Vec<&str> = action.split_whitespace().collect();
     let task = state
         .flow
         .tasks
@@ -283,9 +289,9 @@ pub(super) fn act(
         .cloned()
         .ok_or("no task is under way")?;
     match task {
-        Task::Action { side } => take_action(rules, state, &side, &words),
+        Task::Action { side } => take_action(rules, state, &side, action),
         Task::Event { .. } | Task::Script { .. } | Task::Free { .. } | Task::Hook { .. } => {
-            let picked: Vec<String> = words.iter().skip(1).map(|w| w.to_string()).collect();
+            let picked: Vec<String> = action.words()[1..].iter().map(Word::to_string).collect();
             match state.flow.tasks.last_mut() {
                 Some(Task::Event { answers, .. })
                 | Some(Task::Script { answers, .. })
@@ -301,25 +307,25 @@ pub(super) fn act(
             side,
             points,
             stage,
-        } => ops_act(rules, state, &side, points, stage, &words),
-        Task::Combat(c) => combat::act(rules, state, *c, prompt, &words),
+        } => ops_act(rules, state, &side, points, stage, action),
+        Task::Combat(c) => combat::act(rules, state, *c, prompt, action),
         Task::Sr {
             side,
             points,
             unit,
             marker,
-        } => sr_act(rules, state, &side, points, (unit, marker), &words),
+        } => sr_act(rules, state, &side, points, (unit, marker), action),
         Task::Replace {
             side,
             halves,
             placing,
-        } => replace_act(rules, state, &side, halves, placing, &words),
+        } => replace_act(rules, state, &side, halves, placing, action),
         Task::Discard { side } => {
-            if words[0] == "done" {
+            if action.verb() == "done" {
                 state.flow.tasks.pop();
                 draw_to_hand(rules, state, &side);
             } else {
-                let card = words.get(1).ok_or("which card?")?;
+                let card = action.text(1).ok_or("which card?")?;
                 if let Some(hand) = state.hands.get_mut(&side) {
                     hand.retain(|c| c != card);
                 }
@@ -334,13 +340,13 @@ pub(super) fn act(
             draw,
             dealt,
         } => {
-            let card = words.get(1).ok_or("which card?")?;
+            let card = action.text(1).ok_or("which card?")?;
             state.flow.tasks.pop();
             state.redo_start_card((&side, &deck), (&cards, &dealt), card, draw);
             Ok(())
         }
-        Task::Impulses(t) => super::impulses::act(rules, state, *t, prompt, &words),
-        Task::Deploy { pending, .. } => deploy::act(state, &pending, &words),
+        Task::Impulses(t) => super::impulses::act(rules, state, *t, prompt, action),
+        Task::Deploy { pending, .. } => deploy::act(state, &pending, action),
         Task::Rounds { .. } => Err("no decision is open".into()),
     }
 }

@@ -222,7 +222,7 @@ pub(super) fn ops_prompt(
                             .offered(rules, state, base)
                             .is_some_and(|cost| cost <= points)
                         {
-                            options.push(format!("activate {space} {mode}"));
+                            options.push(Action::new("activate").and(Word::id(&space)).and(mode));
                         }
                     }
                 }
@@ -231,7 +231,7 @@ pub(super) fn ops_prompt(
                 set_stage(state, OpsStage::Move);
                 return None;
             }
-            options.push("done".into());
+            options.push(Action::new("done"));
             Some(Prompt::one_of(
                 side,
                 "activate",
@@ -256,7 +256,7 @@ pub(super) fn ops_prompt(
                 set_stage(state, OpsStage::Attack);
                 return None;
             }
-            options.push("done".into());
+            options.push(Action::new("done"));
             Some(Prompt::one_of(
                 side,
                 "move",
@@ -270,9 +270,11 @@ pub(super) fn ops_prompt(
                 state.flow.tasks.pop();
                 return None;
             }
-            let mut options: Vec<String> =
-                options.into_iter().map(|t| format!("attack {t}")).collect();
-            options.push("done".into());
+            let mut options: Vec<Action> = options
+                .into_iter()
+                .map(|t| Action::new("attack").and(Word::id(&t)))
+                .collect();
+            options.push(Action::new("done"));
             Some(Prompt::one_of(
                 side,
                 "attack",
@@ -295,16 +297,16 @@ pub(super) fn ops_act(
     side: &str,
     points: u32,
     stage: OpsStage,
-    words: &[&str],
+    action: &Action,
 ) -> Result<(), String> {
-    match (stage, words[0]) {
+    match (stage, action.verb()) {
         (OpsStage::Activate, "done") => set_stage(state, OpsStage::Move),
         (OpsStage::Move, "done") => {
             end_movement(rules, state, side);
             set_stage(state, OpsStage::Attack);
         }
         (OpsStage::Move, "entrench") => {
-            let space = words.get(1).ok_or("which space?")?.to_string();
+            let space = action.text(1).ok_or("which space?")?.to_string();
             let unit = entrencher(rules, state, &space).ok_or("no unit there may entrench")?;
             // The unit tries instead of moving.
             let printed = rules.movement(&state.units[unit]);
@@ -316,10 +318,10 @@ pub(super) fn ops_act(
             state.flow.tasks.pop();
         }
         (OpsStage::Activate, "activate") => {
-            let space = words.get(1).ok_or("which space?")?.to_string();
+            let space = action.text(1).ok_or("which space?")?.to_string();
             let units = own_units(rules, state, &space, side);
             let base = activation_cost(rules, state, &mut SupplyCache::default(), &units);
-            let for_combat = words.get(2) == Some(&"combat");
+            let for_combat = action.text(2) == Some("combat");
             let cost = Activation {
                 side,
                 space: &space,
@@ -343,8 +345,8 @@ pub(super) fn ops_act(
             }
         }
         (OpsStage::Move, "move") => {
-            let unit = find_unit(rules, state, words.get(1).copied().unwrap_or(""))?;
-            let to = words.get(2).ok_or("where to?")?.to_string();
+            let unit = action.unit(1)?;
+            let to = action.text(2).ok_or("where to?")?.to_string();
             let cost = step_cost(rules, state, unit, &to);
             *state.flow.marks.moved.entry(unit).or_insert(0) += cost;
             leave_stand_fast(rules, state, unit, &to, false);
@@ -365,13 +367,13 @@ pub(super) fn ops_act(
             movement::after_step(rules, state, HookPoint::AfterMove, unit, (&from, &to));
         }
         (OpsStage::Attack, "attack") => {
-            let target = words.get(1).ok_or("which space?")?.to_string();
+            let target = action.text(1).ok_or("which space?")?.to_string();
             state
                 .flow
                 .tasks
                 .push(Task::Combat(Box::new(CombatTask::new(side, &target))));
         }
-        _ => return Err(format!("`{}` does not fit this step", words.join(" "))),
+        _ => return Err(format!("`{action}` does not fit this step")),
     }
     Ok(())
 }
@@ -390,7 +392,7 @@ pub(super) fn entrencher(rules: &Rules, state: &State, space: &str) -> Option<us
 
 /// `entrench <space>` for each space activated for movement where a unit may try (the game's
 /// condition, with `space` bound, says where).
-pub(super) fn entrench_options(rules: &Rules, state: &State, side: &str) -> Vec<String> {
+pub(super) fn entrench_options(rules: &Rules, state: &State, side: &str) -> Vec<Action> {
     let Some(e) = rules.play.entrench.as_ref().filter(|e| e.side == side) else {
         return Vec::new();
     };
@@ -409,7 +411,7 @@ pub(super) fn entrench_options(rules: &Rules, state: &State, side: &str) -> Vec<
             || entrencher(rules, state, &m.space).is_none()
             || out
                 .iter()
-                .any(|o: &String| o.ends_with(&format!(" {}", m.space)))
+                .any(|o: &Action| o.words().get(1) == Some(&Word::from(m.space)))
         {
             continue;
         }
@@ -420,7 +422,7 @@ pub(super) fn entrench_options(rules: &Rules, state: &State, side: &str) -> Vec<
         if condition
             .is_some_and(|c| eval::condition(c, rules.content, state, &ctx).unwrap_or(false))
         {
-            out.push(format!("entrench {}", m.space));
+            out.push(Action::new("entrench").and(m.space));
         }
     }
     out
@@ -465,19 +467,6 @@ pub(in crate::rules) fn run_rule_script(
     }
 }
 
-/// Finds a unit by its text form.
-pub(in crate::rules) fn find_unit(
-    rules: &Rules,
-    state: &State,
-    name: &str,
-) -> Result<usize, String> {
-    state
-        .units
-        .iter()
-        .position(|u| u.name(rules.content) == name)
-        .ok_or_else(|| format!("no unit `{name}`"))
-}
-
 /// Whether a connection may be crossed by a move, a retreat or an advance.
 pub(in crate::rules) fn movable(rules: &Rules, edge: usize) -> bool {
     rules.content.graph.edges[edge]
@@ -489,7 +478,7 @@ pub(in crate::rules) fn movable(rules: &Rules, edge: usize) -> bool {
 /// The moves offered to a side's units in spaces activated for movement: each unit's steps,
 /// or only the steps of the unit passing through a space where it may not stop (`true`: it
 /// must go on).
-pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<String>, bool) {
+pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<Action>, bool) {
     let mv = &rules.play.move_marker;
     let mut cache = SupplyCache::default();
     if let Some(u) = state.flow.marks.passing {
@@ -523,7 +512,7 @@ fn ends_in(rules: &Rules, state: &State, (unit, mech): (usize, bool), space: &st
 
 /// A unit's steps, as actions: into a space where it may stop, or one it may pass through
 /// (where the game lets it) on to such a space with the points it has left.
-fn unit_moves(rules: &Rules, state: &State, cache: &mut SupplyCache, i: usize) -> Vec<String> {
+fn unit_moves(rules: &Rules, state: &State, cache: &mut SupplyCache, i: usize) -> Vec<Action> {
     let g = &rules.content.graph;
     let u = &state.units[i];
     let side = rules.side(u);
@@ -571,7 +560,11 @@ fn unit_moves(rules: &Rules, state: &State, cache: &mut SupplyCache, i: usize) -
                         |_| true,
                     )
         })
-        .map(|(n, _)| format!("move {} {}", u.name(rules.content), g.spaces[n].id))
+        .map(|(n, _)| {
+            Action::new("move")
+                .and_unit(rules.content, state, i)
+                .and(g.spaces[n].id)
+        })
         .collect()
 }
 

@@ -30,9 +30,9 @@ pub(super) fn replace_prompt(
     placing: Option<usize>,
 ) -> Option<Prompt> {
     if let Some(u) = placing {
-        let options: Vec<String> = rebuild_spaces(rules, state, u)
+        let options: Vec<Action> = rebuild_spaces(rules, state, u)
             .into_iter()
-            .map(|s| format!("place {s}"))
+            .map(|s| Action::new("place").and(Word::id(&s)))
             .collect();
         return Some(Prompt::one_of(
             side,
@@ -83,14 +83,14 @@ pub(super) fn replace_prompt(
             _ => false,
         };
         if ok {
-            options.push(format!("rebuild {}", u.name(rules.content)));
+            options.push(Action::new("rebuild").and_unit(rules.content, state, i));
         }
     }
     if options.is_empty() {
         finish_replacements(rules, state);
         return None;
     }
-    options.push("done".into());
+    options.push(Action::new("done"));
     Some(Prompt::one_of(
         side,
         "replace",
@@ -149,16 +149,16 @@ pub(super) fn replace_act(
     side: &str,
     mut halves: BTreeMap<String, u32>,
     placing: Option<usize>,
-    words: &[&str],
+    action: &Action,
 ) -> Result<(), String> {
     let mut next_placing = None;
-    match (placing, words[0]) {
+    match (placing, action.verb()) {
         (None, "done") => {
             finish_replacements(rules, state);
             return Ok(());
         }
         (None, "rebuild") => {
-            let u = find_unit(rules, state, words.get(1).copied().unwrap_or(""))?;
+            let u = action.unit(1)?;
             let pool = pool_of(rules, state, u).ok_or("no pool rebuilds this unit")?;
             let cost = rp_cost(rules, state, u);
             if let Some(h) = halves.get_mut(pool) {
@@ -182,11 +182,11 @@ pub(super) fn replace_act(
             }
         }
         (Some(u), "place") => {
-            let to = words.get(1).ok_or("where?")?.to_string();
+            let to = action.text(1).ok_or("where?")?.to_string();
             enter(rules, state, u, &to);
             state.theatres.remove(&u);
         }
-        _ => return Err(format!("`{}` does not fit this step", words.join(" "))),
+        _ => return Err(format!("`{action}` does not fit this step")),
     }
     if let Some(Task::Replace {
         halves: h,

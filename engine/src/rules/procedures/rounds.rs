@@ -37,10 +37,10 @@ pub(super) fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt 
         }
         let ops = card_ops(rules, card_id);
         if ops > 0 && may(ActionKind::Ops) && !no_ops {
-            options.push(format!("ops {card_id}"));
+            options.push(Action::new("ops").and(Word::id(card_id)));
         }
         if ops > 0 && may(ActionKind::Sr) && last != Some(ActionKind::Sr) {
-            options.push(format!("sr {card_id}"));
+            options.push(Action::new("sr").and(Word::id(card_id)));
         }
         let gives_rp = rules.play.replacements.iter().any(|p| {
             card.values
@@ -48,7 +48,7 @@ pub(super) fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt 
                 .is_some_and(|v| *v > 0)
         });
         if gives_rp && may(ActionKind::Rp) && last != Some(ActionKind::Rp) && rp_room {
-            options.push(format!("rp {card_id}"));
+            options.push(Action::new("rp").and(Word::id(card_id)));
         }
         if may(ActionKind::Event) {
             if let Some(scripts) = rules.content.scripts.get(card_id) {
@@ -64,14 +64,14 @@ pub(super) fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt 
                         None => true,
                     };
                     if playable {
-                        options.push(format!("event {card_id}"));
+                        options.push(Action::new("event").and(Word::id(card_id)));
                     }
                 }
             }
         }
     }
     if rules.play.auto_ops.is_some_and(|n| n > 0) && may(ActionKind::AutoOps) {
-        options.push("auto_ops".into());
+        options.push(Action::new("auto_ops"));
     }
     if let (Some(at), Some(spec)) = (rounds_at(state), spec) {
         for (a, action) in spec.free_actions.iter().enumerate() {
@@ -87,12 +87,12 @@ pub(super) fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt 
             let ok = condition
                 .is_none_or(|c| eval::condition(c, rules.content, state, &ctx).unwrap_or(false));
             if ok {
-                options.push(action.id.clone());
+                options.push(Action::new(Word::id(&action.id)));
             }
         }
     }
     if options.is_empty() {
-        options.push("pass".into());
+        options.push(Action::new("pass"));
     }
     Prompt::one_of(
         side,
@@ -143,10 +143,10 @@ pub(super) fn take_action(
     rules: &Rules,
     state: &mut State,
     side: &str,
-    words: &[&str],
+    action: &Action,
 ) -> Result<(), String> {
     state.flow.tasks.pop();
-    let kind = match words[0] {
+    let kind = match action.verb() {
         "ops" => ActionKind::Ops,
         "sr" => ActionKind::Sr,
         "rp" => ActionKind::Rp,
@@ -190,7 +190,7 @@ pub(super) fn take_action(
         });
         return Ok(());
     }
-    let card = words.get(1).ok_or("which card?")?.to_string();
+    let card = action.text(1).ok_or("which card?")?.to_string();
     if let Some(hand) = state.hands.get_mut(side) {
         hand.retain(|c| *c != card);
     }

@@ -38,7 +38,7 @@ pub(super) fn sr_prompt(
                     _ => false,
                 };
                 if ok {
-                    options.push(format!("redeploy {}", u.name(rules.content)));
+                    options.push(Action::new("redeploy").and_unit(rules.content, state, i));
                 }
             }
             for r in rules.play.sr_markers.iter().filter(|r| r.side == side) {
@@ -46,10 +46,10 @@ pub(super) fn sr_prompt(
                 // nowhere: then `back`).
                 let on_map = state.markers.iter().any(|m| m.marker == r.marker);
                 if on_map && r.cost <= points {
-                    options.push(format!("move_marker {}", r.marker));
+                    options.push(Action::new("move_marker").and(Word::id(&r.marker)));
                 }
             }
-            options.push("done".into());
+            options.push(Action::new("done"));
             Some(Prompt::one_of(
                 side,
                 "redeploy",
@@ -111,11 +111,11 @@ pub(super) fn sr_marker_prompt(
 
 /// Where a redeployed unit or marker goes: `to <place>` for each destination, or `back`.
 pub(super) fn destination_prompt(side: &str, destinations: Vec<String>, what: &str) -> Prompt {
-    let mut options: Vec<String> = destinations
+    let mut options: Vec<Action> = destinations
         .into_iter()
-        .map(|d| format!("to {d}"))
+        .map(|d| Action::new("to").and(Word::id(&d)))
         .collect();
-    options.push("back".into());
+    options.push(Action::new("back"));
     Prompt::one_of(
         side,
         "redeploy_to",
@@ -246,7 +246,7 @@ pub(super) fn sr_act(
     side: &str,
     points: u32,
     (unit, marker): (Option<usize>, Option<String>),
-    words: &[&str],
+    action: &Action,
 ) -> Result<(), String> {
     let set = |state: &mut State, p: u32, u: Option<usize>| {
         if let Some(Task::Sr { points, unit, .. }) = state.flow.tasks.last_mut() {
@@ -260,10 +260,10 @@ pub(super) fn sr_act(
         }
     };
     if let Some(m) = marker {
-        match words[0] {
+        match action.verb() {
             "back" => set_marker(state, None),
             "to" => {
-                let to = words.get(1).ok_or("where to?")?.to_string();
+                let to = action.text(1).ok_or("where to?")?.to_string();
                 let rule = rules.play.sr_markers.iter().find(|r| r.marker == m);
                 let cost = rule.map_or(0, |r| r.cost);
                 if let Some(on) = state.markers.iter_mut().find(|x| x.marker == m) {
@@ -272,25 +272,25 @@ pub(super) fn sr_act(
                 set_marker(state, None);
                 set(state, points.saturating_sub(cost), None);
             }
-            _ => return Err(format!("`{}` does not fit this step", words.join(" "))),
+            _ => return Err(format!("`{action}` does not fit this step")),
         }
         return Ok(());
     }
-    match (unit, words[0]) {
+    match (unit, action.verb()) {
         (None, "done") => {
             state.flow.tasks.pop();
         }
         (None, "move_marker") => {
-            let m = words.get(1).ok_or("which marker?")?.to_string();
+            let m = action.text(1).ok_or("which marker?")?.to_string();
             set_marker(state, Some(m));
         }
         (None, "redeploy") => {
-            let u = find_unit(rules, state, words.get(1).copied().unwrap_or(""))?;
+            let u = action.unit(1)?;
             set(state, points, Some(u));
         }
         (Some(_), "back") => set(state, points, None),
         (Some(u), "to") => {
-            let to = words.get(1).ok_or("where to?")?.to_string();
+            let to = action.text(1).ok_or("where to?")?.to_string();
             let cost = sr_cost(rules, state, u);
             if rules.content.graph.space(&to).is_some() {
                 if !state.control.contains_key(to.as_str()) {
@@ -314,7 +314,7 @@ pub(super) fn sr_act(
             set(state, points.saturating_sub(cost), None);
             let _ = side;
         }
-        _ => return Err(format!("`{}` does not fit this step", words.join(" "))),
+        _ => return Err(format!("`{action}` does not fit this step")),
     }
     Ok(())
 }
