@@ -134,12 +134,20 @@ pub struct Content {
     /// Each counter's side (its own, else its nation's), by index in `game.ron`'s sides.
     counter_sides: std::sync::OnceLock<Vec<Option<usize>>>,
     /// For each `operate_in` play rule, whether its nations, counters and sizes name each
-    /// counter (see `rules::stacking`).
-    operate_binds: std::sync::OnceLock<Vec<Vec<bool>>>,
+    /// counter, and whether it allows each space (see `rules::stacking`).
+    operate_binds: std::sync::OnceLock<OperateTable>,
     /// This content's own number, which the tables of remembered results go by.
     memo: MemoId,
     /// The names of its ids, for people (see [`names::Names`]); built on first use.
     names: std::sync::OnceLock<names::Names>,
+}
+
+/// For each `operate_in` play rule (by index): whether it names each counter (by index), and
+/// whether it allows each space (by graph index).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct OperateTable {
+    pub binds: Vec<Vec<bool>>,
+    pub allows: Vec<Vec<bool>>,
 }
 
 /// A number of its own for each content loaded, and for each copy of one.
@@ -231,8 +239,9 @@ impl Content {
         Some(sides[(*all.get(i)?)?].id)
     }
 
-    /// The table of which `operate_in` rules name which counters, built by `build` on first use.
-    pub(crate) fn operate_binds(&self, build: impl FnOnce() -> Vec<Vec<bool>>) -> &[Vec<bool>] {
+    /// The table of which `operate_in` rules name which counters and allow which spaces,
+    /// built by `build` on first use.
+    pub(crate) fn operate_binds(&self, build: impl FnOnce() -> OperateTable) -> &OperateTable {
         self.operate_binds.get_or_init(build)
     }
 

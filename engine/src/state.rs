@@ -8,7 +8,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+mod control;
 mod occupancy;
+pub use control::Control;
 pub use occupancy::UnitsAt;
 
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -204,7 +206,7 @@ pub struct State {
     /// the duration that clears it.
     pub unit_flags: Vec<(usize, String, String)>,
     /// Controller of each space that is not neutral.
-    pub control: BTreeMap<crate::id::Id, crate::id::Id>,
+    pub control: Control,
     pub units: Vec<Unit>,
     pub markers: Vec<MarkerOnMap>,
     /// Cards played as events, with the turn each was first played; and those of this turn.
@@ -264,7 +266,7 @@ impl State {
             flags: scenario.flags.iter().map(crate::Id::from).collect(),
             timed_flags: Vec::new(),
             unit_flags: Vec::new(),
-            control: BTreeMap::new(),
+            control: Control::default(),
             units: Vec::new(),
             markers: Vec::new(),
             played: BTreeMap::new(),

@@ -33,38 +33,65 @@ pub fn may_operate(rules: &Rules, state: &State, unit: usize, space: &str) -> bo
         return true;
     }
     let at = rules.content.graph.index_of(space);
-    let in_region = |reg: &String| {
-        at.is_some_and(|i| match rules.content.region_index().get(reg.as_str()) {
-            Some(members) => members[i],
-            None => crate::content::space_index_in_region(rules.content, i, reg),
-        })
-    };
-    // Which rules name the unit's counter, found once per content.
-    let names = rules.content.operate_binds(|| {
-        let counters = &rules.content.counters;
-        rules
-            .play
-            .operate_in
-            .iter()
-            .map(|r| counters.iter().map(|c| names_counter(r, c)).collect())
-            .collect()
-    });
+    // Which rules name the unit's counter and allow each space, found once per content.
+    let table = rules.content.operate_binds(|| operate_table(rules));
     let counter = (rules.content.counters.get(u.hint)).filter(|c| c.id == u.counter);
     rules.play.operate_in.iter().enumerate().all(|(k, r)| {
         let named = match counter {
-            Some(_) => names[k][u.hint],
+            Some(_) => table.binds[k][u.hint],
             None => rules.counter(u).is_some_and(|c| names_counter(r, c)),
         };
         let binds = named
             && r.unless_flag
                 .as_ref()
                 .is_none_or(|f| !state.flags.contains(f.as_str()));
-        let within = |regions: &[String]| regions.iter().any(in_region);
-        let allowed = r.regions.is_empty() && r.spaces.is_empty()
-            || within(&r.regions)
-            || r.spaces.iter().any(|s| s == space);
-        !binds || allowed && !within(&r.not_regions)
+        let allowed = match at {
+            Some(i) => table.allows[k][i],
+            // Off the map: no region holds it; only the spaces listed by id.
+            None => {
+                r.regions.is_empty() && r.spaces.is_empty() || r.spaces.iter().any(|s| s == space)
+            }
+        };
+        !binds || allowed
     })
+}
+
+/// Which `operate_in` rules name which counters, and allow which spaces (in a region or
+/// listed, and in none of the regions they rule out).
+fn operate_table(rules: &Rules) -> crate::content::OperateTable {
+    let content = rules.content;
+    let spaces = &content.graph.spaces;
+    let in_region = |i: usize, reg: &String| match content.region_index().get(reg.as_str()) {
+        Some(members) => members[i],
+        None => crate::content::space_index_in_region(content, i, reg),
+    };
+    let operate = &rules.play.operate_in;
+    crate::content::OperateTable {
+        binds: operate
+            .iter()
+            .map(|r| {
+                content
+                    .counters
+                    .iter()
+                    .map(|c| names_counter(r, c))
+                    .collect()
+            })
+            .collect(),
+        allows: operate
+            .iter()
+            .map(|r| {
+                (0..spaces.len())
+                    .map(|i| {
+                        let within = |regions: &[String]| regions.iter().any(|g| in_region(i, g));
+                        (r.regions.is_empty() && r.spaces.is_empty()
+                            || within(&r.regions)
+                            || r.spaces.iter().any(|s| *s == spaces[i].id))
+                            && !within(&r.not_regions)
+                    })
+                    .collect()
+            })
+            .collect(),
+    }
 }
 
 /// Whether a national restriction names a counter (by its nation, its id or its size).

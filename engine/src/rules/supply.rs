@@ -48,7 +48,7 @@ impl SideView {
             }
         }
         let mut friendly = vec![false; n];
-        for (space, holder) in &state.control {
+        for (space, holder) in state.control.iter_unordered() {
             if *holder == side_id {
                 if let Some(i) = g.index_of(space) {
                     friendly[i] = !enemy[i];

@@ -199,38 +199,14 @@ pub(super) fn ops_prompt(
     points: u32,
     stage: OpsStage,
 ) -> Option<Prompt> {
-    let (mv, cb) = (&rules.play.move_marker, &rules.play.combat_marker);
     match stage {
         OpsStage::Activate => {
-            let mut options = Vec::new();
-            if points > 0 {
-                let mut cache = SupplyCache::default();
-                for space in occupied_spaces(rules, state, side) {
-                    if has_marker(state, &space, mv) || has_marker(state, &space, cb) {
-                        continue;
-                    }
-                    let units = own_units(rules, state, &space, side);
-                    let base = activation_cost(rules, state, &mut cache, &units);
-                    for (mode, for_combat) in [("move", false), ("combat", true)] {
-                        let activation = Activation {
-                            side,
-                            space: &space,
-                            units: &units,
-                            for_combat,
-                        };
-                        if activation
-                            .offered(rules, state, base)
-                            .is_some_and(|cost| cost <= points)
-                        {
-                            options.push(Action::new("activate").and(Word::id(&space)).and(mode));
-                        }
-                    }
-                }
-            }
+            let options = activations(rules, state, side, points);
             if options.is_empty() {
                 set_stage(state, OpsStage::Move);
                 return None;
             }
+            let mut options = options;
             options.push(Action::new("done"));
             Some(Prompt::one_of(
                 side,
@@ -283,6 +259,37 @@ pub(super) fn ops_prompt(
             ))
         }
     }
+}
+
+/// The spaces a side may activate, and how, with the activation points it has left.
+fn activations(rules: &Rules, state: &State, side: &str, points: u32) -> Vec<Action> {
+    let (mv, cb) = (&rules.play.move_marker, &rules.play.combat_marker);
+    let mut options = Vec::new();
+    if points > 0 {
+        let mut cache = SupplyCache::default();
+        for space in occupied_spaces(rules, state, side) {
+            if has_marker(state, &space, mv) || has_marker(state, &space, cb) {
+                continue;
+            }
+            let units = own_units(rules, state, &space, side);
+            let base = activation_cost(rules, state, &mut cache, &units);
+            for (mode, for_combat) in [("move", false), ("combat", true)] {
+                let activation = Activation {
+                    side,
+                    space: &space,
+                    units: &units,
+                    for_combat,
+                };
+                if activation
+                    .offered(rules, state, base)
+                    .is_some_and(|cost| cost <= points)
+                {
+                    options.push(Action::new("activate").and(Word::id(&space)).and(mode));
+                }
+            }
+        }
+    }
+    options
 }
 
 pub(super) fn set_stage(state: &mut State, to: OpsStage) {

@@ -234,7 +234,7 @@ impl Eval<'_> {
                 "region" => Filter::Region(id, self.content.region_index().get(id)),
                 "controlled_by" => {
                     let mut at = vec![false; n];
-                    for (space, holder) in &self.state.control {
+                    for (space, holder) in self.state.control.iter_unordered() {
                         if *holder == the {
                             mark(&mut at, space);
                         }
