@@ -377,6 +377,12 @@ impl SpaceKey for &str {
     }
 }
 
+impl SpaceKey for &&str {
+    fn index_in(self, g: &MapGraph) -> Option<usize> {
+        (*self).index_in(g)
+    }
+}
+
 impl SpaceKey for &String {
     fn index_in(self, g: &MapGraph) -> Option<usize> {
         g.index.get(self.as_str()).copied()
@@ -439,7 +445,7 @@ impl MapGraph {
         id.index_in(self)
     }
 
-    pub fn space(&self, id: &str) -> Option<&Space> {
+    pub fn space(&self, id: impl SpaceKey) -> Option<&Space> {
         self.index_of(id).map(|i| &self.spaces[i])
     }
 

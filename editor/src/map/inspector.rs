@@ -351,7 +351,7 @@ pub(super) fn connection_inspector(app: &mut EditorApp, ui: &mut Ui, file: &str,
             let g = &app.loaded.content.graph;
             (
                 id.to_string(),
-                g.space(id).map_or(id.to_string(), |s| s.name.clone()),
+                g.space(*id).map_or(id.to_string(), |s| s.name.clone()),
             )
         })
         .collect();

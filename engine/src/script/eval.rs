@@ -382,7 +382,7 @@ impl<'a> Eval<'a> {
             ExprKind::Name(n) => match self.var(n) {
                 Some(v) => v,
                 // Checked content ids: the checker knows the kind; at run time an id is an id.
-                None => Value::Id(self.kind_of(n), *n),
+                None => Value::Id(self.kind_of(*n), *n),
             },
             ExprKind::Unary { op, operand } => match op {
                 UnaryOp::Not => Value::Bool(!self.bool(operand)?),
@@ -409,8 +409,8 @@ impl<'a> Eval<'a> {
     }
 
     /// The kind of a bare content id (only used to tag values; comparisons use the id).
-    fn kind_of(&self, id: &str) -> Kind {
-        if self.content.graph.space(id).is_some() {
+    fn kind_of(&self, id: crate::id::Id) -> Kind {
+        if self.content.graph.index_of(id).is_some() {
             Kind::Space
         } else {
             Kind::Flag

@@ -380,7 +380,16 @@ const FIRE_MODIFIER: [Param; 11] = [
 
 /// The builtin of a name.
 pub fn builtin(name: &str) -> Option<&'static Builtin> {
-    BUILTINS.iter().find(|b| b.name == name)
+    type ByName = std::collections::HashMap<
+        &'static str,
+        &'static Builtin,
+        std::hash::BuildHasherDefault<crate::content::Fnv>,
+    >;
+    static BY_NAME: std::sync::OnceLock<ByName> = std::sync::OnceLock::new();
+    BY_NAME
+        .get_or_init(|| BUILTINS.iter().rev().map(|b| (b.name, b)).collect())
+        .get(name)
+        .copied()
 }
 
 /// Fields of values, by the kind of the value: name, type. A unit has the game's stats as

@@ -316,7 +316,7 @@ impl Eval<'_> {
                 Value::Bool(
                     self.content
                         .graph
-                        .space(&s)
+                        .space(s)
                         .is_some_and(|x| x.features.iter().any(|x| *x == f)),
                 )
             }

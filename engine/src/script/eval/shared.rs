@@ -63,7 +63,7 @@ impl Eval<'_> {
 
     pub(super) fn place_of(&mut self, e: &Expr) -> Res<Loc> {
         let id = self.id(e)?;
-        Ok(if self.content.graph.space(&id).is_some() {
+        Ok(if self.content.graph.space(id).is_some() {
             Loc::Space(id)
         } else {
             Loc::Box(id)
