@@ -172,7 +172,7 @@ impl<'a> Checker<'a> {
 
     fn bind(&mut self, name: &Ident, ty: Type) {
         if let Some(scope) = self.scopes.last_mut() {
-            scope.push((name.name.clone(), ty));
+            scope.push((name.name.to_string(), ty));
         }
     }
 
@@ -239,7 +239,8 @@ impl<'a> Checker<'a> {
             ExprKind::Lambda { param, body } => match want {
                 Some(Type::Fn(arg, ret)) => {
                     let (arg, ret) = ((**arg).clone(), (**ret).clone());
-                    self.scopes.push(vec![(param.name.clone(), arg.clone())]);
+                    self.scopes
+                        .push(vec![(param.name.to_string(), arg.clone())]);
                     self.expect(body, &ret);
                     self.scopes.pop();
                     Type::Fn(Box::new(arg), Box::new(ret))

@@ -127,7 +127,8 @@ struct Eval<'a> {
     answers: &'a [Answer],
     next_answer: usize,
     steps: u64,
-    scopes: Vec<Vec<(String, Value)>>,
+    /// The variables in scope, innermost last (a `let`, a `for`'s item, a test's parameter).
+    scopes: Vec<(crate::id::Id, Value)>,
     /// Modifiers a combat card adds to its combat.
     pub combat_modifiers: Vec<Modifier>,
     /// Supply levels traced so far (nation, side, level of every space), kept until the script
@@ -286,9 +287,9 @@ impl<'a> Eval<'a> {
     }
 
     fn stmts(&mut self, stmts: &[Stmt]) -> Res<()> {
-        self.scopes.push(Vec::new());
+        let mark = self.scopes.len();
         let result = stmts.iter().try_for_each(|s| self.stmt(s));
-        self.scopes.pop();
+        self.scopes.truncate(mark);
         result
     }
 
@@ -296,9 +297,7 @@ impl<'a> Eval<'a> {
         match s {
             Stmt::Let { name, value } => {
                 let v = self.expr(value)?;
-                if let Some(scope) = self.scopes.last_mut() {
-                    scope.push((name.name.clone(), v));
-                }
+                self.scopes.push((name.name, v));
             }
             Stmt::If {
                 cond,
@@ -317,7 +316,7 @@ impl<'a> Eval<'a> {
                 };
                 for item in items {
                     self.step(set.range)?;
-                    self.scopes.push(vec![(var.name.clone(), item)]);
+                    self.scopes.push((var.name, item));
                     let r = self.stmts(body);
                     self.scopes.pop();
                     r?;
@@ -353,14 +352,13 @@ impl<'a> Eval<'a> {
 
     /// The value of a name: the innermost variable so named, else a name the script's place
     /// gives it.
-    fn var(&self, name: &str) -> Option<Value> {
+    fn var(&self, name: crate::id::Id) -> Option<Value> {
         self.scopes
             .iter()
             .rev()
-            .flat_map(|s| s.iter().rev())
-            .find(|(n, _)| n == name)
+            .find(|(n, _)| *n == name)
             .map(|(_, v)| v.clone())
-            .or_else(|| self.given(name))
+            .or_else(|| self.given(&name))
     }
 
     fn expr(&mut self, e: &Expr) -> Res<Value> {
@@ -379,7 +377,7 @@ impl<'a> Eval<'a> {
             ExprKind::Lambda { .. } => {
                 return fail(e.range, "a test can only be given to any, all or filter")
             }
-            ExprKind::Name(n) => match self.var(n) {
+            ExprKind::Name(n) => match self.var(*n) {
                 Some(v) => v,
                 // Checked content ids: the checker knows the kind; at run time an id is an id.
                 None => Value::Id(self.kind_of(*n), *n),

@@ -59,7 +59,7 @@ pub struct ScriptError {
 /// A name with its place.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ident {
-    pub name: String,
+    pub name: crate::id::Id,
     pub range: Range,
 }
 

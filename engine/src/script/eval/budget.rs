@@ -125,7 +125,7 @@ impl Eval<'_> {
         };
         let mut kept = Vec::new();
         for item in items {
-            self.scopes.push(vec![(param.name.clone(), item.clone())]);
+            self.scopes.push((param.name, item.clone()));
             let r = self.bool(body);
             self.scopes.pop();
             if r? {

@@ -208,12 +208,12 @@ impl Eval<'_> {
 
     pub(super) fn spaces(&mut self, args: &[Arg], range: Range) -> Res<Value> {
         let mut out = Vec::new();
-        let mut filters: Vec<(String, Value)> = Vec::new();
+        let mut filters: Vec<(crate::Id, Value)> = Vec::new();
         for a in args {
             let Some(n) = &a.name else {
                 return fail(range, "filters of `spaces` are named");
             };
-            filters.push((n.name.clone(), self.expr(&a.value)?));
+            filters.push((n.name, self.expr(&a.value)?));
         }
         // Each filter worked out once for the whole map, then asked of each space by index.
         let g = &self.content.graph;
@@ -296,10 +296,10 @@ impl Eval<'_> {
     }
 
     pub(super) fn units(&mut self, args: &[Arg]) -> Res<Value> {
-        let mut filters: Vec<(String, Value)> = Vec::new();
+        let mut filters: Vec<(crate::Id, Value)> = Vec::new();
         for a in args {
             if let Some(n) = &a.name {
-                filters.push((n.name.clone(), self.expr(&a.value)?));
+                filters.push((n.name, self.expr(&a.value)?));
             }
         }
         let candidates: Vec<usize> = self.units_on_map().collect();

@@ -166,7 +166,10 @@ impl Parser {
         match self.peek().clone() {
             Tok::Name(name) if !is_keyword(&name) => {
                 let range = self.bump().range;
-                Some(Ident { name, range })
+                Some(Ident {
+                    name: name.into(),
+                    range,
+                })
             }
             _ => {
                 let found = self.describe();
@@ -533,7 +536,7 @@ impl Parser {
             }
             Tok::Name(n) if !is_keyword(&n) => {
                 let name = Ident {
-                    name: n,
+                    name: n.into(),
                     range: self.bump().range,
                 };
                 if self.is_sym("(") {
@@ -544,7 +547,7 @@ impl Parser {
                     }
                     ExprKind::Call { name, args }
                 } else {
-                    ExprKind::Name(name.name.into())
+                    ExprKind::Name(name.name)
                 }
             }
             Tok::Sym("(") => {
@@ -655,7 +658,7 @@ impl Parser {
                 self.bump(); // :
                 match token.tok {
                     Tok::Name(name) => Some(Ident {
-                        name,
+                        name: name.into(),
                         range: token.range,
                     }),
                     _ => None,

@@ -96,7 +96,7 @@ mod roundtrip {
 
     fn ident() -> impl Strategy<Value = Ident> {
         name().prop_map(|name| Ident {
-            name,
+            name: name.into(),
             range: Range::default(),
         })
     }
