@@ -156,7 +156,7 @@ fn key(
             Read::Turn => push(u64::from(state.turn))?,
             Read::Round => push(u64::from(state.round))?,
             Read::Name { name, fields } => {
-                if let Some(w) = given(content, state, ctx, (name, fields))? {
+                if let Some(w) = given(content, state, ctx, (*name, fields))? {
                     push(w)?;
                 }
             }
@@ -175,12 +175,13 @@ fn given(
     content: &Content,
     state: &State,
     ctx: &Context,
-    (name, fields): (&str, &[String]),
+    (id, fields): (crate::Id, &[String]),
 ) -> Option<Option<u64>> {
     if ctx.combat.is_some() {
         return None;
     }
-    if let Some((_, v)) = ctx.names.iter().rev().find(|(n, _)| n == name) {
+    let name = id.as_str();
+    if let Some((_, v)) = ctx.names.iter().rev().find(|(n, _)| *n == id) {
         return word(content, state, v, fields).map(Some);
     }
     let side = |id: &str| {

@@ -12,35 +12,35 @@ use crate::script::HookScripts;
 use crate::state::State;
 
 /// The names a hook point gives its scripts (besides `me` and `enemy`).
-pub type Names = Vec<(String, Value)>;
+pub type Names = Vec<(crate::Id, Value)>;
 
 /// A unit, for a hook's names.
-pub fn unit(name: &str, u: usize) -> (String, Value) {
-    (name.to_string(), Value::Unit(u))
+pub fn unit(name: &str, u: usize) -> (crate::Id, Value) {
+    (name.into(), Value::Unit(u))
 }
 
 /// A space, for a hook's names.
-pub fn space(name: &str, id: impl Into<crate::Id>) -> (String, Value) {
+pub fn space(name: &str, id: impl Into<crate::Id>) -> (crate::Id, Value) {
     (
-        name.to_string(),
+        name.into(),
         Value::Id(crate::script::types::Kind::Space, id.into()),
     )
 }
 
 /// A set of units, for a hook's names.
-pub fn units(name: &str, us: &[usize]) -> (String, Value) {
+pub fn units(name: &str, us: &[usize]) -> (crate::Id, Value) {
     let mut v: Vec<Value> = us.iter().map(|&u| Value::Unit(u)).collect();
     v.sort();
     v.dedup();
-    (name.to_string(), Value::Set(v))
+    (name.into(), Value::Set(v))
 }
 
-pub fn int(name: &str, n: i64) -> (String, Value) {
-    (name.to_string(), Value::Int(n))
+pub fn int(name: &str, n: i64) -> (crate::Id, Value) {
+    (name.into(), Value::Int(n))
 }
 
-pub fn flag(name: &str, b: bool) -> (String, Value) {
-    (name.to_string(), Value::Bool(b))
+pub fn flag(name: &str, b: bool) -> (crate::Id, Value) {
+    (name.into(), Value::Bool(b))
 }
 
 /// Whether any hook acts at a point (so a procedure builds its names only when one does).

@@ -314,13 +314,10 @@ pub fn reach_from(
     let reach = super::hooks::modify(content, state, HookPoint::SupplyReach, side, base, || {
         vec![
             (
-                "nation".to_string(),
+                "nation".into(),
                 crate::script::eval::Value::Id(crate::script::types::Kind::Nation, nation.into()),
             ),
-            (
-                "attack".to_string(),
-                crate::script::eval::Value::Bool(attack),
-            ),
+            ("attack".into(), crate::script::eval::Value::Bool(attack)),
         ]
     });
     reach.clamp(0, n) as u32

@@ -106,7 +106,7 @@ pub struct Context {
     /// The space a script of a space is about (named `space` in it).
     pub space: Option<crate::id::Id>,
     /// More names the script's place gives it (`u`, `level` ...).
-    pub names: Vec<(String, Value)>,
+    pub names: Vec<(crate::id::Id, Value)>,
 }
 
 /// The combat a combat card is played in.
@@ -256,8 +256,8 @@ impl<'a> Eval<'a> {
 
     /// A name the script's place gives it, read from the context when the script uses it: the
     /// combat's names first, then the point's, then `space`, `me` and `enemy`.
-    fn given(&self, name: &str) -> Option<Value> {
-        let ctx = self.ctx;
+    fn given(&self, id: crate::id::Id) -> Option<Value> {
+        let (ctx, name) = (self.ctx, id.as_str());
         if let Some(c) = &ctx.combat {
             let set = |units: &[usize]| {
                 let mut v: Vec<Value> = units.iter().map(|&u| Value::Unit(u)).collect();
@@ -275,7 +275,7 @@ impl<'a> Eval<'a> {
                 _ => {}
             }
         }
-        if let Some((_, v)) = ctx.names.iter().rev().find(|(n, _)| n == name) {
+        if let Some((_, v)) = ctx.names.iter().rev().find(|(n, _)| *n == id) {
             return Some(v.clone());
         }
         match (name, &ctx.space) {
@@ -358,7 +358,7 @@ impl<'a> Eval<'a> {
             .rev()
             .find(|(n, _)| *n == name)
             .map(|(_, v)| v.clone())
-            .or_else(|| self.given(&name))
+            .or_else(|| self.given(name))
     }
 
     fn expr(&mut self, e: &Expr) -> Res<Value> {

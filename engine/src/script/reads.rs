@@ -8,7 +8,7 @@ use super::syntax::{BinaryOp, Expr, ExprKind};
 pub enum Read {
     /// A name, through these fields only (none: the name itself).
     Name {
-        name: String,
+        name: crate::id::Id,
         fields: Vec<String>,
     },
     Flag(String),
@@ -156,10 +156,10 @@ fn walk(e: &Expr, reads: &mut Vec<Read>) -> bool {
 fn note(reads: &mut Vec<Read>, name: &str, field: Option<&str>) {
     let at = reads
         .iter()
-        .position(|r| matches!(r, Read::Name { name: n, .. } if n == name));
+        .position(|r| matches!(r, Read::Name { name: n, .. } if *n == name));
     let i = at.unwrap_or_else(|| {
         reads.push(Read::Name {
-            name: name.to_string(),
+            name: name.into(),
             fields: Vec::new(),
         });
         reads.len() - 1

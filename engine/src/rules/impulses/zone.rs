@@ -265,7 +265,7 @@ pub(in crate::rules) fn retreat_into(
     if is_closed(state, s, to) {
         let side = rules.side(&state.units[unit]).to_string();
         let place = format!("{}/combat/into_closed", pointer(at));
-        let names = vec![("u".to_string(), Value::Unit(unit))];
+        let names = vec![("u".into(), Value::Unit(unit))];
         run_rule_script(rules, state, &place, &side, (None, names));
     }
 }
@@ -355,6 +355,6 @@ pub fn pointer(at: (usize, usize)) -> String {
 }
 
 /// The names a city script is given: the level the progress marker stood at.
-pub(in crate::rules) fn level_name(level: u32) -> Vec<(String, Value)> {
+pub(in crate::rules) fn level_name(level: u32) -> Vec<(crate::Id, Value)> {
     vec![("level".into(), Value::Int(i64::from(level)))]
 }

@@ -452,7 +452,7 @@ pub(in crate::rules) fn run_rule_script(
     state: &mut State,
     at: &str,
     side: &str,
-    (space, names): (Option<&str>, Vec<(String, eval::Value)>),
+    (space, names): (Option<&str>, Vec<(crate::Id, eval::Value)>),
 ) {
     let Some(stmts) = rules.content.sequence.effects.get(at) else {
         return;

@@ -510,7 +510,7 @@ impl Eval<'_> {
             crate::model::HookPoint::Movement,
             &side,
             i64::from(printed),
-            || vec![("u".to_string(), Value::Unit(unit))],
+            || vec![("u".into(), Value::Unit(unit))],
         );
         let used = i64::from(self.state.flow.marks.moved.get(&unit).copied().unwrap_or(0));
         (ma.saturating_mul(2) - used).max(0) / 2
