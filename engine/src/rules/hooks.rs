@@ -124,6 +124,36 @@ pub fn may_in(content: &Content, state: &State, at: HookPoint, ctx: &Context) ->
     at_point(content, at).all(|h| !says_no(content, state, h, ctx))
 }
 
+/// The hooks at a condition point that may still forbid a step while only some of a
+/// context's names change from one question to the next (an SR route's `from` and `to`,
+/// asked of every connection it may cross). A hook with a part of its condition (the whole,
+/// or one of a chain of `and`s) that names none of them and does not hold now cannot apply
+/// to any of those questions, and is left out: a condition that cannot be evaluated does not
+/// hold either, so leaving it out changes no answer. Ask the rest with [`may_among`].
+pub fn still_asked<'c>(
+    content: &'c Content,
+    state: &State,
+    at: HookPoint,
+    ctx: &Context,
+    varying: &[crate::Id],
+) -> Vec<&'c HookScripts> {
+    at_point(content, at)
+        .filter(|h| {
+            h.when.as_ref().is_none_or(|w| {
+                crate::script::reads::conjuncts(w).into_iter().all(|part| {
+                    crate::script::reads::names_any(part, varying)
+                        || eval::condition(part, content, state, ctx).unwrap_or(false)
+                })
+            })
+        })
+        .collect()
+}
+
+/// [`may_in`], asking only these hooks (of one point; see [`still_asked`]).
+pub fn may_among(content: &Content, state: &State, hooks: &[&HookScripts], ctx: &Context) -> bool {
+    hooks.iter().all(|h| !says_no(content, state, h, ctx))
+}
+
 /// The hooks at a condition point that forbid a step (by their place in `game.ron`'s
 /// `hooks`): what `--why` cites.
 pub fn forbidding(

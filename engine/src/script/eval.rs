@@ -26,15 +26,14 @@ mod shared;
 struct Call<'e> {
     name: &'e str,
     args: &'e [Arg],
-    positional: Vec<&'e Expr>,
     range: Range,
 }
 
 impl<'e> Call<'e> {
     /// The `i`th positional argument.
     fn pos(&self, i: usize) -> Res<&'e Expr> {
-        match self.positional.get(i) {
-            Some(e) => Ok(e),
+        match self.args.iter().filter(|a| a.name.is_none()).nth(i) {
+            Some(a) => Ok(&a.value),
             None => fail(
                 self.range,
                 format!("`{}` is missing an argument", self.name),
@@ -136,8 +135,11 @@ struct Eval<'a> {
     supply: std::cell::RefCell<Vec<(String, String, Vec<crate::rules::supply::Level>)>>,
     /// The cost of the supply traces made since the budget was last charged.
     traced: std::cell::Cell<u64>,
-    /// For each builtin being called, innermost last: its arguments, evaluated.
-    evaluated: Vec<Vec<(*const Expr, Value)>>,
+    /// The arguments of the builtins being called, evaluated, innermost call last: one stack
+    /// for every call, so that a call allocates nothing for them.
+    evaluated: Vec<(*const Expr, Value)>,
+    /// Where each builtin being called starts in `evaluated`, innermost last.
+    frames: Vec<usize>,
 }
 
 /// Stops evaluation: a runtime error, or a decision that has no answer yet.
@@ -251,6 +253,7 @@ impl<'a> Eval<'a> {
             supply: Default::default(),
             traced: Default::default(),
             evaluated: Vec::new(),
+            frames: Vec::new(),
         }
     }
 
@@ -363,9 +366,10 @@ impl<'a> Eval<'a> {
 
     fn expr(&mut self, e: &Expr) -> Res<Value> {
         // An argument of the builtin being called was evaluated already.
-        if let Some(done) = self.evaluated.last_mut() {
+        if let Some(&from) = self.frames.last() {
+            let done = self.evaluated.get(from..).unwrap_or_default();
             if let Some(i) = done.iter().position(|(x, _)| std::ptr::eq(*x, e)) {
-                return Ok(done.swap_remove(i).1);
+                return Ok(self.evaluated.swap_remove(from + i).1);
             }
         }
         self.step(e.range)?;
@@ -598,22 +602,11 @@ impl<'a> Eval<'a> {
         let Some(b) = builtin(name) else {
             return fail(range, format!("unknown function `{name}`"));
         };
-        // Positional and named arguments, unevaluated.
-        let positional: Vec<&Expr> = args
-            .iter()
-            .filter(|a| a.name.is_none())
-            .map(|a| &a.value)
-            .collect();
         if b.ctx != super::types::Ctx::Query {
             // An effect may change what supply traces through.
             self.supply.borrow_mut().clear();
         }
-        let call = Call {
-            name,
-            args,
-            positional,
-            range,
-        };
+        let call = Call { name, args, range };
         match self.query(&call)? {
             Some(v) => Ok(v),
             None => self.effect(&call),

@@ -68,6 +68,41 @@ pub fn memo(e: &Expr) -> Option<Memo> {
     None
 }
 
+/// The parts of a chain of `and`s, first to last: `a and b and c` is `a`, `b`, `c`; an
+/// expression that is no such chain is its one part.
+pub fn conjuncts(e: &Expr) -> Vec<&Expr> {
+    let mut parts = Vec::new();
+    let mut at = e;
+    while let ExprKind::Binary {
+        op: BinaryOp::And,
+        left,
+        right,
+    } = &at.kind
+    {
+        parts.push(&**right);
+        at = left;
+    }
+    parts.push(at);
+    parts.reverse();
+    parts
+}
+
+/// Whether an expression names any of `names` anywhere in it: as a variable, a name its
+/// place gives, a lambda's parameter or a content id spelt the same. Whatever the name stands
+/// for there, an expression that names none of them cannot depend on their values.
+pub fn names_any(e: &Expr, names: &[crate::id::Id]) -> bool {
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Text(_) | ExprKind::Error => false,
+        ExprKind::Name(n) => names.contains(n),
+        ExprKind::Field { target, .. } => names_any(target, names),
+        ExprKind::Unary { operand, .. } => names_any(operand, names),
+        ExprKind::Binary { left, right, .. } => names_any(left, names) || names_any(right, names),
+        ExprKind::Call { args, .. } => args.iter().any(|a| names_any(&a.value, names)),
+        ExprKind::Lambda { param, body } => names.contains(&param.name) || names_any(body, names),
+        ExprKind::List(items) => items.iter().any(|x| names_any(x, names)),
+    }
+}
+
 /// The first part of a chain of `and`s, `depth` steps down its left side.
 pub fn guard(e: &Expr, depth: usize) -> &Expr {
     let mut at = e;
@@ -177,6 +212,53 @@ fn note(reads: &mut Vec<Read>, name: &str, field: Option<&str>) {
                     fields.push(String::new());
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::script::syntax::{parse_expr, print_expr};
+
+    fn expr(text: &str) -> Expr {
+        parse_expr(text).0.expect("the test's expression parses")
+    }
+
+    #[test]
+    fn a_chain_of_ands_splits_into_its_parts_in_order() {
+        let e = expr("me == axis and turn() <= 4 and (from.country == su or to.country == su)");
+        let parts: Vec<String> = conjuncts(&e).into_iter().map(print_expr).collect();
+        assert_eq!(
+            parts,
+            [
+                "me == axis",
+                "turn() <= 4",
+                "from.country == su or to.country == su"
+            ]
+        );
+        assert_eq!(conjuncts(&expr("a or b and c")).len(), 1);
+    }
+
+    #[test]
+    fn a_name_is_found_in_fields_calls_lambdas_and_lists_but_not_in_argument_names() {
+        let names = [crate::Id::new("from"), crate::Id::new("to")];
+        for named in [
+            "from.terrain == desert",
+            "connected_by(from, x, sea)",
+            "any(spaces(adjacent_to: to), |s| s.country == yu)",
+            "any(units, |to| to.size == lcu)",
+            "contains([a, from], b)",
+            "not to.country == turkey",
+        ] {
+            assert!(names_any(&expr(named), &names), "{named}");
+        }
+        for not_named in [
+            "u.nation == su and controls(axis, moscow)",
+            "count(units(side: axis, from_box: x)) >= 2",
+            "me == axis and turn() <= 4",
+        ] {
+            assert!(!names_any(&expr(not_named), &names), "{not_named}");
         }
     }
 }

@@ -40,24 +40,32 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
         return None;
     }
     // The game's `MayRedeploy` hooks, asked of each connection a route may cross, in one
-    // context whose `from` and `to` change.
+    // context whose `from` and `to` change; those that cannot apply to this unit on any
+    // connection (`u.nation == yu and ...`) are left out once, here.
     let hooked = hooks::any_at(rules.content, HookPoint::MayRedeploy);
-    let mut ctx = hooked.then(|| {
+    let mut asked = hooked.then(|| {
         let names = vec![
             hooks::unit("u", unit),
             hooks::space("origin", at),
             hooks::space("from", at),
             hooks::space("to", at),
         ];
-        hooks::context_for(rules.content, &side, names)
+        let ctx = hooks::context_for(rules.content, &side, names);
+        let varying = [crate::Id::new("from"), crate::Id::new("to")];
+        let still =
+            hooks::still_asked(rules.content, state, HookPoint::MayRedeploy, &ctx, &varying);
+        (ctx, still)
     });
     let mut may_cross = |i: usize, n: usize| {
-        let Some(ctx) = ctx.as_mut() else {
+        let Some((ctx, still)) = asked.as_mut() else {
             return true;
         };
+        if still.is_empty() {
+            return true;
+        }
         ctx.names[2] = hooks::space("from", g.spaces[i].id);
         ctx.names[3] = hooks::space("to", g.spaces[n].id);
-        hooks::may_in(rules.content, state, HookPoint::MayRedeploy, ctx)
+        hooks::may_among(rules.content, state, still, ctx)
     };
     // A connection's kinds: whether SR may use it at all, and whether it is a sea crossing
     // (which ends the route, and which large units may not take).

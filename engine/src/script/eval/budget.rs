@@ -84,20 +84,28 @@ impl Eval<'_> {
         self.charge(range, self.walk_cost(name))?;
         // The arguments first, in order, before the builtin's own (large) frame is on the
         // stack: so a nesting of calls recurses through small frames only.
-        let mut done = Vec::with_capacity(args.len());
+        // They go on the one stack of evaluated arguments; what the builtin leaves of them is
+        // dropped when it returns, or when an argument fails.
+        let start = self.evaluated.len();
         for a in args {
             if !matches!(a.value.kind, ExprKind::Lambda { .. }) {
-                let v = self.expr(&a.value)?;
-                done.push((&a.value as *const Expr, v));
+                match self.expr(&a.value) {
+                    Ok(v) => self.evaluated.push((&a.value as *const Expr, v)),
+                    Err(e) => {
+                        self.evaluated.truncate(start);
+                        return Err(e);
+                    }
+                }
             }
         }
-        self.evaluated.push(done);
+        self.frames.push(start);
         let value = if matches!(name, "any" | "all" | "filter") {
             self.test_each(name, args, range)
         } else {
             self.call_builtin(name, args, range)
         };
-        self.evaluated.pop();
+        self.frames.pop();
+        self.evaluated.truncate(start);
         let value = value?;
         if let Value::Set(items) = &value {
             self.charge(range, items.len() as u64)?;
