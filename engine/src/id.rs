@@ -40,6 +40,32 @@ impl Id {
         Id(t)
     }
 
+    /// The id of a text written in the code (a name a hook's point gives its scripts, `from`,
+    /// `units`): found by the text's address in a table of the thread's, without hashing the
+    /// text, since a program's literal never changes.
+    pub fn of_static(text: &'static str) -> Id {
+        // By the text's address, with its length to tell apart two literals that start there.
+        type ByAddr = std::collections::HashMap<
+            usize,
+            (usize, Id),
+            std::hash::BuildHasherDefault<crate::content::AddrHash>,
+        >;
+        thread_local! {
+            static SEEN: std::cell::RefCell<ByAddr> = std::cell::RefCell::new(ByAddr::default());
+        }
+        let addr = text.as_ptr() as usize;
+        SEEN.with(|seen| {
+            if let Some((len, id)) = seen.borrow().get(&addr) {
+                if *len == text.len() {
+                    return *id;
+                }
+            }
+            let id = Id::new(text);
+            seen.borrow_mut().insert(addr, (text.len(), id));
+            id
+        })
+    }
+
     /// The id's text.
     pub fn as_str(&self) -> &'static str {
         self.0
@@ -244,5 +270,19 @@ mod tests {
         assert_eq!(back, a);
         assert_eq!(a, "moscow");
         assert_eq!("moscow", a);
+    }
+
+    #[test]
+    fn a_literal_s_id_is_the_id_of_its_text_however_it_is_found() {
+        let units = Id::of_static("units");
+        assert_eq!(units, Id::new("units"));
+        assert!(std::ptr::eq(units.as_str(), Id::new("units").as_str()));
+        // Found again by address; a literal that starts at the same place but is shorter is
+        // another text.
+        assert_eq!(Id::of_static("units"), units);
+        let whole: &'static str = "unitsx";
+        assert_eq!(Id::of_static(&whole[..5]), units);
+        assert_eq!(Id::of_static(whole), Id::new("unitsx"));
+        assert_eq!(Id::of_static(&whole[..5]), units);
     }
 }

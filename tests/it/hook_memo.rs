@@ -101,3 +101,52 @@ fn remembered_hook_results_change_nothing_in_play() {
         }
     }
 }
+
+#[test]
+fn supply_levels_kept_from_prompt_to_prompt_are_the_levels_a_trace_gives() {
+    // Barbarossa to Berlin asks supply at nearly every prompt (activation costs, SR, moves), so
+    // the levels kept come from earlier states of the same game: at every state of a campaign's
+    // first turns, every nation's levels for each side are the ones a new trace gives.
+    use sandtable_engine::rules::supply::{levels, without_kept};
+    let content = crate::cards::b2b();
+    let game = content.game.as_ref().unwrap();
+    let rules = sandtable_engine::rules::Rules::new(content, "campaign").unwrap();
+    let mut state = sandtable_engine::rules::start(&rules, 7, &[], &[]).unwrap();
+    let mut agent = RandomAgent::new(7);
+    let mut checked = 0;
+    while let Some(prompt) = &state.flow.prompt {
+        if checked >= 300 {
+            break;
+        }
+        let action = agent.act(prompt);
+        sandtable_engine::rules::act(&rules, &mut state, &action).unwrap();
+        checked += 1;
+        for side in &game.sides {
+            for nation in &game.nations {
+                let kept = levels(content, &state, &nation.id, &side.id);
+                let traced = without_kept(|| levels(content, &state, &nation.id, &side.id));
+                assert!(
+                    kept == traced,
+                    "action {checked} `{action}`: {} for {}",
+                    nation.id,
+                    side.id
+                );
+            }
+        }
+    }
+    assert_eq!(checked, 300);
+}
+
+#[test]
+fn supply_levels_kept_from_prompt_to_prompt_change_nothing_in_play() {
+    // Barbarossa to Berlin asks supply at nearly every prompt (activation costs, SR, moves):
+    // a campaign's first turns played with the levels kept and with every question traced.
+    let content = crate::cards::b2b();
+    let with = trace(content, "campaign", 7, 250);
+    let without =
+        sandtable_engine::rules::supply::without_kept(|| trace(content, "campaign", 7, 250));
+    assert_eq!(with.len(), without.len());
+    for (i, (a, b)) in with.iter().zip(&without).enumerate() {
+        assert!(a == b, "action {i} differs");
+    }
+}

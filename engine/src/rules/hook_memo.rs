@@ -63,13 +63,23 @@ thread_local! {
 /// Runs `f` with every hook's script evaluated each time, none remembered: to show that the
 /// table changes nothing in play, and what it saves.
 pub fn without_table<R>(f: impl FnOnce() -> R) -> R {
-    struct Restore(bool);
+    switched_on(&OFF, f)
+}
+
+/// Runs `f` with a thread's switch on, and puts it back as it was however `f` ends: what
+/// keeps results (this table, the supply levels kept) is turned off this way, to show that it
+/// changes nothing.
+pub(crate) fn switched_on<R>(
+    switch: &'static std::thread::LocalKey<std::cell::Cell<bool>>,
+    f: impl FnOnce() -> R,
+) -> R {
+    struct Restore(&'static std::thread::LocalKey<std::cell::Cell<bool>>, bool);
     impl Drop for Restore {
         fn drop(&mut self) {
-            OFF.with(|o| o.set(self.0));
+            self.0.with(|o| o.set(self.1));
         }
     }
-    let _restore = Restore(OFF.with(|o| o.replace(true)));
+    let _restore = Restore(switch, switch.with(|o| o.replace(true)));
     f()
 }
 

@@ -15,32 +15,32 @@ use crate::state::State;
 pub type Names = Vec<(crate::Id, Value)>;
 
 /// A unit, for a hook's names.
-pub fn unit(name: &str, u: usize) -> (crate::Id, Value) {
-    (name.into(), Value::Unit(u))
+pub fn unit(name: &'static str, u: usize) -> (crate::Id, Value) {
+    (crate::Id::of_static(name), Value::Unit(u))
 }
 
 /// A space, for a hook's names.
-pub fn space(name: &str, id: impl Into<crate::Id>) -> (crate::Id, Value) {
+pub fn space(name: &'static str, id: impl Into<crate::Id>) -> (crate::Id, Value) {
     (
-        name.into(),
+        crate::Id::of_static(name),
         Value::Id(crate::script::types::Kind::Space, id.into()),
     )
 }
 
 /// A set of units, for a hook's names.
-pub fn units(name: &str, us: &[usize]) -> (crate::Id, Value) {
+pub fn units(name: &'static str, us: &[usize]) -> (crate::Id, Value) {
     let mut v: Vec<Value> = us.iter().map(|&u| Value::Unit(u)).collect();
     v.sort();
     v.dedup();
-    (name.into(), Value::Set(v))
+    (crate::Id::of_static(name), Value::Set(v))
 }
 
-pub fn int(name: &str, n: i64) -> (crate::Id, Value) {
-    (name.into(), Value::Int(n))
+pub fn int(name: &'static str, n: i64) -> (crate::Id, Value) {
+    (crate::Id::of_static(name), Value::Int(n))
 }
 
-pub fn flag(name: &str, b: bool) -> (crate::Id, Value) {
-    (name.into(), Value::Bool(b))
+pub fn flag(name: &'static str, b: bool) -> (crate::Id, Value) {
+    (crate::Id::of_static(name), Value::Bool(b))
 }
 
 /// Whether any hook acts at a point (so a procedure builds its names only when one does).

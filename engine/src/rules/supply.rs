@@ -8,7 +8,10 @@
 //! once, so a rule that asks about many pieces pays for one search per nation.
 
 pub(in crate::rules) mod attack;
+mod kept;
 pub(in crate::rules) mod zones;
+
+pub use kept::{levels_kept, without_kept};
 
 pub use crate::content::supply_index::{edge_trace, nation_side, SupplyIndex};
 use crate::content::Content;
@@ -30,6 +33,14 @@ pub struct SideView {
     side: String,
     friendly: Vec<bool>,
     hindered: Vec<bool>,
+    /// The spaces the side controls, enemy pieces in them or not.
+    controlled: Vec<bool>,
+    /// Whether spaces were closed ([`SideView::close`]): the view is then no longer the side's
+    /// whole view, and its traces are not kept.
+    closed: bool,
+    /// `friendly`, `hindered` and `controlled` as bits, one row after the other: what a trace
+    /// reads of the view, for the key of the levels kept ([`kept`]).
+    bits: Vec<u64>,
 }
 
 impl SideView {
@@ -48,10 +59,12 @@ impl SideView {
             }
         }
         let mut friendly = vec![false; n];
+        let mut controlled = vec![false; n];
         for (space, holder) in state.control.iter_unordered() {
             if *holder == side_id {
                 if let Some(i) = g.index_of(space) {
                     friendly[i] = !enemy[i];
+                    controlled[i] = true;
                 }
             }
         }
@@ -70,10 +83,20 @@ impl SideView {
                 }
             }
         }
+        let bits = [&friendly, &hindered, &controlled]
+            .into_iter()
+            .flat_map(|row| {
+                row.chunks(64)
+                    .map(|c| c.iter().rev().fold(0u64, |w, &b| w << 1 | u64::from(b)))
+            })
+            .collect();
         SideView {
             side: side.to_string(),
             friendly,
             hindered,
+            controlled,
+            closed: false,
+            bits,
         }
     }
 
@@ -83,6 +106,7 @@ impl SideView {
 
     /// Supply may not be traced through a space (to ask what a trace depends on).
     pub fn close(&mut self, space: usize) {
+        self.closed = true;
         if let Some(f) = self.friendly.get_mut(space) {
             *f = false;
         }
@@ -114,7 +138,7 @@ pub fn intact_fort(content: &Content, state: &State, space: &str) -> bool {
 
 /// The supply level of every space (by graph index) for a piece of `nation` serving `side`.
 pub fn levels(content: &Content, state: &State, nation: &str, side: &str) -> Vec<Level> {
-    levels_seen(content, state, &SideView::new(content, state, side), nation)
+    levels_kept(content, state, &SideView::new(content, state, side), nation)
 }
 
 /// The supply level of every space for a piece of `nation`, on a side's view of the map.
@@ -248,8 +272,7 @@ fn lines(
             if open
                 && !seen[i]
                 && keep(i)
-                && (friendly[i]
-                    || state.control.get(&g.spaces[i].id).map(|x| x.as_str()) == Some(side))
+                && (friendly[i] || view.controlled[i])
                 && !(full && hindered[i])
             {
                 seen[i] = true;

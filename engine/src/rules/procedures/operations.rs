@@ -50,7 +50,7 @@ impl SupplyCache {
             });
             let levels = match same {
                 Some(k) => self.levels[k].2.clone(),
-                None => supply::levels_seen(rules.content, state, &self.views[v], nation),
+                None => supply::levels_kept(rules.content, state, &self.views[v], nation),
             };
             self.levels
                 .push((nation.to_string(), side.to_string(), levels));
@@ -201,7 +201,8 @@ pub(super) fn ops_prompt(
 ) -> Option<Prompt> {
     match stage {
         OpsStage::Activate => {
-            let options = activations(rules, state, side, points);
+            // Each space's units, and their costs, looked at through one index of the units.
+            let options = state.with_units_indexed(|| activations(rules, state, side, points));
             if options.is_empty() {
                 set_stage(state, OpsStage::Move);
                 return None;
@@ -216,7 +217,8 @@ pub(super) fn ops_prompt(
             ))
         }
         OpsStage::Move => {
-            let (mut options, passing) = move_options(rules, state, side);
+            let (mut options, passing) =
+                state.with_units_indexed(|| move_options(rules, state, side));
             // A unit passing through a space where it may not stop goes on at once.
             if passing {
                 return Some(Prompt::one_of(
@@ -241,7 +243,7 @@ pub(super) fn ops_prompt(
             ))
         }
         OpsStage::Attack => {
-            let options = combat::targets(rules, state, side);
+            let options = state.with_units_indexed(|| combat::targets(rules, state, side));
             if options.is_empty() {
                 state.flow.tasks.pop();
                 return None;

@@ -1,0 +1,103 @@
+//! Supply levels kept from one question to the next. A trace ([`super::levels_seen`]) is a
+//! function of what it reads: the side's view of the map (the spaces it holds free of enemy
+//! pieces, the spaces whose markers hinder it), the spaces it controls (its sources must be),
+//! the markers on the map (marker sources, destroyed forts), the flags (sources and rules
+//! switched on and off) and the nation's reach (the `SupplyReach` hooks' answer). A question
+//! whose reads are those of an earlier one takes the earlier one's levels. Play asks for supply
+//! at nearly every prompt, and most actions change none of what it reads: a unit moving within
+//! its side's spaces, a card played, a unit activated.
+//!
+//! The levels are kept per thread, the last [`MOST`] traces, each with everything it read in
+//! full (no hash stands for a key), and belong to one loaded content.
+//!
+//! **Invariant:** the levels kept for a key are the ones a trace gives for it, so play is the
+//! same with or without them (`examples/determinism.rs` checks every state of the recorded
+//! games).
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+
+use super::{levels_seen, max_reach, Level, SideView};
+use crate::content::Content;
+use crate::state::State;
+use crate::Id;
+
+/// How many traces a thread keeps: a prompt asks for a few nations of each side.
+const MOST: usize = 64;
+
+/// Everything a trace reads of the state, with the content it belongs to.
+#[derive(PartialEq)]
+struct Key {
+    content: u64,
+    nation: Id,
+    side: Id,
+    reach: u32,
+    /// The view's spaces (friendly, hindered, controlled) as bits.
+    view: Vec<u64>,
+    markers: Vec<(Id, Id)>,
+    flags: Vec<Id>,
+}
+
+/// Whether a trace reads where markers of a kind lie: a marker that is a source, or that marks
+/// a fort destroyed (a marker that hinders supply is read through the view).
+fn read_by_traces(content: &Content, marker: Id) -> bool {
+    content
+        .game
+        .as_ref()
+        .and_then(|g| g.play.as_ref())
+        .is_some_and(|p| {
+            p.marker_sources.iter().any(|s| s.marker == marker)
+                || p.fort_destroyed.as_ref().is_some_and(|d| *d == marker)
+        })
+}
+
+thread_local! {
+    static KEPT: RefCell<VecDeque<(Key, Vec<Level>)>> = const { RefCell::new(VecDeque::new()) };
+    static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with every supply question traced anew, none kept: to show that keeping levels
+/// changes nothing in play.
+pub fn without_kept<R>(f: impl FnOnce() -> R) -> R {
+    crate::rules::hook_memo::switched_on(&OFF, f)
+}
+
+/// [`levels_seen`] on a side's whole view (as [`SideView::new`] makes it), from the levels
+/// kept when an earlier trace read the same; a view with spaces closed is traced each time.
+pub fn levels_kept(content: &Content, state: &State, view: &SideView, nation: &str) -> Vec<Level> {
+    if view.closed || OFF.with(std::cell::Cell::get) {
+        return levels_seen(content, state, view, nation);
+    }
+    let key = Key {
+        content: content.memo_id(),
+        nation: Id::new(nation),
+        side: Id::new(&view.side),
+        reach: max_reach(content, state, nation, &view.side),
+        view: view.bits.clone(),
+        markers: state
+            .markers
+            .iter()
+            .filter(|m| read_by_traces(content, m.marker))
+            .map(|m| (m.marker, m.space))
+            .collect(),
+        flags: state.flags.iter().copied().collect(),
+    };
+    let found = KEPT.with(|k| {
+        k.borrow()
+            .iter()
+            .find(|(x, _)| *x == key)
+            .map(|(_, levels)| levels.clone())
+    });
+    if let Some(levels) = found {
+        return levels;
+    }
+    let levels = levels_seen(content, state, view, nation);
+    KEPT.with(|k| {
+        let mut k = k.borrow_mut();
+        if k.len() >= MOST {
+            k.pop_front();
+        }
+        k.push_back((key, levels.clone()));
+    });
+    levels
+}
