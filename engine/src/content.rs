@@ -140,6 +140,8 @@ pub struct Content {
     memo: MemoId,
     /// The names of its ids, for people (see [`names::Names`]); built on first use.
     names: std::sync::OnceLock<names::Names>,
+    /// The spaces' graph indexes in the order of their ids; built on first use.
+    space_order: std::sync::OnceLock<Vec<usize>>,
 }
 
 /// For each `operate_in` play rule (by index): whether it names each counter (by index), and
@@ -237,6 +239,17 @@ impl Content {
                 .collect()
         });
         Some(sides[(*all.get(i)?)?].id)
+    }
+
+    /// The spaces' graph indexes in the order of their ids (as a script's sets order them): a
+    /// set of spaces gathered in this order is sorted already.
+    pub(crate) fn spaces_by_id(&self) -> &[usize] {
+        self.space_order.get_or_init(|| {
+            let spaces = &self.graph.spaces;
+            let mut order: Vec<usize> = (0..spaces.len()).collect();
+            order.sort_by(|&a, &b| spaces[a].id.cmp(&spaces[b].id));
+            order
+        })
     }
 
     /// The table of which `operate_in` rules name which counters and allow which spaces,

@@ -268,7 +268,9 @@ impl Eval<'_> {
                 _ => Filter::Any,
             });
         }
-        'space: for (i, s) in g.spaces.iter().enumerate() {
+        // In the order of the spaces' ids, so that the set is sorted as it is gathered.
+        'space: for &i in self.content.spaces_by_id() {
+            let s = &g.spaces[i];
             for test in &tests {
                 let ok = match test {
                     Filter::Country(id) => {
@@ -292,7 +294,8 @@ impl Eval<'_> {
             }
             out.push(Value::Id(Kind::Space, s.id));
         }
-        Ok(Self::set(out))
+        out.dedup();
+        Ok(Value::Set(out))
     }
 
     pub(super) fn units(&mut self, args: &[Arg]) -> Res<Value> {
