@@ -337,10 +337,10 @@ pub fn reach_from(
     let reach = super::hooks::modify(content, state, HookPoint::SupplyReach, side, base, || {
         vec![
             (
-                "nation".into(),
+                crate::Id::of_static("nation"),
                 crate::script::eval::Value::Id(crate::script::types::Kind::Nation, nation.into()),
             ),
-            ("attack".into(), crate::script::eval::Value::Bool(attack)),
+            super::hooks::flag("attack", attack),
         ]
     });
     reach.clamp(0, n) as u32

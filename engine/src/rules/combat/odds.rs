@@ -37,7 +37,7 @@ pub(super) fn bystander(rules: &Rules, state: &State, c: &CombatTask, unit: usiz
     }
     let side = rules.side(&state.units[unit]);
     let ctx = Context {
-        names: vec![("u".into(), eval::Value::Unit(unit))],
+        names: vec![crate::rules::hooks::unit("u", unit)],
         ..crate::rules::procedures::side_context(rules, &side)
     };
     holds(rules, state, &format!("{place}/combat/bystanders"), &ctx)

@@ -276,7 +276,7 @@ pub(super) fn end_impulse(rules: &Rules, state: &mut State, mut t: ImpulseTask) 
                 state,
                 &place,
                 &side,
-                (None, vec![("u".into(), Value::Unit(u))]),
+                (None, vec![crate::rules::hooks::unit("u", u)]),
             );
         }
     }

@@ -29,7 +29,7 @@ pub(super) fn leavers(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<(usi
             continue;
         }
         let ctx = Context {
-            names: vec![("u".into(), Value::Unit(i))],
+            names: vec![crate::rules::hooks::unit("u", i)],
             ..side_context(rules, &imp.side)
         };
         if let Some(k) = (0..s.leave.len()).find(|k| {
@@ -76,7 +76,7 @@ pub(super) fn leave_steps(
         let to = &g.spaces[n].id;
         let ctx = Context {
             names: vec![
-                ("u".into(), Value::Unit(unit)),
+                crate::rules::hooks::unit("u", unit),
                 crate::rules::hooks::space("to", to),
             ],
             ..side_context(rules, &side)

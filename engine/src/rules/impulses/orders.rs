@@ -49,7 +49,7 @@ pub(super) fn order_status(
                 && !state.flow.activated.contains(i)
                 && !{
                     let ctx = Context {
-                        names: vec![("u".into(), Value::Unit(*i))],
+                        names: vec![crate::rules::hooks::unit("u", *i)],
                         ..side_context(rules, &imp.side)
                     };
                     holds(rules, state, &exempt, &ctx)

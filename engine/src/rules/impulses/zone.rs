@@ -265,7 +265,7 @@ pub(in crate::rules) fn retreat_into(
     if is_closed(state, s, to) {
         let side = rules.side(&state.units[unit]).to_string();
         let place = format!("{}/combat/into_closed", pointer(at));
-        let names = vec![("u".into(), Value::Unit(unit))];
+        let names = vec![crate::rules::hooks::unit("u", unit)];
         run_rule_script(rules, state, &place, &side, (None, names));
     }
 }
@@ -356,5 +356,5 @@ pub fn pointer(at: (usize, usize)) -> String {
 
 /// The names a city script is given: the level the progress marker stood at.
 pub(in crate::rules) fn level_name(level: u32) -> Vec<(crate::Id, Value)> {
-    vec![("level".into(), Value::Int(i64::from(level)))]
+    vec![crate::rules::hooks::int("level", i64::from(level))]
 }

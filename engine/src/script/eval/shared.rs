@@ -513,7 +513,7 @@ impl Eval<'_> {
             crate::model::HookPoint::Movement,
             &side,
             i64::from(printed),
-            || vec![("u".into(), Value::Unit(unit))],
+            || vec![crate::rules::hooks::unit("u", unit)],
         );
         let used = i64::from(self.state.flow.marks.moved.get(&unit).copied().unwrap_or(0));
         (ma.saturating_mul(2) - used).max(0) / 2
