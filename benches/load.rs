@@ -4,6 +4,8 @@
 //! Run: `cargo bench --bench load`. The budget is in README's performance table.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+
+mod common;
 use sandtable_engine::load::{load, ContentSource, DirSource, MemSource};
 
 const GAMES: [&str; 3] = ["barbarossa-to-berlin", "berlin-1945", "spi-barbarossa"];

@@ -135,13 +135,13 @@ impl Checker<'_> {
     fn reference(
         &mut self,
         file: &dyn At,
-        pointer: &str,
+        pointer: &(impl Pointer + ?Sized),
         what: &str,
         id: &str,
         set: &BTreeSet<String>,
     ) {
         if !set.contains(id) && !self.broken.contains(&declared_in(what)) {
-            let span = file.at(pointer);
+            let span = file.at(&pointer.write());
             let suggestion = did_you_mean(id, set.iter().map(String::as_str)).map(str::to_string);
             let d = self.error(span, "E0201", format!("unknown {what} `{id}`"));
             match suggestion {
@@ -155,14 +155,38 @@ impl Checker<'_> {
     fn references(
         &mut self,
         file: &dyn At,
-        pointer: &str,
+        pointer: &(impl Pointer + ?Sized),
         what: &str,
         ids: &[String],
         set: &BTreeSet<String>,
     ) {
         for (i, id) in ids.iter().enumerate() {
-            self.reference(file, &format!("{pointer}/{i}"), what, id, set);
+            let item = || format!("{}/{i}", pointer.write());
+            self.reference(file, &item, what, id, set);
         }
+    }
+}
+
+/// A JSON pointer, written out only when a problem is to be placed: a text, or what writes it.
+trait Pointer {
+    fn write(&self) -> String;
+}
+
+impl Pointer for str {
+    fn write(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl Pointer for String {
+    fn write(&self) -> String {
+        self.clone()
+    }
+}
+
+impl<F: Fn() -> String> Pointer for F {
+    fn write(&self) -> String {
+        self()
     }
 }
 

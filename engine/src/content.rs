@@ -81,10 +81,27 @@ pub type IdMap<V> = HashMap<crate::id::Id, V, BuildHasherDefault<Fnv>>;
 pub struct ExampleEntry {
     pub data: crate::model::ExampleFile,
     pub file: crate::diag::FileId,
-    pub at: crate::diag::Span,
-    pub steps: Vec<crate::diag::Span>,
+    /// Where its values are in its file, worked out when a failure is to be placed.
+    pub spans: crate::ron_syntax::SpanMap,
     /// The conditions of its `Holds` steps, parsed and checked, by step.
     pub conditions: std::collections::BTreeMap<usize, crate::script::syntax::Expr>,
+}
+
+impl ExampleEntry {
+    /// Where the example is: its id.
+    pub fn at(&self) -> crate::diag::Span {
+        let (start, end) = self.spans.value("/id");
+        crate::diag::Span::new(self.file, start, end)
+    }
+
+    /// Where its step `i` is (its id, for a step it does not have).
+    pub fn step(&self, i: usize) -> crate::diag::Span {
+        if i >= self.data.steps.len() {
+            return self.at();
+        }
+        let (start, end) = self.spans.value(&format!("/steps/{i}"));
+        crate::diag::Span::new(self.file, start, end)
+    }
 }
 
 /// The play rules' conditions that can be remembered: pointer → (script number, reads).

@@ -113,30 +113,37 @@ impl Diagnostic {
 pub struct SourceFile {
     pub path: String,
     pub text: String,
-    line_starts: Vec<usize>,
-    /// Whether the text is ASCII, where a column is a byte count (found at once, not by
-    /// counting the characters of a long line for every diagnostic on it).
-    ascii: bool,
+    /// Where each line starts, and whether the text is ASCII (where a column is a byte count,
+    /// found at once, not by counting the characters of a long line for every diagnostic on
+    /// it): worked out when a place is first asked for.
+    lines: std::sync::OnceLock<(Vec<usize>, bool)>,
 }
 
 impl SourceFile {
     pub fn new(path: String, text: String) -> SourceFile {
-        let mut line_starts = vec![0];
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         SourceFile {
-            ascii: text.is_ascii(),
             path,
             text,
-            line_starts,
+            lines: std::sync::OnceLock::new(),
         }
+    }
+
+    fn lines(&self) -> (&[usize], bool) {
+        let (starts, ascii) = self.lines.get_or_init(|| {
+            let mut starts = vec![0];
+            starts.extend(self.text.match_indices('\n').map(|(i, _)| i + 1));
+            (starts, self.text.is_ascii())
+        });
+        (starts, *ascii)
     }
 
     /// One-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
-        let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
-        let start = self.line_starts[line];
-        if self.ascii {
+        let (line_starts, ascii) = self.lines();
+        let line = line_starts.partition_point(|&start| start <= offset) - 1;
+        let start = line_starts[line];
+        if ascii {
             return (line + 1, offset - start + 1);
         }
         let col = self
@@ -149,13 +156,12 @@ impl SourceFile {
 
     /// The text of a one-based line, without its line break.
     pub fn line_text(&self, line: usize) -> &str {
-        let start = self
-            .line_starts
+        let (line_starts, _) = self.lines();
+        let start = line_starts
             .get(line - 1)
             .copied()
             .unwrap_or(self.text.len());
-        let end = self
-            .line_starts
+        let end = line_starts
             .get(line)
             .map(|e| e - 1)
             .unwrap_or(self.text.len());

@@ -67,14 +67,14 @@ pub fn run(content: &Content, e: &ExampleEntry) -> Outcome {
         Err(err) => {
             return Outcome::CannotStart(Diagnostic::error(
                 "E0400",
-                e.at,
+                e.at(),
                 format!("example `{}` ({}) cannot start: {}", d.id, d.rule, err.0),
             ))
         }
     };
     for (i, step) in d.steps.iter().enumerate() {
         if let Err((message, hints)) = play_step(&rules, &mut state, step, e.conditions.get(&i)) {
-            let span = e.steps.get(i).copied().unwrap_or(e.at);
+            let span = e.step(i);
             let mut diag = Diagnostic::error(
                 "E0401",
                 span,

@@ -314,9 +314,11 @@ fn content_hash(loaded: &Loaded) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for f in files {
         let text = &loaded.sources.get(f.id).text;
-        for b in f.relative.bytes().chain([0]).chain(text.bytes()).chain([0]) {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
+        for part in [f.relative.as_bytes(), &[0], text.as_bytes(), &[0]] {
+            for &b in part {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
         }
     }
     format!("{h:016x}")
@@ -461,6 +463,15 @@ pub fn parse_file<T: DeserializeOwned>(
         }
         d
     };
+    // Read straight from the text: the tree, and the places it keeps, are wanted only when a
+    // problem is to be placed.
+    if let Ok(data) = ron_syntax::from_text::<T>(text) {
+        return Some(Parsed {
+            file,
+            spans: SpanMap::of_text(text),
+            data,
+        });
+    }
     let node = match ron_syntax::parse(text) {
         Ok(node) => node,
         Err(e) => {

@@ -12,6 +12,7 @@
 //!
 //! Invariant: reading never panics, whatever the bytes; a syntax error is returned with its span.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// A RON value with the byte range it was read from.
@@ -157,7 +158,17 @@ impl Parser<'_> {
         }
     }
 
+    /// Passes over white space and comments.
+    #[inline]
     fn skip_trivia(&mut self) -> Result<(), SyntaxError> {
+        // Most often there is none: a value, a bracket or a comma is next.
+        match self.text.as_bytes().get(self.pos) {
+            Some(&b) if b.is_ascii() && !matches!(b, b' ' | b'\n' | b'\r' | b'\t' | b'/') => Ok(()),
+            _ => self.skip_some_trivia(),
+        }
+    }
+
+    fn skip_some_trivia(&mut self) -> Result<(), SyntaxError> {
         loop {
             // Runs of ASCII white space, the most of any file, without decoding.
             let bytes = self.text.as_bytes();
@@ -166,6 +177,12 @@ impl Parser<'_> {
                 .is_some_and(|&b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
             {
                 self.pos += 1;
+            }
+            // Most often a value or a bracket follows.
+            match bytes.get(self.pos) {
+                None => return Ok(()),
+                Some(&b) if b != b'/' && b.is_ascii() => return Ok(()),
+                _ => {}
             }
             let rest = &self.text[self.pos..];
             if let Some(c) = rest.chars().next().filter(|c| c.is_whitespace()) {
@@ -291,8 +308,18 @@ impl Parser<'_> {
 
     fn ident(&mut self) -> &str {
         let start = self.pos;
-        while let Some(c) = self.peek().filter(|c| c.is_alphanumeric() || *c == '_') {
-            self.pos += c.len_utf8();
+        let bytes = self.text.as_bytes();
+        while let Some(&b) = bytes.get(self.pos) {
+            if b.is_ascii_alphanumeric() || b == b'_' {
+                self.pos += 1;
+            } else if b.is_ascii() {
+                break;
+            } else {
+                match self.peek().filter(|c| c.is_alphanumeric()) {
+                    Some(c) => self.pos += c.len_utf8(),
+                    None => break,
+                }
+            }
         }
         &self.text[start..self.pos]
     }
@@ -429,10 +456,11 @@ impl Parser<'_> {
                 _ => break,
             }
         }
-        let literal: String = self.text[start..self.pos]
-            .chars()
-            .filter(|&c| c != '_')
-            .collect();
+        let written = &self.text[start..self.pos];
+        let literal: Cow<str> = match written.contains('_') {
+            true => Cow::Owned(written.chars().filter(|&c| c != '_').collect()),
+            false => Cow::Borrowed(written),
+        };
         let bad = || SyntaxError {
             message: format!("`{}` is not a number", &self.text[start..self.pos]),
             start,
@@ -548,6 +576,16 @@ impl Parser<'_> {
     }
 
     fn raw_string(&mut self) -> Result<StrLit, SyntaxError> {
+        let (content_start, end) = self.raw_string_range()?;
+        Ok(StrLit {
+            value: self.text[content_start..end].to_string(),
+            content_start,
+            offsets: Vec::new(),
+        })
+    }
+
+    /// A raw string's value as the byte range it has in the text (taken whole).
+    fn raw_string_range(&mut self) -> Result<(usize, usize), SyntaxError> {
         let open = self.pos;
         self.pos += 1; // r
         let hashes = self.text[self.pos..]
@@ -563,13 +601,8 @@ impl Parser<'_> {
         let close = format!("\"{}", "#".repeat(hashes));
         match self.text[self.pos..].find(&close) {
             Some(len) => {
-                let value = self.text[self.pos..self.pos + len].to_string();
                 self.pos += len + close.len();
-                Ok(StrLit {
-                    value,
-                    content_start,
-                    offsets: Vec::new(),
-                })
+                Ok((content_start, content_start + len))
             }
             None => Err(SyntaxError {
                 message: "unterminated raw string".into(),
@@ -581,11 +614,14 @@ impl Parser<'_> {
     }
 }
 
+mod access;
 mod de;
 mod json;
+mod stream;
 mod write;
 
 pub use de::from_tree;
+pub use stream::from_text;
 
 pub use json::{pointer_segment, to_json, SpanMap};
 pub use write::{write_canonical, WIDTH};

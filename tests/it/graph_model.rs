@@ -71,3 +71,36 @@ fn barbarossa_to_berlin_map_is_one_connected_graph() {
         "not connected to the rest: {unreached:?}"
     );
 }
+
+#[test]
+fn a_hex_grid_of_more_than_a_million_cells_is_refused_at_its_place() {
+    use sandtable_engine::load::{load, ContentSource, DirSource, MemSource};
+    let source = DirSource::new(crate::root().join("tests/fixtures/hex-mini"));
+    let mut mem = MemSource {
+        name: "hex-mini".into(),
+        ..MemSource::default()
+    };
+    for relative in source.list().expect("listed") {
+        let text = source.read(&relative).expect("readable");
+        let text = match relative.as_str() {
+            "map.ron" => text.replace("columns: 5,", "columns: 2000000,"),
+            _ => text,
+        };
+        mem.files.insert(relative, text);
+    }
+    let loaded = load(&mem);
+    let e = loaded
+        .errors()
+        .find(|d| d.code == "E0207")
+        .expect("the grid's size is an error");
+    assert!(
+        e.message.contains("more than 1000000 cells"),
+        "{}",
+        e.message
+    );
+    let (path, line, _) = loaded.sources.locate(&e.place);
+    assert!(path.ends_with("map.ron"), "{path}");
+    let text = &mem.files["map.ron"];
+    let grid_line = text.lines().position(|l| l.contains("hex_grid")).unwrap() + 1;
+    assert_eq!(line, grid_line, "at the grid");
+}

@@ -215,21 +215,31 @@ mod scripts {
     }
 }
 
-/// Reads a file's tree into `T` both ways: straight (`from_tree`, what loading does) and through
-/// its JSON (`to_json`, then serde_json: what loading falls back on for diagnostics).
-fn read_both<T>(node: &Node, path: &str)
+/// Reads a file into `T` three ways: from its text (`from_text`, what loading does first),
+/// from its tree (`from_tree`) and through its JSON (`to_json`, then serde_json: what loading
+/// falls back on for diagnostics).
+fn read_all<T>(text: &str, node: &Node, path: &str)
 where
     T: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
 {
     let json = ron_syntax::to_json(node).expect("converts");
     let through_json: T = serde_json::from_value(json).expect("reads through JSON");
-    let straight: T =
-        ron_syntax::from_tree(node).unwrap_or_else(|e| panic!("{path}: read straight: {e}"));
-    assert!(straight == through_json, "{path}: the two readings differ");
+    let from_tree: T =
+        ron_syntax::from_tree(node).unwrap_or_else(|e| panic!("{path}: read from the tree: {e}"));
+    assert!(
+        from_tree == through_json,
+        "{path}: the tree and the JSON read differently"
+    );
+    let from_text: T =
+        ron_syntax::from_text(text).unwrap_or_else(|e| panic!("{path}: read from the text: {e}"));
+    assert!(
+        from_text == through_json,
+        "{path}: the text and the JSON read differently"
+    );
 }
 
 #[test]
-fn every_bundled_file_reads_straight_from_its_tree_as_through_its_json() {
+fn every_bundled_file_reads_from_its_text_and_its_tree_as_through_its_json() {
     use sandtable_engine::model::*;
     use sandtable_engine::schema::FileKind;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
@@ -246,13 +256,13 @@ fn every_bundled_file_reads_straight_from_its_tree_as_through_its_json() {
             let node = ron_syntax::parse(&text).expect("parses");
             let path = format!("{}/{relative}", game.display());
             match kind {
-                FileKind::Game => read_both::<GameFile>(&node, &path),
-                FileKind::Map => read_both::<MapFile>(&node, &path),
-                FileKind::Counters => read_both::<CountersFile>(&node, &path),
-                FileKind::Tables => read_both::<TablesFile>(&node, &path),
-                FileKind::Cards => read_both::<CardsFile>(&node, &path),
-                FileKind::Scenario => read_both::<ScenarioFile>(&node, &path),
-                FileKind::Example => read_both::<ExampleFile>(&node, &path),
+                FileKind::Game => read_all::<GameFile>(&text, &node, &path),
+                FileKind::Map => read_all::<MapFile>(&text, &node, &path),
+                FileKind::Counters => read_all::<CountersFile>(&text, &node, &path),
+                FileKind::Tables => read_all::<TablesFile>(&text, &node, &path),
+                FileKind::Cards => read_all::<CardsFile>(&text, &node, &path),
+                FileKind::Scenario => read_all::<ScenarioFile>(&text, &node, &path),
+                FileKind::Example => read_all::<ExampleFile>(&text, &node, &path),
             }
             read += 1;
         }
@@ -261,6 +271,45 @@ fn every_bundled_file_reads_straight_from_its_tree_as_through_its_json() {
 }
 
 proptest! {
+    #[test]
+    fn any_tree_written_out_reads_from_its_text_as_its_json(node in node_strategy()) {
+        let text = ron_syntax::write_canonical(&node);
+        let from_text: serde_json::Value = ron_syntax::from_text(&text)
+            .map_err(|e| TestCaseError::fail(format!("{e}")))?;
+        let json = ron_syntax::to_json(&node).map_err(|e| TestCaseError::fail(e.message))?;
+        prop_assert_eq!(from_text, json);
+    }
+
+    /// The text reader refuses what the tree's reader refuses: a text changed at random that it
+    /// reads must parse, and read as its tree's JSON.
+    #[test]
+    fn a_changed_text_reads_from_its_text_only_as_its_tree_reads(
+        node in node_strategy(),
+        at in any::<prop::sample::Index>(),
+        change in prop_oneof![
+            Just(None),
+            prop::sample::select(vec!['(', ')', '[', ']', '{', '}', ',', ':', '"', ' ', 'S', '/'])
+                .prop_map(Some),
+        ],
+    ) {
+        let mut text = ron_syntax::write_canonical(&node);
+        let boundaries: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+        let i = boundaries[at.index(boundaries.len())];
+        match change {
+            None if i < text.len() => {
+                text.remove(i);
+            }
+            None => {}
+            Some(c) => text.insert(i, c),
+        }
+        if let Ok(value) = ron_syntax::from_text::<serde_json::Value>(&text) {
+            let tree = ron_syntax::parse(&text)
+                .map_err(|e| TestCaseError::fail(format!("read, but does not parse: {}", e.message)))?;
+            let json = ron_syntax::to_json(&tree).map_err(|e| TestCaseError::fail(e.message))?;
+            prop_assert_eq!(value, json);
+        }
+    }
+
     #[test]
     fn any_tree_reads_straight_as_its_json(node in node_strategy()) {
         let straight: serde_json::Value = ron_syntax::from_tree(&node)

@@ -49,10 +49,7 @@ impl Checker<'_> {
             out.push(ExampleEntry {
                 data: f.data.clone(),
                 file: f.file,
-                at: f.at("/id"),
-                steps: (0..f.data.steps.len())
-                    .map(|i| f.at(&format!("/steps/{i}")))
-                    .collect(),
+                spans: f.spans.clone(),
                 conditions,
             });
         }

@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// The most cells a hex grid may have: far more than any printed map, few enough to load fast.
+const MAX_HEX_CELLS: i64 = 1_000_000;
+
 impl Checker<'_> {
     pub(super) fn map(&mut self, f: &Parsed<MapFile>, game: Option<&GameFile>) -> MapGraph {
         let mut graph = MapGraph::default();
@@ -11,14 +14,15 @@ impl Checker<'_> {
             .unwrap_or_default();
         // Spaces listed explicitly (including listed hexes).
         let mut hex_of: BTreeMap<(i32, i32), usize> = BTreeMap::new();
+        let ids = std::mem::take(&mut self.ids);
         for (i, s) in m.spaces.iter().enumerate() {
-            let p = format!("/spaces/{i}");
+            let p = || format!("/spaces/{i}");
             let mut space = s.clone();
             if let Some(cell) = s.hex {
                 match &m.hex_grid {
                     None => {
                         self.error(
-                            f.at(&format!("{p}/hex")),
+                            f.at(&format!("{}/hex", p())),
                             "E0203",
                             format!("space `{}` names a hex but the map has no hex grid", s.id),
                         )
@@ -27,7 +31,7 @@ impl Checker<'_> {
                     }
                     Some(grid) if !grid.contains(cell) => {
                         self.error(
-                            f.at(&format!("{p}/hex")),
+                            f.at(&format!("{}/hex", p())),
                             "E0203",
                             format!(
                                 "hex ({}, {}) of `{}` is not on the grid",
@@ -52,7 +56,7 @@ impl Checker<'_> {
                 self.diags.push(
                     Diagnostic::warning(
                         "W0002",
-                        f.at_key(&format!("{p}/id")),
+                        f.at_key(&format!("{}/id", p())),
                         format!("space `{}` has no position", s.id),
                     )
                     .with_hint("add `pos: Some((x: .., y: ..))` so the editor can draw it"),
@@ -60,7 +64,7 @@ impl Checker<'_> {
             }
             if s.terrain.is_none() && s.hex.is_none() {
                 self.error(
-                    f.at(&p),
+                    f.at(&p()),
                     "E0100",
                     format!("space `{}` has no terrain", s.id),
                 );
@@ -70,7 +74,7 @@ impl Checker<'_> {
                     if let Some(cell) = s.hex {
                         if hex_of.insert(cell, index).is_some() {
                             self.error(
-                                f.at(&format!("{p}/hex")),
+                                f.at(&format!("{}/hex", p())),
                                 "E0200",
                                 format!("hex ({}, {}) is listed twice", cell.0, cell.1),
                             );
@@ -79,16 +83,18 @@ impl Checker<'_> {
                 }
                 None => {
                     self.error(
-                        f.at(&format!("{p}/id")),
+                        f.at(&format!("{}/id", p())),
                         "E0200",
                         format!("duplicate space id `{}`", s.id),
                     );
                 }
             }
-            self.space_fields(f, &p, s);
+            self.space_fields(f, &p, s, &ids);
         }
+        self.ids = ids;
         // Cells of the hex grid not listed as spaces.
-        if let Some(grid) = &m.hex_grid {
+        'grid: {
+            let Some(grid) = &m.hex_grid else { break 'grid };
             let terrains = self.ids.terrains.clone();
             self.reference(f, "/hex_grid/terrain", "terrain", &grid.terrain, &terrains);
             if grid.columns <= 0 || grid.rows <= 0 || grid.size <= 0.0 {
@@ -97,6 +103,21 @@ impl Checker<'_> {
                     "E0207",
                     "a hex grid needs positive columns, rows and size".into(),
                 );
+            }
+            let area = i64::from(grid.columns.max(0)) * i64::from(grid.rows.max(0));
+            if area > MAX_HEX_CELLS {
+                self.error(
+                    f.at("/hex_grid"),
+                    "E0207",
+                    format!(
+                        "a hex grid of {} columns and {} rows has more than {MAX_HEX_CELLS} \
+                         cells",
+                        grid.columns, grid.rows
+                    ),
+                )
+                .hints
+                .push("the largest printed maps have tens of thousands of hexes".into());
+                break 'grid;
             }
             for (i, hole) in grid.holes.iter().enumerate() {
                 let (c0, r0) = grid.first;
@@ -149,13 +170,25 @@ impl Checker<'_> {
                     }
                 }
             }
-            // Derived adjacency: each pair once.
+            // Derived adjacency: each pair once. The spaces of the grid's cells are looked up in
+            // a table over its rectangle.
+            let (c0, r0) = grid.first;
+            let slot = |(c, r): (i32, i32)| {
+                let inside =
+                    (c0..c0 + grid.columns).contains(&c) && (r0..r0 + grid.rows).contains(&r);
+                inside.then(|| (c - c0) as usize * grid.rows as usize + (r - r0) as usize)
+            };
+            let mut by_cell = vec![None; usize::try_from(area).unwrap_or(0)];
             for (&cell, &a) in &hex_of {
-                for n in cells.neighbours(cell) {
-                    if let Some(&b) = hex_of.get(&n) {
-                        if a < b {
-                            graph.add_edge(a, b, vec![default_kind.clone()]);
-                        }
+                if let Some(i) = slot(cell).filter(|_| cells.contains(cell)) {
+                    by_cell[i] = Some(a);
+                }
+            }
+            for (&cell, &a) in &hex_of {
+                for d in grid.directions() {
+                    let b = grid.step(cell, d).and_then(slot).and_then(|i| by_cell[i]);
+                    if let Some(b) = b.filter(|&b| a < b) {
+                        graph.add_edge(a, b, vec![default_kind.clone()]);
                     }
                 }
             }
@@ -164,7 +197,7 @@ impl Checker<'_> {
                 let p = format!("/hex_grid/hexsides/{i}");
                 self.references(
                     f,
-                    &format!("{p}/kinds"),
+                    &|| format!("{p}/kinds"),
                     "connection kind",
                     &side.kinds,
                     &kinds,
@@ -206,22 +239,22 @@ impl Checker<'_> {
         }
         // Point-to-point connections.
         let kinds = self.ids.connection_kinds.clone();
-        let mut pairs: BTreeMap<(usize, usize), String> = BTreeMap::new();
+        let mut pairs: BTreeMap<(usize, usize), Joined> = BTreeMap::new();
         for (i, c) in m.connections.iter().enumerate() {
-            let p = format!("/connections/{i}");
+            let p = || format!("/connections/{i}");
             self.references(
                 f,
-                &format!("{p}/kinds"),
+                &|| format!("{}/kinds", p()),
                 "connection kind",
                 &c.kinds,
                 &kinds,
             );
-            let a = self.space_ref(f, &format!("{p}/a"), &c.a, &graph);
-            let b = self.space_ref(f, &format!("{p}/b"), &c.b, &graph);
+            let a = self.space_ref(f, &|| format!("{}/a", p()), &c.a, &graph);
+            let b = self.space_ref(f, &|| format!("{}/b", p()), &c.b, &graph);
             let (Some(a), Some(b)) = (a, b) else { continue };
             if a == b {
                 self.error(
-                    f.at(&p),
+                    f.at(&p()),
                     "E0202",
                     format!("connection joins `{}` to itself", c.a),
                 );
@@ -230,7 +263,7 @@ impl Checker<'_> {
             let key = (a.min(b), a.max(b));
             if let Some(first) = pairs.get(&key) {
                 self.error(
-                    f.at(&p),
+                    f.at(&p()),
                     "E0202",
                     format!("`{}` and `{}` are already connected ({first})", c.a, c.b),
                 );
@@ -238,7 +271,7 @@ impl Checker<'_> {
             }
             if graph.edge_between(a, b).is_some() {
                 self.error(
-                    f.at(&p),
+                    f.at(&p()),
                     "E0202",
                     format!(
                         "`{}` and `{}` are already neighbours on the hex grid",
@@ -249,7 +282,7 @@ impl Checker<'_> {
                 .push("use a hexside to give the edge between two hexes a kind".into());
                 continue;
             }
-            pairs.insert(key, format!("connection {}", i + 1));
+            pairs.insert(key, Joined::Connection(i + 1));
             let kinds = if c.kinds.is_empty() {
                 vec![default_kind.clone()]
             } else {
@@ -263,20 +296,20 @@ impl Checker<'_> {
                 continue;
             };
             for (j, adj) in s.adjacent.iter().enumerate() {
-                let p = format!("/spaces/{i}/adjacent/{j}");
+                let p = || format!("/spaces/{i}/adjacent/{j}");
                 self.references(
                     f,
-                    &format!("{p}/kinds"),
+                    &|| format!("{}/kinds", p()),
                     "connection kind",
                     &adj.kinds,
                     &kinds,
                 );
-                let Some(b) = self.space_ref(f, &format!("{p}/to"), &adj.to, &graph) else {
+                let Some(b) = self.space_ref(f, &|| format!("{}/to", p()), &adj.to, &graph) else {
                     continue;
                 };
                 if a == b {
                     self.error(
-                        f.at(&p),
+                        f.at(&p()),
                         "E0202",
                         format!("zone `{}` lists itself as adjacent", s.id),
                     );
@@ -289,7 +322,7 @@ impl Checker<'_> {
                 };
                 match graph.edge_between(a, b) {
                     None => {
-                        pairs.insert((a.min(b), a.max(b)), format!("adjacency of `{}`", s.id));
+                        pairs.insert((a.min(b), a.max(b)), Joined::Adjacency(&s.id));
                         graph.add_edge(a, b, edge_kinds);
                     }
                     Some(e) => {
@@ -301,7 +334,7 @@ impl Checker<'_> {
                         let listed_back = graph.spaces[b].adjacent.iter().any(|r| r.to == s.id);
                         if x != y || !listed_back {
                             self.error(
-                                f.at(&p),
+                                f.at(&p()),
                                 "E0202",
                                 format!(
                                     "`{}` and `{}` are already joined, with kinds {:?}",
@@ -324,7 +357,7 @@ impl Checker<'_> {
     pub(super) fn space_ref(
         &mut self,
         f: &dyn At,
-        pointer: &str,
+        pointer: &(impl Pointer + ?Sized),
         id: &str,
         graph: &MapGraph,
     ) -> Option<usize> {
@@ -332,7 +365,11 @@ impl Checker<'_> {
         if found.is_none() && !self.broken.contains(&FileKind::Map) {
             let suggestion =
                 did_you_mean(id, graph.spaces.iter().map(|s| s.id.as_str())).map(str::to_string);
-            let d = self.error(f.at(pointer), "E0201", format!("unknown space `{id}`"));
+            let d = self.error(
+                f.at(&pointer.write()),
+                "E0201",
+                format!("unknown space `{id}`"),
+            );
             if let Some(s) = suggestion {
                 d.hints.push(format!("did you mean `{s}`?"));
             }
@@ -340,48 +377,45 @@ impl Checker<'_> {
         found
     }
 
-    pub(super) fn space_fields(&mut self, f: &Parsed<MapFile>, p: &str, s: &Space) {
-        let ids = std::mem::take(&mut self.ids);
+    pub(super) fn space_fields(
+        &mut self,
+        f: &Parsed<MapFile>,
+        p: &dyn Fn() -> String,
+        s: &Space,
+        ids: &Ids,
+    ) {
         if let Some(t) = &s.terrain {
-            self.reference(f, &format!("{p}/terrain"), "terrain", t, &ids.terrains);
+            self.reference(
+                f,
+                &|| format!("{}/terrain", p()),
+                "terrain",
+                t,
+                &ids.terrains,
+            );
         }
         if let Some(country) = &s.country {
-            self.reference(f, &format!("{p}/country"), "region", country, &ids.regions);
+            let at = || format!("{}/country", p());
+            self.reference(f, &at, "region", country, &ids.regions);
         }
-        self.references(
-            f,
-            &format!("{p}/regions"),
-            "region",
-            &s.regions,
-            &ids.regions,
-        );
-        self.references(
-            f,
-            &format!("{p}/features"),
-            "feature",
-            &s.features,
-            &ids.features,
-        );
+        let at = || format!("{}/regions", p());
+        self.references(f, &at, "region", &s.regions, &ids.regions);
+        let at = || format!("{}/features", p());
+        self.references(f, &at, "feature", &s.features, &ids.features);
         for (j, source) in s.supply.iter().enumerate() {
-            let q = format!("{p}/supply/{j}");
-            self.references(
-                f,
-                &format!("{q}/nations"),
-                "nation",
-                &source.nations,
-                &ids.nations,
-            );
+            let q = || format!("{}/supply/{j}", p());
+            let at = || format!("{}/nations", q());
+            self.references(f, &at, "nation", &source.nations, &ids.nations);
             if let Some(flag) = &source.flag {
-                self.reference(f, &format!("{q}/flag"), "flag", flag, &ids.flags);
+                self.reference(f, &|| format!("{}/flag", q()), "flag", flag, &ids.flags);
             }
         }
         for (key, value) in &s.props {
-            let q = format!("{p}/props/{}", crate::ron_syntax::pointer_segment(key));
+            let q = || format!("{}/props/{}", p(), crate::ron_syntax::pointer_segment(key));
             match ids.properties.get(key) {
                 None if self.broken.contains(&FileKind::Game) => {}
                 None => {
                     let known: BTreeSet<String> = ids.properties.keys().cloned().collect();
-                    let span = f.at_key(&q);
+                    let span = f.at_key(&q());
                     let suggestion =
                         did_you_mean(key, known.iter().map(String::as_str)).map(str::to_string);
                     let d = self.error(span, "E0201", format!("unknown property `{key}`"));
@@ -399,7 +433,7 @@ impl Checker<'_> {
                     );
                     if !ok {
                         self.error(
-                            f.at(&q),
+                            f.at(&q()),
                             "E0100",
                             format!("property `{key}` holds a {ty:?} value"),
                         );
@@ -407,6 +441,22 @@ impl Checker<'_> {
                 }
             }
         }
-        self.ids = ids;
+    }
+}
+
+/// What first joined two spaces, named when a second entry joins them again.
+enum Joined<'a> {
+    /// The connection of that number, from 1.
+    Connection(usize),
+    /// A zone's list of adjacent zones.
+    Adjacency(&'a str),
+}
+
+impl std::fmt::Display for Joined<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Joined::Connection(n) => write!(f, "connection {n}"),
+            Joined::Adjacency(zone) => write!(f, "adjacency of `{zone}`"),
+        }
     }
 }

@@ -177,16 +177,16 @@ impl Checker<'_> {
         self.declare(f, "optional rule", ids_of_options(&s.options));
         for (i, o) in s.options.iter().enumerate() {
             let Some(turn) = o.first_turn else { continue };
-            let at = f.at(&format!("/options/{i}/first_turn"));
+            let at = || f.at(&format!("/options/{i}/first_turn"));
             if !ids.turns.is_empty() && !ids.turns.contains(&turn) {
                 self.error(
-                    at,
+                    at(),
                     "E0201",
                     format!("turn {turn} is not on the turn record track"),
                 );
             } else if turn > s.last_turn {
                 self.error(
-                    at,
+                    at(),
                     "E0207",
                     format!(
                         "with `{}` the scenario would begin (turn {turn}) after it ends (turn {})",
@@ -245,7 +245,8 @@ impl Checker<'_> {
         for (&space, pieces) in stacks {
             let name = &graph.spaces[space].id;
             let last = pieces.last().map_or(0, |p| p.0);
-            let at = f.at(&format!("/setup/{last}"));
+            // The setup's last entry in the space, placed only for a problem.
+            let at = || f.at(&format!("/setup/{last}"));
             let counted: u32 = pieces
                 .iter()
                 .filter(|(_, c, _)| !exempt.contains(c.unit_type.as_str()))
@@ -253,7 +254,7 @@ impl Checker<'_> {
                 .sum();
             if let Some(limit) = rules.limit.filter(|&l| counted > l) {
                 self.error(
-                    at,
+                    at(),
                     "E0205",
                     format!("{counted} units in `{name}` break the stacking limit of {limit}"),
                 );
@@ -279,7 +280,7 @@ impl Checker<'_> {
                         format!(" of {}", l.nations.join("/"))
                     };
                     self.error(
-                        at,
+                        at(),
                         "E0205",
                         format!(
                             "{n} units{whose} in `{name}` break the stacking limit of {}",
@@ -305,7 +306,7 @@ impl Checker<'_> {
                     .collect();
                 if !these.is_empty() && !others.is_empty() {
                     self.error(
-                        at,
+                        at(),
                         "E0205",
                         format!(
                             "in `{name}`, {} units may not stack with {} units",
@@ -319,7 +320,7 @@ impl Checker<'_> {
             for alone in &rules.alone {
                 if pieces.iter().any(|(_, c, _)| c.id == *alone) && pieces_here > 1 {
                     self.error(
-                        at,
+                        at(),
                         "E0205",
                         format!("`{alone}` may not stack with any other unit (in `{name}`)"),
                     );

@@ -8,11 +8,9 @@
 //! file.
 
 use serde::de::value::{Error, StrDeserializer};
-use serde::de::{
-    self, DeserializeOwned, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, VariantAccess,
-    Visitor,
-};
+use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
+use super::access::{alike, under_variant, OneKey, Tagged, NOT_AN_ENUM};
 use super::{Field, Node, Payload, Value};
 
 /// Reads a tree into `T`.
@@ -75,31 +73,6 @@ fn map_entries(entries: &[(Node, Node)]) -> Result<Vec<(&str, &Node)>, Error> {
         })
         .collect()
 }
-
-/// What the tree's two deserializers do alike: a newtype is its inner value, a value ignored is
-/// skipped, and every other request reads the value for what it is (`deserialize_any`).
-macro_rules! alike {
-    () => {
-        fn deserialize_newtype_struct<V: Visitor<'de>>(
-            self,
-            _name: &'static str,
-            visitor: V,
-        ) -> Result<V::Value, Error> {
-            visitor.visit_newtype_struct(self)
-        }
-
-        fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-            visitor.visit_unit()
-        }
-
-        serde::forward_to_deserialize_any! {
-            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-            unit unit_struct seq tuple tuple_struct map struct identifier
-        }
-    };
-}
-
-const NOT_AN_ENUM: &str = "an enum's value is its variant's name or an object of one key";
 
 /// The value under an enum variant's name: `Name(x)` is `x`, `Name(x, y)` a list, `Name(a: ..)`
 /// an object; or the value of an object's one key.
@@ -174,6 +147,10 @@ impl<'de> de::Deserializer<'de> for Tree<'_> {
         }
     }
 
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_unit()
+    }
+
     alike!();
 }
 
@@ -208,48 +185,14 @@ impl<'de> de::Deserializer<'de> for Under<'_> {
         }
     }
 
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_unit()
+    }
+
     alike!();
 }
 
-/// A variant named, with the value under its name.
-struct Tagged<'a>(&'a str, Under<'a>);
-
-impl<'de, 'a> EnumAccess<'de> for Tagged<'a> {
-    type Error = Error;
-    type Variant = Under<'a>;
-
-    fn variant_seed<S: DeserializeSeed<'de>>(
-        self,
-        seed: S,
-    ) -> Result<(S::Value, Under<'a>), Error> {
-        let name = seed.deserialize(StrDeserializer::<Error>::new(self.0))?;
-        Ok((name, self.1))
-    }
-}
-
-impl<'de> VariantAccess<'de> for Under<'_> {
-    type Error = Error;
-
-    fn unit_variant(self) -> Result<(), Error> {
-        <() as serde::Deserialize>::deserialize(self)
-    }
-
-    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, Error> {
-        seed.deserialize(self)
-    }
-
-    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
-        de::Deserializer::deserialize_any(self, visitor)
-    }
-
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        de::Deserializer::deserialize_any(self, visitor)
-    }
-}
+under_variant!(Under<'_>);
 
 struct Items<'a>(std::slice::Iter<'a, Node>);
 
@@ -299,36 +242,5 @@ impl<'de> MapAccess<'de> for Entries<'_> {
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.entries.len())
-    }
-}
-
-/// An enum variant with a payload seen as JSON's object of one key.
-struct OneKey<'a> {
-    key: Option<&'a str>,
-    value: Option<Under<'a>>,
-}
-
-impl<'de> MapAccess<'de> for OneKey<'_> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, Error> {
-        self.key
-            .take()
-            .map(|k| seed.deserialize(StrDeserializer::<Error>::new(k)))
-            .transpose()
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
-        match self.value.take() {
-            Some(under) => seed.deserialize(under),
-            None => Err(de::Error::custom("a value without its key")),
-        }
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(usize::from(self.key.is_some()))
     }
 }

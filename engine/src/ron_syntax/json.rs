@@ -4,10 +4,13 @@ use super::*;
 
 /// Where each JSON value (and each struct field's name) came from: the parsed tree, walked
 /// by a JSON pointer the way [`to_json`] shapes the tree into JSON. Nothing is worked out
-/// until a place is asked for (a diagnostic's), so loading pays nothing for it.
+/// until a place is asked for (a diagnostic's), so loading pays nothing for it: a file read
+/// straight from its text ([`super::from_text`]) keeps the text, and its tree is read the
+/// first time a place is asked for (clones share it).
 #[derive(Debug, Clone, Default)]
 pub struct SpanMap {
-    root: Option<std::sync::Arc<Node>>,
+    text: Option<std::sync::Arc<str>>,
+    root: std::sync::Arc<std::sync::OnceLock<Option<Node>>>,
 }
 
 /// Where a walk down the tree stands: a value, or the payload of an enum variant (whose JSON
@@ -132,14 +135,30 @@ impl SpanMap {
     /// The places of a parsed file's values.
     pub fn new(root: Node) -> SpanMap {
         SpanMap {
-            root: Some(std::sync::Arc::new(root)),
+            text: None,
+            root: std::sync::Arc::new(std::sync::OnceLock::from(Some(root))),
         }
+    }
+
+    /// The places of the values of a text that parses, worked out when first asked for.
+    pub fn of_text(text: &str) -> SpanMap {
+        SpanMap {
+            text: Some(text.into()),
+            root: std::sync::Arc::default(),
+        }
+    }
+
+    /// The tree, read now if it was not.
+    fn root(&self) -> Option<&Node> {
+        self.root
+            .get_or_init(|| super::parse(self.text.as_deref()?).ok())
+            .as_ref()
     }
 
     /// The value at `pointer`, or its nearest ancestor.
     fn walk(&self, pointer: &str) -> Option<Found<'_>> {
         let mut found = Found {
-            at: At::of(self.root.as_deref()?),
+            at: At::of(self.root()?),
             name: None,
             whole: true,
         };
@@ -167,7 +186,7 @@ impl SpanMap {
     /// the place of a diagnostic by it).
     pub fn pointer_at(&self, offset: usize) -> Option<String> {
         let holds = |(s, e): (usize, usize)| s <= offset && offset < e.max(s + 1);
-        let mut at = At::of(self.root.as_deref()?);
+        let mut at = At::of(self.root()?);
         if !holds(at.span()) {
             return None;
         }

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::super::types::{Kind, Type, DURATIONS};
 use crate::content::Content;
+use crate::id::Id;
 use crate::model::ResultType;
 
 /// What kind of script is being checked.
@@ -21,7 +22,7 @@ pub enum ScriptKind {
 /// Every id of the content, by kind, and what the checker needs to know of tables and stats.
 #[derive(Debug, Clone, Default)]
 pub struct Names {
-    pub(super) ids: BTreeMap<Kind, BTreeSet<String>>,
+    pub(super) ids: BTreeMap<Kind, BTreeSet<&'static str>>,
     pub(super) table_results: BTreeMap<String, Type>,
     pub(super) stats: Vec<String>,
     pub(super) props: Vec<(String, Type)>,
@@ -29,13 +30,16 @@ pub struct Names {
 
 impl Names {
     pub fn from_content(content: &Content) -> Names {
-        let mut ids: BTreeMap<Kind, BTreeSet<String>> = BTreeMap::new();
+        // Gathered by kind, then each set built at once (from ids kept for the process, so
+        // nothing is copied).
+        let mut by_kind: BTreeMap<Kind, Vec<&'static str>> = BTreeMap::new();
+        by_kind.insert(
+            Kind::Space,
+            content.graph.spaces.iter().map(|s| s.id.as_str()).collect(),
+        );
         let mut add = |kind: Kind, id: &str| {
-            ids.entry(kind).or_default().insert(id.to_string());
+            by_kind.entry(kind).or_default().push(Id::new(id).as_str());
         };
-        for s in &content.graph.spaces {
-            add(Kind::Space, &s.id);
-        }
         for c in &content.counters {
             add(Kind::Counter, &c.id);
         }
@@ -72,6 +76,11 @@ impl Names {
         for d in DURATIONS {
             add(Kind::Duration, d);
         }
+        let ids = by_kind
+            .into_iter()
+            .filter(|(_, list)| !list.is_empty())
+            .map(|(kind, list)| (kind, list.into_iter().collect()))
+            .collect();
         let table_results = content
             .tables
             .iter()
@@ -130,7 +139,7 @@ impl Names {
         self.ids
             .get(&kind)
             .into_iter()
-            .flat_map(|s| s.iter().map(String::as_str))
+            .flat_map(|s| s.iter().copied())
     }
 }
 
