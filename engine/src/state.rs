@@ -300,11 +300,18 @@ impl State {
                 .insert(t.track.as_str().into(), i64::from(t.value));
         }
         for setting in &scenario.control {
-            for s in &content.graph.spaces {
-                let in_region = setting
-                    .regions
-                    .iter()
-                    .any(|r| space_in_region(content, &s.id, r));
+            // Each region's members found once, then asked of every space by its index.
+            let index = content.region_index();
+            let regions: Vec<(&str, Option<&Vec<bool>>)> = setting
+                .regions
+                .iter()
+                .map(|r| (r.as_str(), index.get(r.as_str())))
+                .collect();
+            for (i, s) in content.graph.spaces.iter().enumerate() {
+                let in_region = regions.iter().any(|&(r, members)| match members {
+                    Some(members) => members[i],
+                    None => crate::content::space_index_in_region(content, i, r),
+                });
                 if in_region || setting.spaces.iter().any(|x| s.id == *x) {
                     match &setting.side {
                         Some(side) => state.control.insert(s.id, side.into()),

@@ -7,9 +7,10 @@ use std::rc::Rc;
 use super::{Loc, State, Unit};
 use crate::content::IdMap;
 
-/// The units of each space, in the order of the state's pieces (a hash map: looked up, never
+/// The units of each space, in the order of the state's pieces: the pieces on the map grouped
+/// by space, and where each space's run is in that list (a hash map: looked up, never
 /// iterated).
-type Index = Rc<IdMap<Rc<[usize]>>>;
+type Index = Rc<(IdMap<(usize, usize)>, Vec<usize>)>;
 
 thread_local! {
     /// The state being read (its address) and its units by space.
@@ -20,19 +21,24 @@ impl State {
     /// Runs `f`, which reads this state and does not change it (the borrow guarantees it),
     /// with [`State::units_at`] answered from an index of the units by space.
     pub fn with_units_indexed<R>(&self, f: impl FnOnce() -> R) -> R {
-        let mut lists: IdMap<Vec<usize>> = IdMap::default();
-        for (i, u) in self.units.iter().enumerate() {
-            if let Loc::Space(s) = &u.at {
-                match lists.get_mut(s.as_str()) {
-                    Some(list) => list.push(i),
-                    None => {
-                        lists.insert(*s, vec![i]);
-                    }
-                }
-            }
+        // The pieces on the map, by their space's address and then in their order.
+        let mut placed: Vec<(usize, crate::Id, usize)> = self
+            .units
+            .iter()
+            .enumerate()
+            .filter_map(|(i, u)| match &u.at {
+                Loc::Space(s) => Some((s.addr(), *s, i)),
+                _ => None,
+            })
+            .collect();
+        placed.sort_unstable_by_key(|&(space, _, i)| (space, i));
+        let mut runs = IdMap::default();
+        let mut pieces = Vec::with_capacity(placed.len());
+        for run in placed.chunk_by(|a, b| a.0 == b.0) {
+            let start = pieces.len();
+            pieces.extend(run.iter().map(|&(_, _, i)| i));
+            runs.insert(run[0].1, (start, pieces.len()));
         }
-        let by_space: IdMap<Rc<[usize]>> =
-            lists.into_iter().map(|(s, l)| (s, Rc::from(l))).collect();
         struct Restore(Option<(usize, Index)>);
         impl Drop for Restore {
             fn drop(&mut self) {
@@ -41,7 +47,8 @@ impl State {
             }
         }
         let key = std::ptr::from_ref(self) as usize;
-        let _restore = Restore(INDEX.with(|x| x.borrow_mut().replace((key, Rc::new(by_space)))));
+        let index = Rc::new((runs, pieces));
+        let _restore = Restore(INDEX.with(|x| x.borrow_mut().replace((key, index))));
         f()
     }
 
@@ -52,7 +59,14 @@ impl State {
             x.borrow()
                 .as_ref()
                 .filter(|(at, _)| *at == key)
-                .map(|(_, index)| index.get(space).cloned())
+                .map(|(_, index)| {
+                    let (next, end) = index.0.get(space).copied().unwrap_or((0, 0));
+                    Listed {
+                        index: Rc::clone(index),
+                        next,
+                        end,
+                    }
+                })
         });
         UnitsAt {
             state: self,
@@ -63,12 +77,19 @@ impl State {
     }
 }
 
+/// A space's run in the index: the next of its pieces, and where the run ends.
+struct Listed {
+    index: Index,
+    next: usize,
+    end: usize,
+}
+
 /// The units on a space, in the order of the state's pieces: see [`State::units_at`].
 pub struct UnitsAt<'a> {
     state: &'a State,
     space: &'a str,
-    /// From the index, when one is kept for this state (none there: no units).
-    listed: Option<Option<Rc<[usize]>>>,
+    /// From the index, when one is kept for this state.
+    listed: Option<Listed>,
     /// Else the next piece to look at.
     next: usize,
 }
@@ -77,9 +98,12 @@ impl<'a> Iterator for UnitsAt<'a> {
     type Item = (usize, &'a Unit);
 
     fn next(&mut self) -> Option<Self::Item> {
-        if let Some(listed) = &self.listed {
-            let i = *listed.as_deref()?.get(self.next)?;
-            self.next += 1;
+        if let Some(listed) = &mut self.listed {
+            if listed.next == listed.end {
+                return None;
+            }
+            let i = listed.index.1[listed.next];
+            listed.next += 1;
             return Some((i, &self.state.units[i]));
         }
         while let Some(u) = self.state.units.get(self.next) {

@@ -40,39 +40,45 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
     nations.dedup();
     let enemy = rules.other_side(side).to_string();
     let g = &rules.content.graph;
-    let mut lost = Vec::new();
-    for (i, s) in g.spaces.iter().enumerate() {
-        if state.control.get(&s.id).map(|x| x.as_str()) != Some(side) {
-            continue;
-        }
-        if supply::intact_fort(rules.content, state, &s.id)
-            || state.units_at(&s.id).next().is_some()
-            || s.supply.iter().any(|x| {
-                x.nations.iter().any(|n| {
-                    rules
-                        .game
-                        .nations
-                        .iter()
-                        .any(|m| &m.id == n && m.side.as_deref() == Some(side))
+    // The state is only read here: its units are looked up by space through one index.
+    let read: &State = state;
+    let lost = read.with_units_indexed(|| {
+        let state = read;
+        let mut lost = Vec::new();
+        for (i, s) in g.spaces.iter().enumerate() {
+            if state.control.get(&s.id).map(|x| x.as_str()) != Some(side) {
+                continue;
+            }
+            if supply::intact_fort(rules.content, state, &s.id)
+                || state.units_at(&s.id).next().is_some()
+                || s.supply.iter().any(|x| {
+                    x.nations.iter().any(|n| {
+                        rules
+                            .game
+                            .nations
+                            .iter()
+                            .any(|m| &m.id == n && m.side.as_deref() == Some(side))
+                    })
                 })
-            })
-        {
-            continue;
+            {
+                continue;
+            }
+            if nations
+                .iter()
+                .all(|n| cache.at(rules, state, i, n, side) == Level::Out)
+                && crate::rules::hooks::may(
+                    rules.content,
+                    state,
+                    HookPoint::MayLoseControl,
+                    side,
+                    || vec![crate::rules::hooks::space("space", s.id)],
+                )
+            {
+                lost.push(s.id);
+            }
         }
-        if nations
-            .iter()
-            .all(|n| cache.at(rules, state, i, n, side) == Level::Out)
-            && crate::rules::hooks::may(
-                rules.content,
-                state,
-                HookPoint::MayLoseControl,
-                side,
-                || vec![crate::rules::hooks::space("space", s.id)],
-            )
-        {
-            lost.push(s.id);
-        }
-    }
+        lost
+    });
     for s in lost {
         take_control(rules, state, &s, &enemy);
     }
