@@ -1,5 +1,6 @@
-//! Loading: a game folder's files → text → span-keeping RON tree → JSON checked against the
-//! schema → typed model, then [`crate::check`] for meaning.
+//! Loading: a game folder's files → text → typed model (read straight from the text; a file
+//! that does not read goes through its span-keeping RON tree and its JSON, checked against the
+//! schema, for the places of its problems), then [`crate::check`] for meaning.
 //!
 //! All outside access goes through [`ContentSource`], so loading can run on a folder on disk, on
 //! files held in memory (tests, the fuzz target, the editor's unsaved buffers) or anything else.
