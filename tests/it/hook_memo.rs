@@ -22,6 +22,8 @@ fn a_hook_is_remembered_only_when_it_reads_the_units_counter_the_spaces_flags_an
         // The map's spaces by region, country, terrain, feature or neighbour are the content's.
         "contains(spaces(region: wehrkreis), space) and not has_feature(space, urban)",
         "count(union(spaces(country: turkey), spaces(adjacent_to: to))) > 2",
+        // A marker named on a space named: whether it lies there is a word of the key.
+        "has_marker(space, beach_head_allied) and u.nation == ge",
     ] {
         assert!(remembered(pure), "{pure}");
     }
@@ -32,6 +34,7 @@ fn a_hook_is_remembered_only_when_it_reads_the_units_counter_the_spaces_flags_an
         "out_of_supply(u)",
         "controls(me, to)",
         "exists(spaces(controlled_by: me, region: wehrkreis))",
+        "has_marker(u.space, trench)",
     ] {
         assert!(!remembered(dynamic), "{dynamic}");
     }

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::content::Content;
-use crate::script::eval::{Context, Value};
+use crate::script::eval::{Asker, Context, Value};
 pub use crate::script::reads::{analyse, Memo, Read};
 use crate::script::syntax::Expr;
 use crate::script::types::Kind;
@@ -92,10 +92,16 @@ pub fn remembered(
     ctx: &Context,
     eval: impl FnOnce() -> Option<i64>,
 ) -> Option<i64> {
+    recall(content, key(content, state, (script, reads), ctx), eval)
+}
+
+/// The result kept under `key`, or worked out by `eval` and kept; `eval` each time when there
+/// is no key (what was read cannot be put in words) or the table is off.
+fn recall(content: &Content, key: Option<Key>, eval: impl FnOnce() -> Option<i64>) -> Option<i64> {
     if OFF.with(std::cell::Cell::get) {
         return eval();
     }
-    let Some(key) = key(content, state, (script, reads), ctx) else {
+    let Some(key) = key else {
         return eval();
     };
     let id = content.memo_id();
@@ -124,23 +130,57 @@ pub fn remembered(
 pub(crate) fn condition(
     content: &Content,
     state: &State,
-    (script, memo): (usize, Option<&Memo>),
+    script: (usize, Option<&Memo>),
     e: &Expr,
     ctx: &Context,
 ) -> bool {
-    let eval = |e: &Expr| {
-        Some(i64::from(
-            crate::script::eval::condition(e, content, state, ctx).unwrap_or(false),
-        ))
+    let key = memo_key(content, state, script, ctx);
+    condition_by(content, (script.1, e), key, |e| {
+        crate::script::eval::condition(e, content, state, ctx).unwrap_or(false)
+    })
+}
+
+/// [`condition`], asked through an [`Asker`] that shares its work between questions.
+pub(crate) fn condition_asked(
+    content: &Content,
+    state: &State,
+    script: (usize, Option<&Memo>),
+    e: &Expr,
+    asker: &mut Asker,
+) -> bool {
+    let key = memo_key(content, state, script, asker.ctx());
+    condition_by(content, (script.1, e), key, |e| {
+        asker.condition(e).unwrap_or(false)
+    })
+}
+
+/// The key of a condition's memo (of the whole or of its first part) in a context.
+fn memo_key(
+    content: &Content,
+    state: &State,
+    (script, memo): (usize, Option<&Memo>),
+    ctx: &Context,
+) -> Option<Key> {
+    let reads = match memo? {
+        Memo::Whole(reads) | Memo::Guard { reads, .. } => reads,
     };
+    key(content, state, (script, reads), ctx)
+}
+
+/// [`condition`], with its memo's key worked out, and `holds` to evaluate the condition or a
+/// part of it.
+fn condition_by(
+    content: &Content,
+    (memo, e): (Option<&Memo>, &Expr),
+    key: Option<Key>,
+    mut holds: impl FnMut(&Expr) -> bool,
+) -> bool {
+    let mut eval = |e: &Expr| Some(i64::from(holds(e)));
     match memo {
-        Some(Memo::Whole(reads)) => {
-            remembered(content, state, (script, reads), ctx, || eval(e)) == Some(1)
-        }
-        Some(Memo::Guard { depth, reads }) => {
+        Some(Memo::Whole(_)) => recall(content, key, || eval(e)) == Some(1),
+        Some(Memo::Guard { depth, .. }) => {
             let part = crate::script::reads::guard(e, *depth);
-            remembered(content, state, (script, reads), ctx, || eval(part)) == Some(1)
-                && eval(e) == Some(1)
+            recall(content, key, || eval(part)) == Some(1) && eval(e) == Some(1)
         }
         None => eval(e) == Some(1),
     }
@@ -165,6 +205,15 @@ fn key(
             Read::Flag(f) => push(u64::from(state.flags.contains(f.as_str())))?,
             Read::Turn => push(u64::from(state.turn))?,
             Read::Round => push(u64::from(state.round))?,
+            Read::Marker { space, marker } => {
+                let (space, marker) = (named(ctx, *space)?, named(ctx, *marker)?);
+                push(u64::from(
+                    state
+                        .markers
+                        .iter()
+                        .any(|m| m.space == space && m.marker == marker),
+                ))?
+            }
             Read::Name { name, fields } => {
                 if let Some(w) = given(content, state, ctx, (*name, fields))? {
                     push(w)?;
@@ -176,6 +225,27 @@ fn key(
 }
 
 const TAG: u32 = 56;
+
+/// The id a bare name stands for, as the script's evaluation finds it (see `Eval::given`): a
+/// name the point gives (none when it gives something else than an id), `space`, `me`,
+/// `enemy`, else the content's id so spelt. None in a combat, whose names are not remembered.
+fn named(ctx: &Context, id: crate::Id) -> Option<crate::Id> {
+    if ctx.combat.is_some() {
+        return None;
+    }
+    if let Some((_, v)) = ctx.names.iter().rev().find(|(n, _)| *n == id) {
+        return match v {
+            Value::Id(_, x) => Some(*x),
+            _ => None,
+        };
+    }
+    Some(match (id.as_str(), &ctx.space) {
+        ("space", Some(space)) => *space,
+        ("me", _) => ctx.me,
+        ("enemy", _) => ctx.enemy,
+        _ => id,
+    })
+}
 
 /// A name's value in a word, found as the script's evaluation finds it (see `Eval::given`):
 /// none (the outer) when it cannot be put in one, none (the inner) when the point does not
@@ -199,7 +269,7 @@ fn given(
         Some(6 << TAG | sides.iter().position(|s| s.id == id)? as u64)
     };
     match (name, &ctx.space) {
-        ("space", Some(space)) => Some(Some(5 << TAG | content.graph.index_of(space)? as u64)),
+        ("space", Some(space)) => Some(Some(space_word(*space)?)),
         ("me", _) => side(&ctx.me).map(Some),
         ("enemy", _) => side(&ctx.enemy).map(Some),
         _ => Some(None),
@@ -228,13 +298,20 @@ fn word(content: &Content, state: &State, v: &Value, fields: &[String]) -> Optio
             let serves = unit.serves.map_or(0, |s| s as u64 + 1);
             Some(4 << TAG | (counter as u64) << 24 | serves << 1 | u64::from(unit.reduced))
         }
-        Value::Id(Kind::Space, id) => Some(5 << TAG | content.graph.index_of(id)? as u64),
+        Value::Id(Kind::Space, id) => space_word(*id),
         Value::Id(Kind::Side, id) => {
             let sides = &content.game.as_ref()?.sides;
             Some(6 << TAG | sides.iter().position(|s| s.id == *id)? as u64)
         }
         _ => None,
     }
+}
+
+/// A space in a word: its id's address, the same for the same text (the key is only compared
+/// and hashed, so no order depends on it).
+fn space_word(id: crate::Id) -> Option<u64> {
+    let addr = id.addr() as u64;
+    (addr < 1 << TAG).then_some(5 << TAG | addr)
 }
 
 /// A hasher for keys of whole words (the table is never iterated, so the hash changes the

@@ -400,6 +400,27 @@ impl<'c> Rules<'c> {
         Some(hook_memo::condition(self.content, state, script, expr, ctx))
     }
 
+    /// [`Rules::condition`] asked through an [`eval::Asker`] (of `state`), whose context's names
+    /// change from one question to the next while the work that does not depend on them (the
+    /// supply traced) is shared.
+    pub(crate) fn condition_asked(
+        &self,
+        state: &State,
+        pointer: &str,
+        asker: &mut crate::script::eval::Asker,
+    ) -> Option<bool> {
+        let expr = self.content.sequence.conditions.get(pointer)?;
+        let memo = self.content.condition_memo(pointer);
+        let script = memo.map_or((0, None), |(i, m)| (i, Some(m)));
+        Some(hook_memo::condition_asked(
+            self.content,
+            state,
+            script,
+            expr,
+            asker,
+        ))
+    }
+
     pub fn counter(&self, unit: &Unit) -> Option<&'c Counter> {
         self.content.counter_of(unit)
     }

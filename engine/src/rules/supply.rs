@@ -198,7 +198,7 @@ pub(crate) struct Signature<'c> {
     markers: Vec<usize>,
     /// Its own id when a rule supplies it always (at home, or anywhere): then no other nation
     /// shares its levels.
-    always: Option<&'c str>,
+    always: Option<crate::Id>,
     /// The `limited_while` rules (by index) in force for it.
     limited: Vec<usize>,
 }
@@ -206,7 +206,7 @@ pub(crate) struct Signature<'c> {
 pub(crate) fn signature<'c>(
     content: &'c Content,
     state: &State,
-    nation: &'c str,
+    nation: &str,
     side: &str,
 ) -> Signature<'c> {
     let index = content.supply_index();
@@ -222,7 +222,7 @@ pub(crate) fn signature<'c>(
         }),
         always: play
             .is_some_and(|p| p.always_supplied.iter().any(|a| named(&a.nations)))
-            .then_some(nation),
+            .then(|| crate::Id::new(nation)),
         limited: play.map_or(Vec::new(), |p| {
             (0..p.limited_while.len())
                 .filter(|&i| {

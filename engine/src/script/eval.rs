@@ -122,7 +122,9 @@ struct Eval<'a> {
     /// The state, copied on the first change (a condition never copies it; a script that
     /// fails or asks leaves the caller's state as it was).
     state: Cow<'a, State>,
-    ctx: &'a Context,
+    /// Who runs it: borrowed, or owned by an [`Asker`] that changes its names between
+    /// questions.
+    ctx: Cow<'a, Context>,
     answers: &'a [Answer],
     next_answer: usize,
     steps: u64,
@@ -189,24 +191,42 @@ pub fn condition(
     state: &State,
     ctx: &Context,
 ) -> Result<bool, ScriptError> {
-    let mut e = Eval::new(content, state, ctx, &[]);
-    match e.expr(expr) {
-        Ok(Value::Bool(b)) => Ok(b),
-        Ok(other) => Err(ScriptError {
-            code: "E0310",
-            message: format!("a condition gave {other:?}"),
-            range: expr.range,
-            hint: None,
-        }),
-        Err(Stop::Error(err)) => Err(err),
-        Err(Stop::Ask(_)) => Err(ScriptError {
-            code: "E0310",
-            message: "a condition may not ask".into(),
-            range: expr.range,
-            hint: None,
-        }),
+    Eval::new(content, state, ctx, &[]).condition(expr)
+}
+
+/// Conditions asked one after another of the same state, in a context whose names change
+/// between questions (a play rule's condition asked of every space): what an evaluation
+/// works out from the state alone, the supply traced, is shared by all of them. Each question
+/// has the step budget of its own.
+pub struct Asker<'a> {
+    e: Eval<'a>,
+}
+
+impl<'a> Asker<'a> {
+    pub fn new(content: &'a Content, state: &'a State, ctx: Context) -> Asker<'a> {
+        let mut e = Eval::new(content, state, &EMPTY, &[]);
+        e.ctx = Cow::Owned(ctx);
+        Asker { e }
+    }
+
+    pub fn ctx(&self) -> &Context {
+        &self.e.ctx
+    }
+
+    /// The context, to change its names before the next question.
+    pub fn ctx_mut(&mut self) -> &mut Context {
+        self.e.ctx.to_mut()
+    }
+
+    /// Whether `expr` holds in the context as it is now.
+    pub fn condition(&mut self, expr: &Expr) -> Result<bool, ScriptError> {
+        self.e.steps = 0;
+        self.e.condition(expr)
     }
 }
+
+/// The context an [`Asker`]'s evaluation starts from before it is given its own.
+static EMPTY: std::sync::LazyLock<Context> = std::sync::LazyLock::new(Context::default);
 
 /// Evaluates an expression that gives a number (a hook's modifier).
 pub fn number(
@@ -215,23 +235,11 @@ pub fn number(
     state: &State,
     ctx: &Context,
 ) -> Result<i64, ScriptError> {
-    let mut e = Eval::new(content, state, ctx, &[]);
-    match e.expr(expr) {
-        Ok(Value::Int(n)) => Ok(n),
-        Ok(other) => Err(ScriptError {
-            code: "E0310",
-            message: format!("a number gave {other:?}"),
-            range: expr.range,
-            hint: None,
-        }),
-        Err(Stop::Error(err)) => Err(err),
-        Err(Stop::Ask(_)) => Err(ScriptError {
-            code: "E0310",
-            message: "a modifier may not ask".into(),
-            range: expr.range,
-            hint: None,
-        }),
-    }
+    let number = |v| match v {
+        Value::Int(n) => Ok(n),
+        other => Err(other),
+    };
+    Eval::new(content, state, ctx, &[]).value_of(expr, ("a number", "a modifier"), number)
 }
 
 impl<'a> Eval<'a> {
@@ -244,7 +252,7 @@ impl<'a> Eval<'a> {
         Eval {
             content,
             state: Cow::Borrowed(state),
-            ctx,
+            ctx: Cow::Borrowed(ctx),
             answers,
             next_answer: 0,
             steps: 0,
@@ -257,10 +265,40 @@ impl<'a> Eval<'a> {
         }
     }
 
+    /// A condition's truth (see [`condition`]).
+    fn condition(&mut self, expr: &Expr) -> Result<bool, ScriptError> {
+        let truth = |v| match v {
+            Value::Bool(b) => Ok(b),
+            other => Err(other),
+        };
+        self.value_of(expr, ("a condition", "a condition"), truth)
+    }
+
+    /// An expression's value as `pick` takes it, or the error that says what it gave instead
+    /// (`what` it was meant to be) or that it asked (`who` may not).
+    fn value_of<T>(
+        &mut self,
+        expr: &Expr,
+        (what, who): (&str, &str),
+        pick: impl FnOnce(Value) -> Result<T, Value>,
+    ) -> Result<T, ScriptError> {
+        let error = |message: String| ScriptError {
+            code: "E0310",
+            message,
+            range: expr.range,
+            hint: None,
+        };
+        match self.expr(expr) {
+            Ok(v) => pick(v).map_err(|other| error(format!("{what} gave {other:?}"))),
+            Err(Stop::Error(err)) => Err(err),
+            Err(Stop::Ask(_)) => Err(error(format!("{who} may not ask"))),
+        }
+    }
+
     /// A name the script's place gives it, read from the context when the script uses it: the
     /// combat's names first, then the point's, then `space`, `me` and `enemy`.
     fn given(&self, id: crate::id::Id) -> Option<Value> {
-        let (ctx, name) = (self.ctx, id.as_str());
+        let (ctx, name) = (&*self.ctx, id.as_str());
         if let Some(c) = &ctx.combat {
             let set = |units: &[usize]| {
                 let mut v: Vec<Value> = units.iter().map(|&u| Value::Unit(u)).collect();

@@ -12,6 +12,12 @@ pub enum Read {
         fields: Vec<String>,
     },
     Flag(String),
+    /// `has_marker(space, marker)` with both written as names: whether that marker lies on
+    /// that space.
+    Marker {
+        space: crate::id::Id,
+        marker: crate::id::Id,
+    },
     Turn,
     Round,
 }
@@ -153,6 +159,22 @@ fn walk(e: &Expr, reads: &mut Vec<Read>) -> bool {
                             }
                             // The flag's name could be a name the point gives: read it too.
                             note(reads, f, None);
+                            true
+                        }
+                        _ => false,
+                    },
+                    _ => false,
+                },
+                "has_marker" => match args.as_slice() {
+                    [s, m] if positional => match (&s.value.kind, &m.value.kind) {
+                        (ExprKind::Name(space), ExprKind::Name(marker)) => {
+                            let read = Read::Marker {
+                                space: *space,
+                                marker: *marker,
+                            };
+                            if !reads.contains(&read) {
+                                reads.push(read);
+                            }
                             true
                         }
                         _ => false,

@@ -111,6 +111,29 @@ fn rule_13_6_an_axis_lcu_in_the_caucasus_supplied_through_maikop_or_armavir_cost
 }
 
 #[test]
+fn rule_7_3_an_allied_beach_head_in_full_supply_costs_one_op_whatever_nations_stand_there() {
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    // A British and an American army together at Suez, a British source of Full Supply.
+    for name in ["br_8th_army", "us_1st_army"] {
+        let u = unit(&state, name);
+        state.units[u].at = Loc::Space("suez".into());
+    }
+    let cost = |state: &State| {
+        sandtable_engine::rules::space_activation_cost(&rules, state, "suez", "allied")
+    };
+    let two = cost(&state);
+    assert_eq!(two, 2, "two nationalities, each paid for");
+    // The hook reads the marker: asked again of the same space with the marker on it, the
+    // remembered answer of the hook's first part must not be the one without the marker.
+    state.markers.push(marker("beach_head_allied", "suez"));
+    assert_eq!(cost(&state), 1, "treated as one nationality (7.3)");
+    state.markers.pop();
+    assert_eq!(cost(&state), 2, "the marker gone, both paid for again");
+}
+
+#[test]
 fn rule_6_c_a_beach_head_no_allied_unit_traces_to_is_removed_and_7_63_one_that_supplies_stays() {
     use sandtable_engine::rules::supply::{marker_needed, unused_marker_sources};
     let content = b2b();

@@ -6,14 +6,20 @@ use crate::rules::activation::Activation;
 
 /// Supply levels by nation, computed once per question.
 #[derive(Default)]
-pub(in crate::rules) struct SupplyCache {
+pub(in crate::rules) struct SupplyCache<'c> {
     views: Vec<supply::SideView>,
-    /// (nation, side, level of every space); few entries, found without allocating.
-    levels: Vec<(String, String, Vec<Level>)>,
+    /// (nation, side, what its supply reads, level of every space); few entries, found without
+    /// allocating.
+    levels: Vec<(String, String, supply::Signature<'c>, Vec<Level>)>,
 }
 
-impl SupplyCache {
-    pub(in crate::rules) fn unit(&mut self, rules: &Rules, state: &State, unit: usize) -> Level {
+impl<'c> SupplyCache<'c> {
+    pub(in crate::rules) fn unit(
+        &mut self,
+        rules: &Rules<'c>,
+        state: &State,
+        unit: usize,
+    ) -> Level {
         let u = &state.units[unit];
         let Some(i) = crate::rules::space_of(rules, u) else {
             return Level::Out;
@@ -24,7 +30,7 @@ impl SupplyCache {
 
     pub(in crate::rules) fn at(
         &mut self,
-        rules: &Rules,
+        rules: &Rules<'c>,
         state: &State,
         space: usize,
         nation: &str,
@@ -33,7 +39,7 @@ impl SupplyCache {
         let found = self
             .levels
             .iter()
-            .position(|(n, s, _)| n == nation && s == side);
+            .position(|(n, s, _, _)| n == nation && s == side);
         let i = found.unwrap_or_else(|| {
             let v = match self.views.iter().position(|v| v.side() == side) {
                 Some(v) => v,
@@ -45,18 +51,19 @@ impl SupplyCache {
             };
             // A nation whose supply reads the same as one traced already shares its levels.
             let signature = supply::signature(rules.content, state, nation, side);
-            let same = self.levels.iter().position(|(n, s, _)| {
-                s == side && supply::signature(rules.content, state, n, side) == signature
-            });
+            let same = self
+                .levels
+                .iter()
+                .position(|(_, s, read, _)| s == side && *read == signature);
             let levels = match same {
-                Some(k) => self.levels[k].2.clone(),
+                Some(k) => self.levels[k].3.clone(),
                 None => supply::levels_kept(rules.content, state, &self.views[v], nation),
             };
             self.levels
-                .push((nation.to_string(), side.to_string(), levels));
+                .push((nation.to_string(), side.to_string(), signature, levels));
             self.levels.len() - 1
         });
-        self.levels[i].2.get(space).copied().unwrap_or(Level::Out)
+        self.levels[i].3.get(space).copied().unwrap_or(Level::Out)
     }
 }
 
@@ -87,10 +94,10 @@ pub(in crate::rules) fn has_marker(state: &State, space: &str, marker: &str) -> 
 
 /// The cost to activate a space: its nationality groups, or one per unit when any is not in
 /// Full Supply.
-pub(super) fn activation_cost(
-    rules: &Rules,
+pub(super) fn activation_cost<'c>(
+    rules: &Rules<'c>,
     state: &State,
-    cache: &mut SupplyCache,
+    cache: &mut SupplyCache<'c>,
     units: &[usize],
 ) -> u32 {
     let base = if units
@@ -140,10 +147,10 @@ pub(super) fn activation_cost(
 
 /// Whether a unit's supply traces through one of some spaces: without them it would trace
 /// less.
-pub(super) fn traces_through(
-    rules: &Rules,
+pub(super) fn traces_through<'c>(
+    rules: &Rules<'c>,
     state: &State,
-    cache: &mut SupplyCache,
+    cache: &mut SupplyCache<'c>,
     unit: usize,
     spaces: &[String],
 ) -> bool {
@@ -521,7 +528,12 @@ fn ends_in(rules: &Rules, state: &State, (unit, mech): (usize, bool), space: &st
 
 /// A unit's steps, as actions: into a space where it may stop, or one it may pass through
 /// (where the game lets it) on to such a space with the points it has left.
-fn unit_moves(rules: &Rules, state: &State, cache: &mut SupplyCache, i: usize) -> Vec<Action> {
+fn unit_moves<'c>(
+    rules: &Rules<'c>,
+    state: &State,
+    cache: &mut SupplyCache<'c>,
+    i: usize,
+) -> Vec<Action> {
     let g = &rules.content.graph;
     let u = &state.units[i];
     let side = rules.side(u);

@@ -2,6 +2,7 @@
 //! space), markers that move by SR.
 
 use super::*;
+use crate::script::eval::Asker;
 
 pub(super) fn sr_cost(rules: &Rules, state: &State, unit: usize) -> u32 {
     let size = rules.size(&state.units[unit]);
@@ -83,15 +84,15 @@ pub(super) fn sr_marker_destinations(
         return Vec::new();
     };
     let to = format!("/play/sr_markers/{i}/to");
-    let mut ctx = side_context(rules, side);
+    let mut asker = Asker::new(rules.content, state, side_context(rules, side));
     rules
         .content
         .graph
         .spaces
         .iter()
         .filter(|s| {
-            ctx.space = Some(s.id);
-            rules.condition(state, &to, &ctx) == Some(true)
+            asker.ctx_mut().space = Some(s.id);
+            rules.condition_asked(state, &to, &mut asker) == Some(true)
         })
         .map(|s| s.id.to_string())
         .collect()
@@ -206,9 +207,9 @@ pub(super) fn home_spaces(
         .collect();
     let only = entries.iter().any(|(e, _)| e.only);
     // An entry limited to some units a round opens a space only until that many came in.
-    let mut ctx = side_context(rules, &side);
+    let mut asker = Asker::new(rules.content, state, side_context(rules, &side));
     let mut opened = |space: &str, level: Level| {
-        ctx.space = Some(space.into());
+        asker.ctx_mut().space = Some(space.into());
         let came = state.flow.marks.entered_from_box.get(space).copied();
         entries.iter().any(|(e, to)| {
             let least = match e.supply {
@@ -218,7 +219,7 @@ pub(super) fn home_spaces(
             (e.only || !only)
                 && level >= least
                 && e.per_round.is_none_or(|n| came.unwrap_or(0) < n)
-                && rules.condition(state, to, &ctx) == Some(true)
+                && rules.condition_asked(state, to, &mut asker) == Some(true)
         })
     };
     let mut out = Vec::new();
