@@ -55,4 +55,28 @@ impl Activation<'_> {
         self.allowed(rules, state)
             .then(|| self.cost(rules, state, base))
     }
+
+    /// [`Activation::offered`] for movement and for combat (whatever `for_combat` says), asked
+    /// in one context of the hooks' names: an action round asks both of every space.
+    pub fn offered_both(&self, rules: &Rules, state: &State, base: u32) -> [Option<u32>; 2] {
+        let content = rules.content;
+        let (may, costs) = (
+            hooks::any_at(content, HookPoint::MayActivate),
+            hooks::any_at(content, HookPoint::ActivationCost),
+        );
+        if !may && !costs {
+            return [Some(base); 2];
+        }
+        let mut ctx = hooks::context_for(content, self.side, self.names());
+        [false, true].map(|for_combat| {
+            ctx.names[2] = hooks::flag("for_combat", for_combat);
+            let allowed = !may || hooks::may_in(content, state, HookPoint::MayActivate, &ctx);
+            allowed.then(|| {
+                let at = HookPoint::ActivationCost;
+                let cost =
+                    hooks::modify_in(content, state, at, (i64::from(base), 1), &mut ctx, None);
+                u32::try_from(cost.max(0)).unwrap_or(u32::MAX)
+            })
+        })
+    }
 }

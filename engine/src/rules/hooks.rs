@@ -228,26 +228,48 @@ pub fn modify_noted(
     if !any_at(content, at) {
         return (value, acted);
     }
+    let mut ctx = context(content, me, names());
+    let value = modify_in(
+        content,
+        state,
+        at,
+        (value, scale),
+        &mut ctx,
+        Some(&mut acted),
+    );
+    (value, acted)
+}
+
+/// [`modify_scaled`] in a context already built (see [`context_for`]), noting in `acted` the
+/// hooks that acted; the context is given back as it was.
+pub fn modify_in(
+    content: &Content,
+    state: &State,
+    at: HookPoint,
+    (value, scale): (i64, i64),
+    ctx: &mut Context,
+    mut acted: Option<&mut Vec<usize>>,
+) -> i64 {
     let Some(game) = content.game.as_ref() else {
-        return (value, acted);
+        return value;
     };
     let scale = scale.max(1);
     let whole = |v: i64| (v + scale - 1).div_euclid(scale);
-    let mut ctx = context(content, me, names());
     ctx.names.push(int("value", whole(value)));
+    let slot = ctx.names.len() - 1;
     let mut value = value;
     for h in at_point(content, at) {
-        if let Some(slot) = ctx.names.iter_mut().find(|(n, _)| n == "value") {
-            slot.1 = Value::Int(whole(value));
-        }
-        if !applies(content, state, h, &ctx) {
+        ctx.names[slot].1 = Value::Int(whole(value));
+        if !applies(content, state, h, ctx) {
             continue;
         }
-        acted.push(h.index);
+        if let Some(acted) = acted.as_deref_mut() {
+            acted.push(h.index);
+        }
         let number = || {
             h.value
                 .as_ref()
-                .and_then(|v| number(content, state, (h, v), &ctx))
+                .and_then(|v| number(content, state, (h, v), ctx))
                 .map(|n| n.saturating_mul(scale))
         };
         value = match game.hooks.get(h.index).map(|x| &x.then) {
@@ -260,7 +282,8 @@ pub fn modify_noted(
             _ => value,
         };
     }
-    (value, acted)
+    ctx.names.truncate(slot);
+    value
 }
 
 /// What a hook's question is asked for: its rule, else its id.

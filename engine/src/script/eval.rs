@@ -145,20 +145,21 @@ struct Eval<'a> {
 }
 
 /// Stops evaluation: a runtime error, or a decision that has no answer yet.
+/// Both boxed: every evaluation step returns a `Res`, which stays the size of a value.
 enum Stop {
-    Error(ScriptError),
-    Ask(Decision),
+    Error(Box<ScriptError>),
+    Ask(Box<Decision>),
 }
 
 type Res<T> = Result<T, Stop>;
 
 fn fail<T>(range: Range, message: impl Into<String>) -> Res<T> {
-    Err(Stop::Error(ScriptError {
+    Err(Stop::Error(Box::new(ScriptError {
         code: "E0310",
         message: message.into(),
         range,
         hint: None,
-    }))
+    })))
 }
 
 /// Runs an event or combat script. On success the state holds its changes; a combat card's
@@ -179,8 +180,8 @@ pub fn run(
             }
             Ok((Outcome::Done, modifiers))
         }
-        Err(Stop::Ask(d)) => Ok((Outcome::Asks(d), Vec::new())),
-        Err(Stop::Error(err)) => Err(err),
+        Err(Stop::Ask(d)) => Ok((Outcome::Asks(*d), Vec::new())),
+        Err(Stop::Error(err)) => Err(*err),
     }
 }
 
@@ -290,7 +291,7 @@ impl<'a> Eval<'a> {
         };
         match self.expr(expr) {
             Ok(v) => pick(v).map_err(|other| error(format!("{what} gave {other:?}"))),
-            Err(Stop::Error(err)) => Err(err),
+            Err(Stop::Error(err)) => Err(*err),
             Err(Stop::Ask(_)) => Err(error(format!("{who} may not ask"))),
         }
     }
@@ -482,12 +483,12 @@ impl<'a> Eval<'a> {
                     }
                     BinaryOp::Mul => Value::Int(checked(range, a.checked_mul(b), "the product")?),
                     BinaryOp::Div if b == 0 => {
-                        return Err(Stop::Error(ScriptError {
+                        return Err(Stop::Error(Box::new(ScriptError {
                             code: "E0311",
                             message: "division by zero".into(),
                             range,
                             hint: None,
-                        }))
+                        })))
                     }
                     BinaryOp::Div => Value::Int(checked(range, a.checked_div(b), "the quotient")?),
                     _ => unreachable!("logical and comparison operators are handled above"),

@@ -282,17 +282,15 @@ fn activations(rules: &Rules, state: &State, side: &str, points: u32) -> Vec<Act
             }
             let units = own_units(rules, state, &space, side);
             let base = activation_cost(rules, state, &mut cache, &units);
-            for (mode, for_combat) in [("move", false), ("combat", true)] {
-                let activation = Activation {
-                    side,
-                    space: &space,
-                    units: &units,
-                    for_combat,
-                };
-                if activation
-                    .offered(rules, state, base)
-                    .is_some_and(|cost| cost <= points)
-                {
+            let activation = Activation {
+                side,
+                space: &space,
+                units: &units,
+                for_combat: false,
+            };
+            let offered = activation.offered_both(rules, state, base);
+            for (mode, cost) in ["move", "combat"].into_iter().zip(offered) {
+                if cost.is_some_and(|cost| cost <= points) {
                     options.push(Action::new("activate").and(Word::id(&space)).and(mode));
                 }
             }

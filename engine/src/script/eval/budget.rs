@@ -11,12 +11,12 @@ use crate::script::syntax::{Arg, Expr, ExprKind, Range, ScriptError};
 /// The result of checked arithmetic, or the error that stops the script at `range`.
 pub(super) fn checked(range: Range, value: Option<i64>, what: &str) -> Res<i64> {
     value.ok_or_else(|| {
-        Stop::Error(ScriptError {
+        Stop::Error(Box::new(ScriptError {
             code: "E0311",
             message: format!("{what} overflows the range of numbers"),
             range,
             hint: Some(format!("numbers lie between {} and {}", i64::MIN, i64::MAX)),
-        })
+        }))
     })
 }
 

@@ -24,7 +24,7 @@ impl Eval<'_> {
 
     pub(super) fn answer(&mut self, decision: Decision, range: Range) -> Res<Answer> {
         let Some(answer) = self.answers.get(self.next_answer) else {
-            return Err(Stop::Ask(decision));
+            return Err(Stop::Ask(Box::new(decision)));
         };
         self.next_answer += 1;
         let valid = answer.iter().all(|a| decision.options.contains(a))
