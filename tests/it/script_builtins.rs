@@ -301,3 +301,25 @@ fn a_flag_set_for_good_outlives_a_timed_setting() {
     s.end("end_of_turn");
     assert!(s.flags.contains("us_at_war") && s.flags.contains("moscow_attackable"));
 }
+
+#[test]
+fn units_of_a_space_asked_many_times_follow_the_moves_the_script_makes() {
+    // Asked often enough to be answered from an index of the pieces by space; the index is of
+    // the state as given, so a script that moved a unit reads the units where they are now.
+    let mut s = campaign();
+    let script = "
+let before = count(units(in: vitebsk)) + count(units(in: pskov)) + count(units(in: riga))
+let again = count(units(in: vitebsk)) + count(units(in: pskov)) + count(units(in: riga))
+if before == again and count(units(in: pskov)) == 0 {
+    for u in units(in: vitebsk) { move(u, pskov) }
+    if count(units(in: vitebsk)) == 0 and count(units(in: pskov)) == 1 {
+        set_flag(us_at_war)
+    }
+}";
+    run(&mut s, script, &[]);
+    assert!(
+        holds(&s, "flag(us_at_war)"),
+        "the units read after the move"
+    );
+    assert_eq!(crate::cards::units_of(&s, "su_army", "pskov").len(), 1);
+}

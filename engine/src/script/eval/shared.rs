@@ -305,7 +305,15 @@ impl Eval<'_> {
                 filters.push((n.name, self.expr(&a.value)?));
             }
         }
-        let candidates: Vec<usize> = self.units_on_map().collect();
+        // The units of a space come from an index of the pieces by space.
+        let space = filters.iter().find_map(|(key, v)| match (key.as_str(), v) {
+            ("in", Value::Id(_, id)) => Some(*id),
+            _ => None,
+        });
+        let candidates: Vec<usize> = match space {
+            Some(space) => self.units_in(space),
+            None => self.units_on_map().collect(),
+        };
         let mut out = Vec::new();
         'unit: for u in candidates {
             let unit = &self.state.units[u];
