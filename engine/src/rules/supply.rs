@@ -11,7 +11,7 @@ pub(in crate::rules) mod attack;
 mod kept;
 pub(in crate::rules) mod zones;
 
-pub use kept::{levels_kept, without_kept};
+pub use kept::{levels_kept, view_kept, without_kept};
 
 pub use crate::content::supply_index::{edge_trace, nation_side, SupplyIndex};
 use crate::content::Content;
@@ -138,7 +138,7 @@ pub fn intact_fort(content: &Content, state: &State, space: &str) -> bool {
 
 /// The supply level of every space (by graph index) for a piece of `nation` serving `side`.
 pub fn levels(content: &Content, state: &State, nation: &str, side: &str) -> Vec<Level> {
-    levels_kept(content, state, &SideView::new(content, state, side), nation)
+    levels_kept(content, state, &view_kept(content, state, side), nation)
 }
 
 /// The supply level of every space for a piece of `nation`, on a side's view of the map.

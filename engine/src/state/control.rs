@@ -9,16 +9,48 @@ use crate::content::IdMap;
 use crate::id::Id;
 
 /// The controller of each space that is not neutral. See the module's documentation.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Control(IdMap<Id>);
+#[derive(Clone, Default)]
+pub struct Control {
+    map: IdMap<Id>,
+    /// A number no other table of control had with other contents: taken afresh from one
+    /// counter of the process at every change, and copied with the table. Two tables with the
+    /// same stamp hold the same control, so what was worked out from one holds for the other.
+    stamp: u64,
+}
+
+/// The last stamp given out.
+static STAMPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn fresh_stamp() -> u64 {
+    STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1
+}
+
+impl PartialEq for Control {
+    fn eq(&self, other: &Control) -> bool {
+        self.map == other.map
+    }
+}
+
+impl Eq for Control {}
+
+impl std::fmt::Debug for Control {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Control").field(&self.map).finish()
+    }
+}
 
 impl Control {
+    /// See the field's documentation; a table never changed has stamp 0 only when empty.
+    pub fn stamp(&self) -> u64 {
+        self.stamp
+    }
+
     pub fn get<Q>(&self, space: &Q) -> Option<&Id>
     where
         Id: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
     {
-        self.0.get(space)
+        self.map.get(space)
     }
 
     pub fn contains_key<Q>(&self, space: &Q) -> bool
@@ -26,11 +58,15 @@ impl Control {
         Id: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
     {
-        self.0.contains_key(space)
+        self.map.contains_key(space)
     }
 
     pub fn insert(&mut self, space: Id, side: Id) -> Option<Id> {
-        self.0.insert(space, side)
+        let was = self.map.insert(space, side);
+        if was != Some(side) {
+            self.stamp = fresh_stamp();
+        }
+        was
     }
 
     pub fn remove<Q>(&mut self, space: &Q) -> Option<Id>
@@ -38,20 +74,24 @@ impl Control {
         Id: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
     {
-        self.0.remove(space)
+        let was = self.map.remove(space);
+        if was.is_some() {
+            self.stamp = fresh_stamp();
+        }
+        was
     }
 
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.map.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.map.is_empty()
     }
 
     /// Each controlled space and its controller, in the spaces' order.
     pub fn iter(&self) -> impl Iterator<Item = (&Id, &Id)> {
-        let mut all: Vec<(&Id, &Id)> = self.0.iter().collect();
+        let mut all: Vec<(&Id, &Id)> = self.map.iter().collect();
         all.sort_unstable_by(|a, b| a.0.cmp(b.0));
         all.into_iter()
     }
@@ -64,7 +104,7 @@ impl Control {
     /// Each controlled space and its controller, in no particular order: for what does not
     /// depend on the order (marking spaces, counting).
     pub fn iter_unordered(&self) -> impl Iterator<Item = (&Id, &Id)> {
-        self.0.iter()
+        self.map.iter()
     }
 }
 
@@ -79,7 +119,10 @@ impl<'a> IntoIterator for &'a Control {
 
 impl FromIterator<(Id, Id)> for Control {
     fn from_iter<I: IntoIterator<Item = (Id, Id)>>(items: I) -> Control {
-        Control(items.into_iter().collect())
+        Control {
+            map: items.into_iter().collect(),
+            stamp: fresh_stamp(),
+        }
     }
 }
 
@@ -98,6 +141,40 @@ where
 
     /// The controller of a space that has one (panics on a neutral space, as a map does).
     fn index(&self, space: &Q) -> &Id {
-        &self.0[space]
+        &self.map[space]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_control_table_is_stamped_anew_at_every_change_and_its_copy_keeps_the_stamp() {
+        let (warsaw, moscow) = (Id::new("warsaw"), Id::new("moscow"));
+        let (axis, allied) = (Id::new("axis"), Id::new("allied"));
+        let mut a = Control::default();
+        a.insert(warsaw, axis);
+        let copy = a.clone();
+        assert_eq!(copy.stamp(), a.stamp(), "a copy holds the same control");
+        a.insert(warsaw, axis);
+        assert_eq!(a.stamp(), copy.stamp(), "nothing changed");
+        a.insert(moscow, allied);
+        assert_ne!(a.stamp(), copy.stamp(), "a space taken");
+        let after_moscow = a.stamp();
+        a.remove(&moscow);
+        assert_ne!(a.stamp(), after_moscow, "a space lost");
+        assert_ne!(
+            a.stamp(),
+            copy.stamp(),
+            "the same control again, by another way"
+        );
+        assert_eq!(a, copy, "tables compare by their control, not their stamps");
+        let mut b = copy.clone();
+        b.insert(warsaw, allied);
+        let mut c = copy.clone();
+        c.insert(warsaw, allied);
+        assert_ne!(b.stamp(), c.stamp(), "no two changes give one stamp");
+        assert_eq!(a.remove(&moscow), None);
     }
 }

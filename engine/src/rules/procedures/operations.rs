@@ -7,7 +7,7 @@ use crate::rules::activation::Activation;
 /// Supply levels by nation, computed once per question.
 #[derive(Default)]
 pub(in crate::rules) struct SupplyCache<'c> {
-    views: Vec<supply::SideView>,
+    views: Vec<std::rc::Rc<supply::SideView>>,
     /// (nation, side, what its supply reads, level of every space); few entries, found without
     /// allocating.
     levels: Vec<(String, String, supply::Signature<'c>, Vec<Level>)>,
@@ -45,7 +45,7 @@ impl<'c> SupplyCache<'c> {
                 Some(v) => v,
                 None => {
                     self.views
-                        .push(supply::SideView::new(rules.content, state, side));
+                        .push(supply::view_kept(rules.content, state, side));
                     self.views.len() - 1
                 }
             };

@@ -16,6 +16,7 @@
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 use super::{levels_seen, max_reach, Level, SideView};
 use crate::content::Content;
@@ -51,8 +52,24 @@ fn read_by_traces(content: &Content, marker: Id) -> bool {
         })
 }
 
+/// Everything a side's view ([`SideView::new`]) reads of the state: where each piece is, its
+/// counter and whom it serves (its side), the control of the map (by its table's stamp), and
+/// the markers that hinder the side's supply.
+struct ViewReads {
+    content: u64,
+    side: Id,
+    control: u64,
+    units: Vec<(crate::state::Loc, Id, Option<usize>)>,
+    hindering: Vec<(Id, Id)>,
+}
+
+/// How many views a thread keeps: a prompt asks for its side's, a script sometimes the other.
+const VIEWS: usize = 4;
+
 thread_local! {
     static KEPT: RefCell<VecDeque<(Key, Vec<Level>)>> = const { RefCell::new(VecDeque::new()) };
+    static KEPT_VIEWS: RefCell<VecDeque<(ViewReads, Rc<SideView>)>> =
+        const { RefCell::new(VecDeque::new()) };
     static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
@@ -100,4 +117,66 @@ pub fn levels_kept(content: &Content, state: &State, view: &SideView, nation: &s
         k.push_back((key, levels.clone()));
     });
     levels
+}
+
+/// A side's whole view of the map ([`SideView::new`]), the one built before when the state
+/// reads the same for it (a prompt after an action that moved no piece and took no space).
+pub fn view_kept(content: &Content, state: &State, side: &str) -> Rc<SideView> {
+    if OFF.with(std::cell::Cell::get) {
+        return Rc::new(SideView::new(content, state, side));
+    }
+    let (of, side_id) = (content.memo_id(), Id::new(side));
+    let hindering: Vec<(Id, Id)> = content
+        .game
+        .as_ref()
+        .and_then(|g| g.play.as_ref())
+        .map(|p| {
+            p.hindering_markers
+                .iter()
+                .filter(|h| h.limits_supply && h.side == side)
+                .flat_map(|h| state.markers.iter().filter(move |m| m.marker == h.marker))
+                .map(|m| (m.marker, m.space))
+                .collect()
+        })
+        .unwrap_or_default();
+    let same = |r: &ViewReads| {
+        r.content == of
+            && r.side == side_id
+            && r.control == state.control.stamp()
+            && r.hindering == hindering
+            && r.units.len() == state.units.len()
+            && r.units
+                .iter()
+                .zip(&state.units)
+                .all(|(x, u)| x.0 == u.at && x.1 == u.counter && x.2 == u.serves)
+    };
+    let found = KEPT_VIEWS.with(|k| {
+        k.borrow()
+            .iter()
+            .find(|(r, _)| same(r))
+            .map(|(_, v)| Rc::clone(v))
+    });
+    if let Some(view) = found {
+        return view;
+    }
+    let view = Rc::new(SideView::new(content, state, side));
+    let reads = ViewReads {
+        content: of,
+        side: side_id,
+        control: state.control.stamp(),
+        units: state
+            .units
+            .iter()
+            .map(|u| (u.at.clone(), u.counter, u.serves))
+            .collect(),
+        hindering,
+    };
+    KEPT_VIEWS.with(|k| {
+        let mut k = k.borrow_mut();
+        if k.len() >= VIEWS {
+            k.pop_front();
+        }
+        k.push_back((reads, Rc::clone(&view)));
+    });
+    view
 }
