@@ -47,7 +47,7 @@ impl Activation<'_> {
             i64::from(base),
             || self.names(),
         );
-        u32::try_from(cost.max(0)).unwrap_or(u32::MAX)
+        points(cost)
     }
 
     /// Its cost if it is allowed, else `None`.
@@ -73,10 +73,20 @@ impl Activation<'_> {
             let allowed = !may || hooks::may_in(content, state, HookPoint::MayActivate, &ctx);
             allowed.then(|| {
                 let at = HookPoint::ActivationCost;
-                let cost =
-                    hooks::modify_in(content, state, at, (i64::from(base), 1), &mut ctx, None);
-                u32::try_from(cost.max(0)).unwrap_or(u32::MAX)
+                points(hooks::modify_in(
+                    content,
+                    state,
+                    at,
+                    (i64::from(base), 1),
+                    &mut ctx,
+                    None,
+                ))
             })
         })
     }
+}
+
+/// A cost the hooks worked out, in points: never below zero.
+fn points(cost: i64) -> u32 {
+    u32::try_from(cost.max(0)).unwrap_or(u32::MAX)
 }

@@ -70,17 +70,9 @@ impl SideView {
         }
         // Spaces whose markers let the side trace only Limited supply through them.
         let mut hindered = vec![false; n];
-        if let Some(play) = content.game.as_ref().and_then(|g| g.play.as_ref()) {
-            for h in play
-                .hindering_markers
-                .iter()
-                .filter(|h| h.limits_supply && h.side == side)
-            {
-                for m in state.markers.iter().filter(|m| m.marker == h.marker) {
-                    if let Some(i) = g.index_of(m.space) {
-                        hindered[i] = true;
-                    }
-                }
+        for m in hindering(content, state, side) {
+            if let Some(i) = g.index_of(m.space) {
+                hindered[i] = true;
             }
         }
         let bits = [&friendly, &hindered, &controlled]
@@ -114,6 +106,20 @@ impl SideView {
             *h = true;
         }
     }
+}
+
+/// The markers on the map that let `side` trace only Limited supply through their spaces (the
+/// play rule `hindering_markers`).
+pub(crate) fn hindering<'s>(
+    content: &'s Content,
+    state: &'s State,
+    side: &'s str,
+) -> impl Iterator<Item = &'s crate::state::MarkerOnMap> {
+    let play = content.game.as_ref().and_then(|g| g.play.as_ref());
+    play.into_iter()
+        .flat_map(|p| &p.hindering_markers)
+        .filter(move |h| h.limits_supply && h.side == side)
+        .flat_map(move |h| state.markers.iter().filter(move |m| m.marker == h.marker))
 }
 
 /// Whether a space holds a fort that still stands (no fort-destroyed marker on it).

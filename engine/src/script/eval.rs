@@ -214,9 +214,9 @@ pub struct Asker<'a> {
 
 impl<'a> Asker<'a> {
     pub fn new(content: &'a Content, state: &'a State, ctx: Context) -> Asker<'a> {
-        let mut e = Eval::new(content, state, &EMPTY, &[]);
-        e.ctx = Cow::Owned(ctx);
-        Asker { e }
+        Asker {
+            e: Eval::with_context(content, state, Cow::Owned(ctx), &[]),
+        }
     }
 
     pub fn ctx(&self) -> &Context {
@@ -234,9 +234,6 @@ impl<'a> Asker<'a> {
         self.e.condition(expr)
     }
 }
-
-/// The context an [`Asker`]'s evaluation starts from before it is given its own.
-static EMPTY: std::sync::LazyLock<Context> = std::sync::LazyLock::new(Context::default);
 
 /// Evaluates an expression that gives a number (a hook's modifier).
 pub fn number(
@@ -259,10 +256,19 @@ impl<'a> Eval<'a> {
         ctx: &'a Context,
         answers: &'a [Answer],
     ) -> Eval<'a> {
+        Eval::with_context(content, state, Cow::Borrowed(ctx), answers)
+    }
+
+    fn with_context(
+        content: &'a Content,
+        state: &'a State,
+        ctx: Cow<'a, Context>,
+        answers: &'a [Answer],
+    ) -> Eval<'a> {
         Eval {
             content,
             state: Cow::Borrowed(state),
-            ctx: Cow::Borrowed(ctx),
+            ctx,
             answers,
             next_answer: 0,
             steps: 0,
@@ -646,28 +652,26 @@ impl<'a> Eval<'a> {
     /// options are worked out, else by a look at every piece; a script that asks more than a
     /// few times gets an index of its own, as long as it has not changed the state.
     fn units_in(&self, space: crate::Id) -> Vec<usize> {
-        let Cow::Borrowed(state) = &self.state else {
-            return self
-                .state
-                .units_at(space.as_str())
-                .map(|(i, _)| i)
-                .collect();
-        };
-        let asked = self.asked_in.get() + 1;
-        self.asked_in.set(asked);
-        if asked <= ASKS_BEFORE_INDEX {
-            return state.units_at(space.as_str()).map(|(i, _)| i).collect();
-        }
-        let index = self.by_space.get_or_init(|| {
-            let mut index = crate::content::IdMap::<Vec<usize>>::default();
-            for (i, u) in state.units.iter().enumerate() {
-                if let Loc::Space(s) = &u.at {
-                    index.entry(*s).or_default().push(i);
-                }
+        if let Cow::Borrowed(state) = &self.state {
+            let asked = self.asked_in.get() + 1;
+            self.asked_in.set(asked);
+            if asked > ASKS_BEFORE_INDEX {
+                let index = self.by_space.get_or_init(|| {
+                    let mut index = crate::content::IdMap::<Vec<usize>>::default();
+                    for (i, u) in state.units.iter().enumerate() {
+                        if let Loc::Space(s) = &u.at {
+                            index.entry(*s).or_default().push(i);
+                        }
+                    }
+                    index
+                });
+                return index.get(&space).cloned().unwrap_or_default();
             }
-            index
-        });
-        index.get(&space).cloned().unwrap_or_default()
+        }
+        self.state
+            .units_at(space.as_str())
+            .map(|(i, _)| i)
+            .collect()
     }
 
     fn set(mut items: Vec<Value>) -> Value {

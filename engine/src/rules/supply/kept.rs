@@ -126,19 +126,9 @@ pub fn view_kept(content: &Content, state: &State, side: &str) -> Rc<SideView> {
         return Rc::new(SideView::new(content, state, side));
     }
     let (of, side_id) = (content.memo_id(), Id::new(side));
-    let hindering: Vec<(Id, Id)> = content
-        .game
-        .as_ref()
-        .and_then(|g| g.play.as_ref())
-        .map(|p| {
-            p.hindering_markers
-                .iter()
-                .filter(|h| h.limits_supply && h.side == side)
-                .flat_map(|h| state.markers.iter().filter(move |m| m.marker == h.marker))
-                .map(|m| (m.marker, m.space))
-                .collect()
-        })
-        .unwrap_or_default();
+    let hindering: Vec<(Id, Id)> = super::hindering(content, state, side)
+        .map(|m| (m.marker, m.space))
+        .collect();
     let same = |r: &ViewReads| {
         r.content == of
             && r.side == side_id
