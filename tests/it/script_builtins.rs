@@ -323,3 +323,57 @@ if before == again and count(units(in: pskov)) == 0 {
     );
     assert_eq!(crate::cards::units_of(&s, "su_army", "pskov").len(), 1);
 }
+
+#[test]
+fn the_spaces_next_to_a_space_are_its_neighbours_in_order_with_the_other_filters() {
+    // `spaces(adjacent_to: x)` walks only x's neighbours: the same set, in the same order, as
+    // testing every space of the map with `adjacent`, whatever other filters are given.
+    let s = campaign();
+    for (space, more) in [
+        ("kaunas", ""),
+        ("warsaw", ", occupied_by: axis"),
+        ("lwow", ", controlled_by: allied"),
+        ("moscow", ", empty: true"),
+        ("bucharest", ", country: romania"),
+    ] {
+        let near = format!("spaces(adjacent_to: {space}{more})");
+        let every = format!(
+            "filter(spaces({}), |t| adjacent(t, {space}))",
+            &more.trim_start_matches(", ")
+        );
+        assert!(holds(&s, &format!("{near} == {every}")), "{near}");
+    }
+    assert!(holds(&s, "not contains(spaces(adjacent_to: kaunas), kaunas) and contains(spaces(adjacent_to: kaunas), dvinsk)"));
+}
+
+#[test]
+fn the_units_of_a_space_read_through_a_kept_index_follow_every_move() {
+    // A prompt's index of the pieces by space is taken again while no piece has moved; a
+    // state whose pieces moved, or another state, gets its own.
+    let mut s = campaign();
+    let at = |s: &State, space: &str| -> Vec<usize> {
+        s.with_units_indexed(|| s.units_at(space).map(|(i, _)| i).collect())
+    };
+    let scanned = |s: &State, space: &str| -> Vec<usize> {
+        s.units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.at == Loc::Space(space.into()))
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let before = at(&s, "vitebsk");
+    assert_eq!(before, scanned(&s, "vitebsk"));
+    assert!(!before.is_empty());
+    let other = s.clone();
+    s.units[before[0]].at = Loc::Space("pskov".into());
+    assert_eq!(
+        at(&s, "vitebsk"),
+        scanned(&s, "vitebsk"),
+        "read after the move"
+    );
+    assert_eq!(at(&s, "pskov"), scanned(&s, "pskov"));
+    assert_eq!(at(&other, "vitebsk"), before, "the state as it was");
+    s.units[before[0]].at = Loc::Space("vitebsk".into());
+    assert_eq!(at(&s, "vitebsk"), before);
+}

@@ -32,7 +32,7 @@ pub fn units(name: &'static str, us: &[usize]) -> (crate::Id, Value) {
     let mut v: Vec<Value> = us.iter().map(|&u| Value::Unit(u)).collect();
     v.sort();
     v.dedup();
-    (crate::Id::of_static(name), Value::Set(v))
+    (crate::Id::of_static(name), Value::Set(v.into()))
 }
 
 pub fn int(name: &'static str, n: i64) -> (crate::Id, Value) {

@@ -70,8 +70,8 @@ pub enum Value {
     Id(Kind, crate::id::Id),
     /// A unit, by its index in the state.
     Unit(usize),
-    /// A set: sorted, without repeats.
-    Set(Vec<Value>),
+    /// A set: sorted, without repeats; shared, so that naming a set again copies nothing.
+    Set(std::rc::Rc<Vec<Value>>),
 }
 
 /// A question a script asks a player.
@@ -321,7 +321,7 @@ impl<'a> Eval<'a> {
             let set = |units: &[usize]| {
                 let mut v: Vec<Value> = units.iter().map(|&u| Value::Unit(u)).collect();
                 v.sort();
-                Value::Set(v)
+                Value::Set(v.into())
             };
             match name {
                 "attacking" => return Some(Value::Bool(c.attacking)),
@@ -373,7 +373,7 @@ impl<'a> Eval<'a> {
                 let Value::Set(items) = self.expr(set)? else {
                     return fail(set.range, "not a set");
                 };
-                for item in items {
+                for item in std::rc::Rc::unwrap_or_clone(items) {
                     self.step(set.range)?;
                     self.scopes.push((var.name, item));
                     let r = self.stmts(body);
@@ -677,7 +677,7 @@ impl<'a> Eval<'a> {
     fn set(mut items: Vec<Value>) -> Value {
         items.sort();
         items.dedup();
-        Value::Set(items)
+        Value::Set(items.into())
     }
 
     fn call_builtin(&mut self, name: &str, args: &[Arg], range: Range) -> Res<Value> {

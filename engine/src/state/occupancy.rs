@@ -15,13 +15,50 @@ type Index = Rc<(IdMap<(usize, usize)>, Vec<usize>)>;
 thread_local! {
     /// The state being read (its address) and its units by space.
     static INDEX: RefCell<Option<(usize, Index)>> = const { RefCell::new(None) };
+    /// The last index built, with every piece's space (its id's address, 0 off the map): taken
+    /// again for a state whose pieces stand where they stood (one prompt after another that
+    /// moved nothing).
+    static LAST: RefCell<Option<(Vec<usize>, Index)>> = const { RefCell::new(None) };
 }
 
 impl State {
     /// Runs `f`, which reads this state and does not change it (the borrow guarantees it),
     /// with [`State::units_at`] answered from an index of the units by space.
     pub fn with_units_indexed<R>(&self, f: impl FnOnce() -> R) -> R {
-        // The pieces on the map, by their space's address and then in their order.
+        let places: Vec<usize> = self
+            .units
+            .iter()
+            .map(|u| match &u.at {
+                Loc::Space(s) => s.addr(),
+                _ => 0,
+            })
+            .collect();
+        let kept = LAST.with(|last| {
+            last.borrow()
+                .as_ref()
+                .filter(|(at, _)| *at == places)
+                .map(|(_, index)| Rc::clone(index))
+        });
+        let index = kept.unwrap_or_else(|| {
+            let index = self.index_units();
+            LAST.with(|last| *last.borrow_mut() = Some((places, Rc::clone(&index))));
+            index
+        });
+        struct Restore(Option<(usize, Index)>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                let before = self.0.take();
+                INDEX.with(|x| *x.borrow_mut() = before);
+            }
+        }
+        let key = std::ptr::from_ref(self) as usize;
+        let _restore = Restore(INDEX.with(|x| x.borrow_mut().replace((key, index))));
+        f()
+    }
+
+    /// The pieces on the map grouped by space, in their order within each space.
+    fn index_units(&self) -> Index {
+        // By their space's address, then in their order.
         let mut placed: Vec<(usize, crate::Id, usize)> = self
             .units
             .iter()
@@ -32,24 +69,14 @@ impl State {
             })
             .collect();
         placed.sort_unstable_by_key(|&(space, _, i)| (space, i));
-        let mut runs = IdMap::default();
+        let mut runs = IdMap::with_capacity_and_hasher(placed.len(), Default::default());
         let mut pieces = Vec::with_capacity(placed.len());
         for run in placed.chunk_by(|a, b| a.0 == b.0) {
             let start = pieces.len();
             pieces.extend(run.iter().map(|&(_, _, i)| i));
             runs.insert(run[0].1, (start, pieces.len()));
         }
-        struct Restore(Option<(usize, Index)>);
-        impl Drop for Restore {
-            fn drop(&mut self) {
-                let before = self.0.take();
-                INDEX.with(|x| *x.borrow_mut() = before);
-            }
-        }
-        let key = std::ptr::from_ref(self) as usize;
-        let index = Rc::new((runs, pieces));
-        let _restore = Restore(INDEX.with(|x| x.borrow_mut().replace((key, index))));
-        f()
+        Rc::new((runs, pieces))
     }
 
     /// Units on a space.

@@ -132,12 +132,12 @@ impl Eval<'_> {
             return fail(range, "expected a test");
         };
         let mut kept = Vec::new();
-        for item in items {
+        for item in items.iter() {
             self.scopes.push((param.name, item.clone()));
             let r = self.bool(body);
             self.scopes.pop();
             if r? {
-                kept.push(item);
+                kept.push(item.clone());
             } else if name == "all" {
                 return Ok(Value::Bool(false));
             }
@@ -148,7 +148,7 @@ impl Eval<'_> {
         Ok(match name {
             "any" => Value::Bool(false),
             "all" => Value::Bool(true),
-            _ => Value::Set(kept),
+            _ => Value::Set(kept.into()),
         })
     }
 }

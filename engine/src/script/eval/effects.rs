@@ -22,6 +22,7 @@ impl Eval<'_> {
                 let Value::Set(items) = self.expr(set_expr)? else {
                     return fail(range, "expected a set");
                 };
+                let items = std::rc::Rc::unwrap_or_clone(items);
                 self.charge(range, items.len() as u64)?;
                 let by = match named("by") {
                     Some(e) => self.id(e)?,
@@ -307,8 +308,8 @@ impl Eval<'_> {
                 let Value::Set(spaces) = self.expr(pos(1)?)? else {
                     return fail(range, "expected a set of spaces");
                 };
-                for s in spaces {
-                    if let Value::Id(_, s) = s {
+                for s in spaces.iter() {
+                    if let Value::Id(_, s) = *s {
                         self.place_marker(&m, &s, 1, None, range)?;
                     }
                 }
@@ -546,8 +547,8 @@ impl Eval<'_> {
                     .revealed_cards
                     .entry(side.to_string())
                     .or_default();
-                for card in cards {
-                    if let Value::Id(_, c) = card {
+                for card in cards.iter() {
+                    if let Value::Id(_, c) = *card {
                         if hand.iter().any(|x| *x == c) {
                             shown.insert(c.to_string());
                         }

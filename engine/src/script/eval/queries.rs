@@ -51,13 +51,14 @@ impl Eval<'_> {
                     .collect();
                 cards.sort();
                 cards.dedup();
-                Value::Set(cards)
+                Value::Set(cards.into())
             }
             "pick_random" => {
                 let n = self.int(pos(0)?)?;
-                let Value::Set(mut items) = self.expr(pos(1)?)? else {
+                let Value::Set(items) = self.expr(pos(1)?)? else {
                     return fail(range, "expected a set");
                 };
+                let mut items = std::rc::Rc::unwrap_or_clone(items);
                 // Each pick shifts the rest of the set.
                 let picks = n.clamp(0, items.len() as i64) as u64;
                 self.charge(range, picks.saturating_mul(items.len() as u64))?;
@@ -70,7 +71,7 @@ impl Eval<'_> {
                     picked.push(items.remove(i));
                 }
                 picked.sort();
-                Value::Set(picked)
+                Value::Set(picked.into())
             }
             "clear_control" => {
                 let space = self.id(pos(0)?)?;
@@ -102,7 +103,7 @@ impl Eval<'_> {
                         .collect();
                     spaces.sort();
                     spaces.dedup();
-                    Value::Set(spaces)
+                    Value::Set(spaces.into())
                 }
             }
             "supply_level" => {
@@ -246,12 +247,12 @@ impl Eval<'_> {
                     .cloned()
                     .collect();
                 cards.sort();
-                Value::Set(
+                Value::Set(std::rc::Rc::new(
                     cards
                         .into_iter()
                         .map(|c| Value::Id(Kind::Card, c.into()))
                         .collect(),
-                )
+                ))
             }
             "spaces" => self.spaces(args, range)?,
             "units" => self.units(args)?,
@@ -304,11 +305,12 @@ impl Eval<'_> {
                 }
             }
             "union" => {
-                let (Value::Set(mut a), Value::Set(b)) = (self.expr(pos(0)?)?, self.expr(pos(1)?)?)
+                let (Value::Set(a), Value::Set(b)) = (self.expr(pos(0)?)?, self.expr(pos(1)?)?)
                 else {
                     return fail(range, "expected two sets");
                 };
-                a.extend(b);
+                let mut a = std::rc::Rc::unwrap_or_clone(a);
+                a.extend(b.iter().cloned());
                 Self::set(a)
             }
             "has_feature" => {

@@ -268,8 +268,25 @@ impl Eval<'_> {
                 _ => Filter::Any,
             });
         }
-        // In the order of the spaces' ids, so that the set is sorted as it is gathered.
-        'space: for &i in self.content.spaces_by_id() {
+        // In the order of the spaces' ids, so that the set is sorted as it is gathered: every
+        // space, or only a space's neighbours when the spaces must be next to it.
+        let near = tests.iter().find_map(|t| match t {
+            Filter::Adjacent(y) => Some(*y),
+            _ => None,
+        });
+        let mut neighbours: Vec<usize>;
+        let candidates: &[usize] = match near {
+            None => self.content.spaces_by_id(),
+            Some(y) => {
+                neighbours = y.map_or(Vec::new(), |y| {
+                    g.neighbours(y).iter().map(|&(n, _)| n).collect()
+                });
+                neighbours.sort_unstable_by(|&a, &b| g.spaces[a].id.cmp(&g.spaces[b].id));
+                neighbours.dedup();
+                &neighbours
+            }
+        };
+        'space: for &i in candidates {
             let s = &g.spaces[i];
             for test in &tests {
                 let ok = match test {
@@ -295,7 +312,7 @@ impl Eval<'_> {
             out.push(Value::Id(Kind::Space, s.id));
         }
         out.dedup();
-        Ok(Value::Set(out))
+        Ok(Value::Set(out.into()))
     }
 
     pub(super) fn units(&mut self, args: &[Arg]) -> Res<Value> {
