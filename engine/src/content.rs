@@ -137,6 +137,9 @@ pub struct Content {
     /// For each region of the game, whether each space (by graph index) lies in it; built on
     /// first use.
     regions: std::sync::OnceLock<IdMap<Vec<bool>>>,
+    /// For each region of the game, whether each space's country is it or lies directly
+    /// within it (what `spaces(country: ...)` selects); built on first use.
+    countries: std::sync::OnceLock<IdMap<Vec<bool>>>,
     /// What moving across each edge costs, in half movement points, and whether a kind of it
     /// sets the whole cost (a road); then the extra cost of each space's terrain. Built on
     /// first use.
@@ -341,18 +344,40 @@ impl Content {
 
     /// For each region of the game, which spaces lie in it.
     pub fn region_index(&self) -> &IdMap<Vec<bool>> {
-        self.regions.get_or_init(|| {
+        self.regions
+            .get_or_init(|| self.by_region(|i, r| space_index_in_region(self, i, r)))
+    }
+
+    /// For each region of the game, which spaces have it as their country or have a country
+    /// that lies directly within it (`spaces(country: r)`).
+    pub fn country_index(&self) -> &IdMap<Vec<bool>> {
+        self.countries.get_or_init(|| {
             let regions = self.game.as_ref().map_or(&[][..], |g| g.regions.as_slice());
-            regions
-                .iter()
-                .map(|r| {
-                    let members = (0..self.graph.spaces.len())
-                        .map(|i| space_index_in_region(self, i, &r.id))
-                        .collect();
-                    (r.id.as_str().into(), members)
-                })
-                .collect()
+            self.by_region(|i, r| {
+                let country = self.graph.spaces[i].country.as_deref();
+                country == Some(r)
+                    || country.is_some_and(|c| {
+                        regions
+                            .iter()
+                            .find(|x| x.id == c)
+                            .is_some_and(|x| x.within.iter().any(|w| w == r))
+                    })
+            })
         })
+    }
+
+    /// For each region of the game, whether `member` holds of each space (by graph index).
+    fn by_region(&self, member: impl Fn(usize, &str) -> bool) -> IdMap<Vec<bool>> {
+        let regions = self.game.as_ref().map_or(&[][..], |g| g.regions.as_slice());
+        regions
+            .iter()
+            .map(|r| {
+                let members = (0..self.graph.spaces.len())
+                    .map(|i| member(i, &r.id))
+                    .collect();
+                (r.id.as_str().into(), members)
+            })
+            .collect()
     }
 
     /// Indexes the counters by id (after `counters` is set).

@@ -377,3 +377,46 @@ fn the_units_of_a_space_read_through_a_kept_index_follow_every_move() {
     s.units[before[0]].at = Loc::Space("vitebsk".into());
     assert_eq!(at(&s, "vitebsk"), before);
 }
+
+#[test]
+fn the_spaces_of_a_country_a_side_controls_are_those_the_map_and_the_control_table_give() {
+    // `spaces(country: r)` reads a table of each region's spaces made once per content, and
+    // `controlled_by` asks the control table of each space that passed the other filters: the
+    // same sets as the map's countries (a space's country, or one directly within r) and the
+    // control table give.
+    let s = campaign();
+    let content = b2b();
+    let regions = &content.game.as_ref().unwrap().regions;
+    let within = |country: Option<&str>, r: &str| {
+        country.is_some_and(|c| {
+            regions
+                .iter()
+                .any(|x| x.id == c && x.within.iter().any(|w| w == r))
+        })
+    };
+    let mut checked = 0;
+    for r in regions {
+        for side in ["axis", "allied"] {
+            let mut expected: Vec<&str> = content
+                .graph
+                .spaces
+                .iter()
+                .filter(|x| {
+                    let country = x.country.as_deref();
+                    (country == Some(r.id.as_str()) || within(country, &r.id))
+                        && s.control.get(x.id.as_str()).is_some_and(|h| h == side)
+                })
+                .map(|x| x.id.as_str())
+                .collect();
+            expected.sort_unstable();
+            let listed = expected.join(", ");
+            let condition = format!(
+                "spaces(country: {}, controlled_by: {side}) == [{listed}]",
+                r.id
+            );
+            assert!(holds(&s, &condition), "{condition}");
+            checked += usize::from(!expected.is_empty());
+        }
+    }
+    assert!(checked > 5, "some countries are held at the start");
+}

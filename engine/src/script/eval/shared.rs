@@ -230,17 +230,13 @@ impl Eval<'_> {
                 _ => (crate::Id::default(), ""),
             };
             tests.push(match key.as_str() {
-                "country" => Filter::Country(id),
+                "country" => match self.content.country_index().get(id) {
+                    Some(members) => Filter::Listed(members),
+                    None => Filter::Country(id),
+                },
                 "region" => Filter::Region(id, self.content.region_index().get(id)),
-                "controlled_by" => {
-                    let mut at = vec![false; n];
-                    for (space, holder) in self.state.control.iter_unordered() {
-                        if *holder == the {
-                            mark(&mut at, space);
-                        }
-                    }
-                    Filter::Marked(at)
-                }
+                // Looked up space by space, after the filters that cost less.
+                "controlled_by" => Filter::Controlled(the),
                 "occupied_by" | "empty" => {
                     let mut at = vec![false; n];
                     for (u, unit) in self.state.units.iter().enumerate() {
@@ -268,6 +264,7 @@ impl Eval<'_> {
                 _ => Filter::Any,
             });
         }
+        tests.sort_by_key(|t| matches!(t, Filter::Controlled(_)));
         // In the order of the spaces' ids, so that the set is sorted as it is gathered: every
         // space, or only a space's neighbours when the spaces must be next to it.
         let near = tests.iter().find_map(|t| match t {
@@ -298,6 +295,8 @@ impl Eval<'_> {
                         Some(m) => m[i],
                         None => crate::content::space_index_in_region(self.content, i, id),
                     },
+                    Filter::Listed(members) => members[i],
+                    Filter::Controlled(side) => self.state.control.get(&s.id) == Some(side),
                     Filter::Terrain(id) => s.terrain.as_deref() == Some(*id),
                     Filter::Feature(id) => s.features.iter().any(|f| f == id),
                     Filter::Adjacent(y) => y.is_some_and(|y| g.edge_between(i, y).is_some()),
@@ -584,6 +583,10 @@ enum Filter<'v, 'c> {
     Terrain(&'v str),
     Feature(&'v str),
     Adjacent(Option<usize>),
+    /// The spaces of a region (by graph index) as the content lists them.
+    Listed(&'c Vec<bool>),
+    /// The spaces a side controls.
+    Controlled(crate::Id),
     /// The spaces marked (occupied by the side, holding the marker).
     Marked(Vec<bool>),
     /// The spaces occupied, and whether empty ones are wanted.
