@@ -420,3 +420,16 @@ fn the_spaces_of_a_country_a_side_controls_are_those_the_map_and_the_control_tab
     }
     assert!(checked > 5, "some countries are held at the start");
 }
+
+#[test]
+fn a_state_whose_tasks_hold_shared_sets_may_go_to_another_thread_and_be_shared() {
+    // A set value is shared between its names; the state that holds values (a task's script
+    // context) is still `Send` and `Sync`: batches hand games to threads, the fuzz targets
+    // keep a state in a static.
+    fn send_and_sync<T: Send + Sync>() {}
+    send_and_sync::<State>();
+    send_and_sync::<sandtable_engine::script::eval::Value>();
+    let s = campaign();
+    let moved = std::thread::spawn(move || s.units.len()).join().unwrap();
+    assert_eq!(moved, campaign().units.len());
+}

@@ -70,8 +70,9 @@ pub enum Value {
     Id(Kind, crate::id::Id),
     /// A unit, by its index in the state.
     Unit(usize),
-    /// A set: sorted, without repeats; shared, so that naming a set again copies nothing.
-    Set(std::rc::Rc<Vec<Value>>),
+    /// A set: sorted, without repeats; shared, so that naming a set again copies nothing (an
+    /// `Arc`: a state, whose tasks may hold values, stays `Send` and `Sync`).
+    Set(std::sync::Arc<Vec<Value>>),
 }
 
 /// A question a script asks a player.
@@ -373,7 +374,7 @@ impl<'a> Eval<'a> {
                 let Value::Set(items) = self.expr(set)? else {
                     return fail(set.range, "not a set");
                 };
-                for item in std::rc::Rc::unwrap_or_clone(items) {
+                for item in std::sync::Arc::unwrap_or_clone(items) {
                     self.step(set.range)?;
                     self.scopes.push((var.name, item));
                     let r = self.stmts(body);

@@ -22,7 +22,7 @@ impl Eval<'_> {
                 let Value::Set(items) = self.expr(set_expr)? else {
                     return fail(range, "expected a set");
                 };
-                let items = std::rc::Rc::unwrap_or_clone(items);
+                let items = std::sync::Arc::unwrap_or_clone(items);
                 self.charge(range, items.len() as u64)?;
                 let by = match named("by") {
                     Some(e) => self.id(e)?,

@@ -58,7 +58,7 @@ impl Eval<'_> {
                 let Value::Set(items) = self.expr(pos(1)?)? else {
                     return fail(range, "expected a set");
                 };
-                let mut items = std::rc::Rc::unwrap_or_clone(items);
+                let mut items = std::sync::Arc::unwrap_or_clone(items);
                 // Each pick shifts the rest of the set.
                 let picks = n.clamp(0, items.len() as i64) as u64;
                 self.charge(range, picks.saturating_mul(items.len() as u64))?;
@@ -247,7 +247,7 @@ impl Eval<'_> {
                     .cloned()
                     .collect();
                 cards.sort();
-                Value::Set(std::rc::Rc::new(
+                Value::Set(std::sync::Arc::new(
                     cards
                         .into_iter()
                         .map(|c| Value::Id(Kind::Card, c.into()))
@@ -309,7 +309,7 @@ impl Eval<'_> {
                 else {
                     return fail(range, "expected two sets");
                 };
-                let mut a = std::rc::Rc::unwrap_or_clone(a);
+                let mut a = std::sync::Arc::unwrap_or_clone(a);
                 a.extend(b.iter().cloned());
                 Self::set(a)
             }
