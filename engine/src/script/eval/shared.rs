@@ -234,7 +234,10 @@ impl Eval<'_> {
                     Some(members) => Filter::Listed(members),
                     None => Filter::Country(id),
                 },
-                "region" => Filter::Region(id, self.content.region_index().get(id)),
+                "region" => match self.content.region_index().get(id) {
+                    Some(members) => Filter::Listed(members),
+                    None => Filter::Region(id),
+                },
                 // Looked up space by space, after the filters that cost less.
                 "controlled_by" => Filter::Controlled(the),
                 "occupied_by" | "empty" => {
@@ -291,10 +294,9 @@ impl Eval<'_> {
                         s.country.as_deref() == Some(*id)
                             || region_contains(self.content, s.country.as_deref(), id)
                     }
-                    Filter::Region(id, members) => match members {
-                        Some(m) => m[i],
-                        None => crate::content::space_index_in_region(self.content, i, id),
-                    },
+                    Filter::Region(id) => {
+                        crate::content::space_index_in_region(self.content, i, id)
+                    }
                     Filter::Listed(members) => members[i],
                     Filter::Controlled(side) => self.state.control.get(&s.id) == Some(side),
                     Filter::Terrain(id) => s.terrain.as_deref() == Some(*id),
@@ -579,11 +581,12 @@ impl Eval<'_> {
 /// A filter of `spaces(...)`, worked out for the map before the spaces are asked.
 enum Filter<'v, 'c> {
     Country(&'v str),
-    Region(&'v str, Option<&'c Vec<bool>>),
+    /// A region the content's table does not list.
+    Region(&'v str),
     Terrain(&'v str),
     Feature(&'v str),
     Adjacent(Option<usize>),
-    /// The spaces of a region (by graph index) as the content lists them.
+    /// The spaces of a region or a country (by graph index) as the content's tables list them.
     Listed(&'c Vec<bool>),
     /// The spaces a side controls.
     Controlled(crate::Id),
