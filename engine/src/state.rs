@@ -10,8 +10,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod control;
 mod occupancy;
+mod units;
 pub use control::Control;
 pub use occupancy::UnitsAt;
+pub use units::Units;
 
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -207,7 +209,8 @@ pub struct State {
     pub unit_flags: Vec<(usize, String, String)>,
     /// Controller of each space that is not neutral.
     pub control: Control,
-    pub units: Vec<Unit>,
+    /// The pieces, stamped at every change (see [`Units`]).
+    pub units: Units,
     pub markers: Vec<MarkerOnMap>,
     /// Cards played as events, with the turn each was first played; and those of this turn.
     pub played: BTreeMap<String, u32>,
@@ -267,7 +270,7 @@ impl State {
             timed_flags: Vec::new(),
             unit_flags: Vec::new(),
             control: Control::default(),
-            units: Vec::new(),
+            units: Units::default(),
             markers: Vec::new(),
             played: BTreeMap::new(),
             played_this_turn: BTreeSet::new(),

@@ -6,6 +6,7 @@
 use super::hooks;
 use super::Rules;
 use crate::model::HookPoint;
+use crate::script::eval::Context;
 use crate::state::State;
 
 /// What is being activated: a side's units on a space, for combat or for movement.
@@ -57,8 +58,16 @@ impl Activation<'_> {
     }
 
     /// [`Activation::offered`] for movement and for combat (whatever `for_combat` says), asked
-    /// in one context of the hooks' names: an action round asks both of every space.
-    pub fn offered_both(&self, rules: &Rules, state: &State, base: u32) -> [Option<u32>; 2] {
+    /// in one context of the hooks' names: an action round asks both of every space. `ctx`
+    /// keeps that context from one space to the next of a side's prompt (empty at first; the
+    /// names of the space and its units are changed in place).
+    pub fn offered_both(
+        &self,
+        rules: &Rules,
+        state: &State,
+        base: u32,
+        ctx: &mut Option<Context>,
+    ) -> [Option<u32>; 2] {
         let content = rules.content;
         let (may, costs) = (
             hooks::any_at(content, HookPoint::MayActivate),
@@ -67,10 +76,17 @@ impl Activation<'_> {
         if !may && !costs {
             return [Some(base); 2];
         }
-        let mut ctx = hooks::context_for(content, self.side, self.names());
+        let ctx = match ctx {
+            Some(ctx) => {
+                ctx.names[0] = hooks::units("units", self.units);
+                ctx.names[1] = hooks::space("space", self.space);
+                ctx
+            }
+            None => ctx.insert(hooks::context_for(content, self.side, self.names())),
+        };
         [false, true].map(|for_combat| {
             ctx.names[2] = hooks::flag("for_combat", for_combat);
-            let allowed = !may || hooks::may_in(content, state, HookPoint::MayActivate, &ctx);
+            let allowed = !may || hooks::may_in(content, state, HookPoint::MayActivate, ctx);
             allowed.then(|| {
                 let at = HookPoint::ActivationCost;
                 points(hooks::modify_in(
@@ -78,7 +94,7 @@ impl Activation<'_> {
                     state,
                     at,
                     (i64::from(base), 1),
-                    &mut ctx,
+                    ctx,
                     None,
                 ))
             })

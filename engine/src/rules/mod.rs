@@ -457,6 +457,12 @@ impl<'c> Rules<'c> {
         self.counter(unit).map_or("", |c| c.nation.as_str())
     }
 
+    /// [`Rules::nation`] as an id (the empty one for an unknown counter).
+    pub fn nation_id(&self, unit: &Unit) -> crate::Id {
+        self.counter(unit)
+            .map_or_else(crate::Id::default, |c| c.nation)
+    }
+
     pub fn size(&self, unit: &Unit) -> &'c str {
         self.counter(unit).map_or("", |c| c.size.as_str())
     }

@@ -18,10 +18,10 @@ pub struct Control {
     stamp: u64,
 }
 
-/// The last stamp given out.
+/// The last stamp given out (to a table of control or a list of pieces).
 static STAMPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-fn fresh_stamp() -> u64 {
+pub(super) fn fresh_stamp() -> u64 {
     STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1
 }
 

@@ -15,33 +15,25 @@ type Index = Rc<(IdMap<(usize, usize)>, Vec<usize>)>;
 thread_local! {
     /// The state being read (its address) and its units by space.
     static INDEX: RefCell<Option<(usize, Index)>> = const { RefCell::new(None) };
-    /// The last index built, with every piece's space (its id's address, 0 off the map): taken
-    /// again for a state whose pieces stand where they stood (one prompt after another that
-    /// moved nothing).
-    static LAST: RefCell<Option<(Vec<usize>, Index)>> = const { RefCell::new(None) };
+    /// The last index built, with the stamp of the pieces it was built from: taken again for
+    /// a state whose pieces have that stamp (one prompt after another that changed no piece).
+    static LAST: RefCell<Option<(u64, Index)>> = const { RefCell::new(None) };
 }
 
 impl State {
     /// Runs `f`, which reads this state and does not change it (the borrow guarantees it),
     /// with [`State::units_at`] answered from an index of the units by space.
     pub fn with_units_indexed<R>(&self, f: impl FnOnce() -> R) -> R {
-        let places: Vec<usize> = self
-            .units
-            .iter()
-            .map(|u| match &u.at {
-                Loc::Space(s) => s.addr(),
-                _ => 0,
-            })
-            .collect();
+        let stamp = self.units.stamp();
         let kept = LAST.with(|last| {
             last.borrow()
                 .as_ref()
-                .filter(|(at, _)| *at == places)
+                .filter(|(at, _)| *at == stamp)
                 .map(|(_, index)| Rc::clone(index))
         });
         let index = kept.unwrap_or_else(|| {
             let index = self.index_units();
-            LAST.with(|last| *last.borrow_mut() = Some((places, Rc::clone(&index))));
+            LAST.with(|last| *last.borrow_mut() = Some((stamp, Rc::clone(&index))));
             index
         });
         struct Restore(Option<(usize, Index)>);

@@ -82,11 +82,11 @@ pub fn retreat_options(rules: &Rules, state: &State, c: &CombatTask, unit: usize
             r.turns.contains(&state.turn) && r.nations.iter().any(|n| n == rules.nation(u))
         });
     let target = g.index_of(&c.target);
-    let nation = rules.nation(u);
+    let nation = rules.nation_id(u);
     let mut cache = SupplyCache::default();
     let levels: Vec<Level> = if last {
         (0..g.spaces.len())
-            .map(|n| cache.at(rules, state, n, nation, &side))
+            .map(|n| cache.at(rules, state, n, nation, side))
             .collect()
     } else {
         Vec::new()

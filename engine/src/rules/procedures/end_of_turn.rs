@@ -30,15 +30,16 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
     // Spaces the side controls that no nation of it with units on the map could trace supply
     // from (a unit of it there would be eliminated, 13.5) pass to the enemy, unless a friendly
     // fort holds them or friendly units stand there.
-    let mut nations: Vec<&str> = state
+    let mut nations: Vec<crate::Id> = state
         .units
         .iter()
         .filter(|u| matches!(u.at, Loc::Space(_)) && rules.side(u) == side)
-        .map(|u| rules.nation(u))
+        .map(|u| rules.nation_id(u))
         .collect();
     nations.sort_unstable();
     nations.dedup();
     let enemy = rules.other_side(side).to_string();
+    let side_id = crate::Id::from(side);
     let g = &rules.content.graph;
     // The state is only read here: its units are looked up by space through one index.
     let read: &State = state;
@@ -65,7 +66,7 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
             }
             if nations
                 .iter()
-                .all(|n| cache.at(rules, state, i, n, side) == Level::Out)
+                .all(|&n| cache.at(rules, state, i, n, side_id) == Level::Out)
                 && crate::rules::hooks::may(
                     rules.content,
                     state,

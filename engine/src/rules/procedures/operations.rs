@@ -8,9 +8,9 @@ use crate::rules::activation::Activation;
 #[derive(Default)]
 pub(in crate::rules) struct SupplyCache<'c> {
     views: Vec<std::rc::Rc<supply::SideView>>,
-    /// (nation, side, what its supply reads, level of every space); few entries, found without
-    /// allocating.
-    levels: Vec<(String, String, supply::Signature<'c>, Vec<Level>)>,
+    /// (nation, side, what its supply reads, level of every space); few entries, found by the
+    /// ids' addresses without allocating.
+    levels: Vec<(crate::Id, crate::Id, supply::Signature<'c>, Vec<Level>)>,
 }
 
 impl<'c> SupplyCache<'c> {
@@ -24,8 +24,7 @@ impl<'c> SupplyCache<'c> {
         let Some(i) = crate::rules::space_of(rules, u) else {
             return Level::Out;
         };
-        let (nation, side) = (rules.nation(u), rules.side(u));
-        self.at(rules, state, i, nation, &side)
+        self.at(rules, state, i, rules.nation_id(u), rules.side(u))
     }
 
     pub(in crate::rules) fn at(
@@ -33,34 +32,33 @@ impl<'c> SupplyCache<'c> {
         rules: &Rules<'c>,
         state: &State,
         space: usize,
-        nation: &str,
-        side: &str,
+        nation: crate::Id,
+        side: crate::Id,
     ) -> Level {
         let found = self
             .levels
             .iter()
-            .position(|(n, s, _, _)| n == nation && s == side);
+            .position(|(n, s, _, _)| *n == nation && *s == side);
         let i = found.unwrap_or_else(|| {
-            let v = match self.views.iter().position(|v| v.side() == side) {
+            let v = match self.views.iter().position(|v| v.side() == side.as_str()) {
                 Some(v) => v,
                 None => {
                     self.views
-                        .push(supply::view_kept(rules.content, state, side));
+                        .push(supply::view_kept(rules.content, state, &side));
                     self.views.len() - 1
                 }
             };
             // A nation whose supply reads the same as one traced already shares its levels.
-            let signature = supply::signature(rules.content, state, nation, side);
+            let signature = supply::signature(rules.content, state, &nation, &side);
             let same = self
                 .levels
                 .iter()
-                .position(|(_, s, read, _)| s == side && *read == signature);
+                .position(|(_, s, read, _)| *s == side && *read == signature);
             let levels = match same {
                 Some(k) => self.levels[k].3.clone(),
-                None => supply::levels_kept(rules.content, state, &self.views[v], nation),
+                None => supply::levels_kept(rules.content, state, &self.views[v], &nation),
             };
-            self.levels
-                .push((nation.to_string(), side.to_string(), signature, levels));
+            self.levels.push((nation, side, signature, levels));
             self.levels.len() - 1
         });
         self.levels[i].3.get(space).copied().unwrap_or(Level::Out)
@@ -186,17 +184,19 @@ pub fn space_activation_cost(rules: &Rules, state: &State, space: &str, side: &s
     .cost(rules, state, base)
 }
 
-/// Spaces a side has units on, in map order.
-pub(super) fn occupied_spaces(rules: &Rules, state: &State, side: &str) -> Vec<String> {
-    let mut seen = std::collections::BTreeSet::new();
-    for u in &state.units {
-        if let Loc::Space(s) = &u.at {
-            if rules.side(u) == side {
-                seen.insert(*s);
-            }
-        }
-    }
-    seen.into_iter().map(String::from).collect()
+/// Spaces a side has units on, in the order of their ids.
+pub(super) fn occupied_spaces(rules: &Rules, state: &State, side: &str) -> Vec<crate::Id> {
+    let mut seen: Vec<crate::Id> = state
+        .units
+        .iter()
+        .filter_map(|u| match &u.at {
+            Loc::Space(s) if rules.side(u) == side => Some(*s),
+            _ => None,
+        })
+        .collect();
+    seen.sort_unstable();
+    seen.dedup();
+    seen
 }
 
 pub(super) fn ops_prompt(
@@ -276,6 +276,8 @@ fn activations(rules: &Rules, state: &State, side: &str, points: u32) -> Vec<Act
     let mut options = Vec::new();
     if points > 0 {
         let mut cache = SupplyCache::default();
+        // The hooks' context, made at the first space and changed in place for the others.
+        let mut ctx = None;
         for space in occupied_spaces(rules, state, side) {
             if has_marker(state, &space, mv) || has_marker(state, &space, cb) {
                 continue;
@@ -288,7 +290,7 @@ fn activations(rules: &Rules, state: &State, side: &str, points: u32) -> Vec<Act
                 units: &units,
                 for_combat: false,
             };
-            let offered = activation.offered_both(rules, state, base);
+            let offered = activation.offered_both(rules, state, base, &mut ctx);
             for (mode, cost) in ["move", "combat"].into_iter().zip(offered) {
                 if cost.is_some_and(|cost| cost <= points) {
                     options.push(Action::new("activate").and(Word::id(&space)).and(mode));

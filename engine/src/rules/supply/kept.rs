@@ -53,13 +53,13 @@ fn read_by_traces(content: &Content, marker: Id) -> bool {
 }
 
 /// Everything a side's view ([`SideView::new`]) reads of the state: where each piece is, its
-/// counter and whom it serves (its side), the control of the map (by its table's stamp), and
-/// the markers that hinder the side's supply.
+/// counter and whom it serves (its side), by the stamp of the pieces; the control of the map,
+/// by its table's stamp; and the markers that hinder the side's supply.
 struct ViewReads {
     content: u64,
     side: Id,
     control: u64,
-    units: Vec<(crate::state::Loc, Id, Option<usize>)>,
+    units: u64,
     hindering: Vec<(Id, Id)>,
 }
 
@@ -133,12 +133,8 @@ pub fn view_kept(content: &Content, state: &State, side: &str) -> Rc<SideView> {
         r.content == of
             && r.side == side_id
             && r.control == state.control.stamp()
+            && r.units == state.units.stamp()
             && r.hindering == hindering
-            && r.units.len() == state.units.len()
-            && r.units
-                .iter()
-                .zip(&state.units)
-                .all(|(x, u)| x.0 == u.at && x.1 == u.counter && x.2 == u.serves)
     };
     let found = KEPT_VIEWS.with(|k| {
         k.borrow()
@@ -154,11 +150,7 @@ pub fn view_kept(content: &Content, state: &State, side: &str) -> Rc<SideView> {
         content: of,
         side: side_id,
         control: state.control.stamp(),
-        units: state
-            .units
-            .iter()
-            .map(|u| (u.at.clone(), u.counter, u.serves))
-            .collect(),
+        units: state.units.stamp(),
         hindering,
     };
     KEPT_VIEWS.with(|k| {
