@@ -13,6 +13,9 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::{OnceLock, RwLock};
 
+/// How many ids a thread remembers by address (see [`Id::new`]).
+const REMEMBERED: usize = 256;
+
 /// An interned id. See the module's documentation.
 #[derive(Clone, Copy)]
 pub struct Id(&'static str);
@@ -25,8 +28,30 @@ fn interner() -> &'static RwLock<Kept> {
 }
 
 impl Id {
-    /// The id of `text`, kept once for the process.
+    /// The id of `text`, kept once for the process. A text that is an id's own (an id read
+    /// as `&str` and made an id again, as the rules do all the time) is found by its address
+    /// among the ids the thread made last, without hashing it: its address and length are the
+    /// kept copy's, and kept copies are never freed, so the text can be no other.
     pub fn new(text: &str) -> Id {
+        thread_local! {
+            static RECENT: [std::cell::Cell<Option<Id>>; REMEMBERED] =
+                const { [const { std::cell::Cell::new(None) }; REMEMBERED] };
+        }
+        let slot = |t: &str| (t.as_ptr() as usize >> 3 ^ t.len()) % REMEMBERED;
+        let at = slot(text);
+        let seen = RECENT.with(|r| r[at].get());
+        if let Some(id) = seen {
+            if std::ptr::eq(id.0, text) {
+                return id;
+            }
+        }
+        let id = Id::interned(text);
+        RECENT.with(|r| r[slot(id.0)].set(Some(id)));
+        id
+    }
+
+    /// [`Id::new`] through the process's table of texts.
+    fn interned(text: &str) -> Id {
         let kept = interner();
         if let Some(t) = kept.read().unwrap_or_else(|e| e.into_inner()).get(text) {
             return Id(t);
@@ -284,5 +309,23 @@ mod tests {
         assert_eq!(Id::of_static(&whole[..5]), units);
         assert_eq!(Id::of_static(whole), Id::new("unitsx"));
         assert_eq!(Id::of_static(&whole[..5]), units);
+    }
+
+    #[test]
+    fn an_id_s_own_text_made_an_id_again_is_that_id_and_no_part_of_it_is() {
+        let kyiv = Id::new("kiev_and_beyond");
+        let again = Id::new(kyiv.as_str());
+        assert!(
+            std::ptr::eq(again.as_str(), kyiv.as_str()),
+            "found by its address"
+        );
+        // A text that starts where the id's does but is shorter is another text.
+        let part = Id::new(&kyiv.as_str()[..4]);
+        assert_eq!(part.as_str(), "kiev");
+        assert_ne!(part, kyiv);
+        assert_eq!(Id::new(kyiv.as_str()), kyiv);
+        // A copy of the text elsewhere is the same id, through the table of texts.
+        let copy = String::from("kiev_and_beyond");
+        assert_eq!(Id::new(&copy), kyiv);
     }
 }

@@ -12,7 +12,7 @@ use crate::state::State;
 /// What is being activated: a side's units on a space, for combat or for movement.
 pub struct Activation<'a> {
     pub side: &'a str,
-    pub space: &'a str,
+    pub space: crate::Id,
     pub units: &'a [usize],
     pub for_combat: bool,
 }

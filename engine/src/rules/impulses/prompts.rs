@@ -277,7 +277,7 @@ pub(super) fn activation(
     let space = on_map(state, unit)?;
     crate::rules::activation::Activation {
         side,
-        space,
+        space: space.into(),
         units: &[unit],
         for_combat: mode.for_combat(),
     }

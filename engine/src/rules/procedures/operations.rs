@@ -177,7 +177,7 @@ pub fn space_activation_cost(rules: &Rules, state: &State, space: &str, side: &s
     let base = activation_cost(rules, state, &mut SupplyCache::default(), &units);
     Activation {
         side,
-        space,
+        space: space.into(),
         units: &units,
         for_combat: false,
     }
@@ -286,7 +286,7 @@ fn activations(rules: &Rules, state: &State, side: &str, points: u32) -> Vec<Act
             let base = activation_cost(rules, state, &mut cache, &units);
             let activation = Activation {
                 side,
-                space: &space,
+                space,
                 units: &units,
                 for_combat: false,
             };
@@ -340,7 +340,7 @@ pub(super) fn ops_act(
             let for_combat = action.text(2) == Some("combat");
             let cost = Activation {
                 side,
-                space: &space,
+                space: space.as_str().into(),
                 units: &units,
                 for_combat,
             }
