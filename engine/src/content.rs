@@ -25,27 +25,41 @@ pub struct ContentFile {
     pub id: FileId,
 }
 
-/// FNV-1a: a fast hash for the short ids the indexes look up (they are never iterated, so
-/// the hash cannot change the order of anything in play).
+/// A fast hash for the short ids the indexes look up, eight bytes at a time (they are never
+/// iterated, so the hash cannot change the order of anything in play).
 #[derive(Default)]
 pub struct Fnv(u64);
 
+impl Fnv {
+    fn mix(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
 impl Hasher for Fnv {
     fn finish(&self) -> u64 {
-        self.0
+        // The product's high bits folded into the low ones that pick the bucket.
+        self.0 ^ (self.0 >> 29)
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for b in bytes {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(c);
+            self.mix(u64::from_le_bytes(word));
         }
-        self.0 = h;
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            // The length tells `ab` from `ab\0`.
+            self.mix(u64::from_le_bytes(word) ^ (rest.len() as u64) << 59);
+        }
+    }
+
+    fn write_u8(&mut self, b: u8) {
+        self.mix(u64::from(b) | 1 << 63);
     }
 }
 
@@ -547,4 +561,32 @@ pub(crate) fn space_index_in_region(content: &Content, space: usize, region: &st
         .game
         .as_ref()
         .is_some_and(|g| crate::model::space_lies_in(g, &content.graph.spaces[space], region))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Fnv;
+    use std::hash::{Hash, Hasher};
+
+    fn hash(text: &str) -> u64 {
+        let mut h = Fnv::default();
+        text.hash(&mut h);
+        h.finish()
+    }
+
+    #[test]
+    fn the_ids_hash_tells_apart_texts_that_differ_in_a_byte_or_in_length() {
+        let mut seen = std::collections::HashSet::new();
+        let letters = "abcdefghijklmnopqrstuvwxyz_";
+        for a in letters.chars() {
+            for b in letters.chars() {
+                for stem in ["", "soviet_union_", "beach_"] {
+                    assert!(seen.insert(hash(&format!("{stem}{a}{b}"))));
+                }
+            }
+        }
+        assert_ne!(hash("ab"), hash("ab\0"));
+        assert_ne!(hash("abcdefgh"), hash("abcdefgh\0"));
+        assert_eq!(hash("moscow"), hash(&String::from("moscow")));
+    }
 }
