@@ -249,4 +249,16 @@ mod tests {
         }
         assert_eq!(prompt.examples(), vec!["choose a".to_string()]);
     }
+
+    #[test]
+    fn the_legal_actions_shown_for_a_choice_of_one_are_every_pick() {
+        let yes_no = Prompt {
+            side: "allied".into(),
+            kind: "decision".into(),
+            question: "Discard a card of 3 OPS or more and take card 24 (4.4)?".into(),
+            actions: ["yes", "no"].map(|o| Action::new(Word::id(o))).to_vec(),
+            pick: Some((1, 1)),
+        };
+        assert_eq!(yes_no.examples(), vec!["choose yes", "choose no"]);
+    }
 }

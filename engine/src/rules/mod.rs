@@ -139,11 +139,16 @@ impl Prompt {
         self.allows(&action).then_some(action)
     }
 
-    /// Some legal actions, to show as alternatives: every option, or for a multiple choice
-    /// the first picks that fit.
+    /// Some legal actions, to show as alternatives: every option; for a choice of one (a yes
+    /// or no), every pick; for a multiple choice, the first picks that fit.
     pub fn examples(&self) -> Vec<String> {
         match self.pick {
             None => self.options(),
+            Some((_, 1)) => self
+                .actions
+                .iter()
+                .map(|a| Action::new("choose").and(a.words()[0]).to_string())
+                .collect(),
             Some((min, _)) => {
                 let mut choose = Action::new("choose");
                 for a in self.actions.iter().take(min) {
