@@ -188,7 +188,7 @@ fn counts(rules: &Rules, x: &Unit) -> bool {
         .game
         .unit_types
         .iter()
-        .any(|t| t.id == rules.unit_type(x) && t.no_stacking)
+        .any(|t| t.no_stacking && t.id == rules.unit_type(x))
 }
 
 /// Whether a unit in a space with `others` stays within the stacking limits (`limit`, and the
