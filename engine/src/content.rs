@@ -28,15 +28,15 @@ pub struct ContentFile {
 /// A fast hash for the short ids the indexes look up, eight bytes at a time (they are never
 /// iterated, so the hash cannot change the order of anything in play).
 #[derive(Default)]
-pub struct Fnv(u64);
+pub struct IdHash(u64);
 
-impl Fnv {
+impl IdHash {
     fn mix(&mut self, word: u64) {
         self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
 }
 
-impl Hasher for Fnv {
+impl Hasher for IdHash {
     fn finish(&self) -> u64 {
         // The product's high bits folded into the low ones that pick the bucket.
         self.0 ^ (self.0 >> 29)
@@ -87,7 +87,7 @@ impl Hasher for AddrHash {
 }
 
 /// A map from ids, for lookups only.
-pub type IdMap<V> = HashMap<crate::id::Id, V, BuildHasherDefault<Fnv>>;
+pub type IdMap<V> = HashMap<crate::id::Id, V, BuildHasherDefault<IdHash>>;
 
 /// A worked example as loaded: its data, and the places of its id and of each step, so a run
 /// that diverges is reported where the step is written.
@@ -565,11 +565,11 @@ pub(crate) fn space_index_in_region(content: &Content, space: usize, region: &st
 
 #[cfg(test)]
 mod tests {
-    use super::Fnv;
+    use super::IdHash;
     use std::hash::{Hash, Hasher};
 
     fn hash(text: &str) -> u64 {
-        let mut h = Fnv::default();
+        let mut h = IdHash::default();
         text.hash(&mut h);
         h.finish()
     }

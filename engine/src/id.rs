@@ -20,7 +20,7 @@ const REMEMBERED: usize = 256;
 #[derive(Clone, Copy)]
 pub struct Id(&'static str);
 
-type Kept = HashSet<&'static str, std::hash::BuildHasherDefault<crate::content::Fnv>>;
+type Kept = HashSet<&'static str, std::hash::BuildHasherDefault<crate::content::IdHash>>;
 
 fn interner() -> &'static RwLock<Kept> {
     static KEPT: OnceLock<RwLock<Kept>> = OnceLock::new();

@@ -78,6 +78,7 @@ impl Activation<'_> {
         }
         let ctx = match ctx {
             Some(ctx) => {
+                // In the places `names` gives them (rebuilding all costs 1% of a campaign).
                 ctx.names[0] = hooks::units("units", self.units);
                 ctx.names[1] = hooks::space("space", self.space);
                 ctx

@@ -383,7 +383,7 @@ pub fn builtin(name: &str) -> Option<&'static Builtin> {
     type ByName = std::collections::HashMap<
         &'static str,
         &'static Builtin,
-        std::hash::BuildHasherDefault<crate::content::Fnv>,
+        std::hash::BuildHasherDefault<crate::content::IdHash>,
     >;
     static BY_NAME: std::sync::OnceLock<ByName> = std::sync::OnceLock::new();
     BY_NAME
