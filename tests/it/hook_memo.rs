@@ -153,3 +153,37 @@ fn supply_levels_kept_from_prompt_to_prompt_change_nothing_in_play() {
         assert!(a == b, "action {i} differs");
     }
 }
+
+#[test]
+fn an_sr_route_asks_its_hooks_part_by_part_and_reaches_what_asking_each_connection_whole_reaches() {
+    // B2B 12.3 and 12.5: `from != origin and from.terrain == desert` and its like, asked of
+    // every connection of every route. Their parts keep their results by connection (the
+    // terrain part once for every route, the origin part per origin) and are asked in another
+    // order than written: every destination offered is the one asking without kept results
+    // offers.
+    use sandtable_engine::rules::{act, start, Rules};
+    let content = crate::cards::b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut compared = 0;
+    for seed in [3, 11] {
+        let mut state = start(&rules, seed, &[], &[]).unwrap();
+        let mut agent = RandomAgent::new(seed);
+        for _ in 0..900 {
+            let Some(prompt) = &state.flow.prompt else {
+                break;
+            };
+            let action = agent.act(prompt);
+            let mut plain = state.clone();
+            act(&rules, &mut state, &action).unwrap();
+            without_table(|| act(&rules, &mut plain, &action)).unwrap();
+            let (kept, asked) = (&state.flow.prompt, &plain.flow.prompt);
+            if let (Some(k), Some(a)) = (kept, asked) {
+                if k.kind == "redeploy_to" {
+                    compared += 1;
+                }
+                assert_eq!(k.options(), a.options(), "seed {seed}, after `{action}`");
+            }
+        }
+    }
+    assert!(compared >= 20, "only {compared} SR destinations compared");
+}

@@ -55,8 +55,15 @@ type Table = HashMap<Key, Option<i64>, BuildHasherDefault<Mix>>;
 /// Most results a table keeps before it starts again.
 const MOST: usize = 1 << 18;
 
+/// The tables of results by step, by their keys (see [`step_table`]).
+type StepTables = HashMap<Key, StepTable, BuildHasherDefault<Mix>>;
+
+/// Most tables of results by step a thread keeps before it starts again.
+const MOST_STEP_TABLES: usize = 1 << 12;
+
 thread_local! {
     static TABLE: RefCell<(u64, Table)> = RefCell::new((0, Table::default()));
+    static STEPS: RefCell<(u64, StepTables)> = RefCell::new((0, StepTables::default()));
     static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
@@ -193,36 +200,104 @@ fn key(
     (script, reads): (usize, &[Read]),
     ctx: &Context,
 ) -> Option<Key> {
-    let mut words = [0u64; WORDS];
-    let mut len = 0;
-    let mut push = |w: u64| -> Option<()> {
-        *words.get_mut(len)? = w;
-        len += 1;
+    let mut key = Key {
+        script,
+        len: 0,
+        words: [0; WORDS],
+    };
+    for r in reads {
+        if let Some(w) = read_word(content, state, ctx, r)? {
+            key.push(w)?;
+        }
+    }
+    Some(key)
+}
+
+impl Key {
+    /// Adds a word; none when the key is full.
+    fn push(&mut self, w: u64) -> Option<()> {
+        *self.words.get_mut(self.len)? = w;
+        self.len += 1;
         Some(())
+    }
+}
+
+/// What one read finds, in a word: none (the outer) when it cannot be put in one, none (the
+/// inner) when it reads an id of the content, the same every time.
+fn read_word(content: &Content, state: &State, ctx: &Context, r: &Read) -> Option<Option<u64>> {
+    Some(Some(match r {
+        Read::Flag(f) => u64::from(state.flags.contains(f.as_str())),
+        Read::Turn => u64::from(state.turn),
+        Read::Round => u64::from(state.round),
+        Read::Marker { space, marker } => {
+            let (space, marker) = (named(ctx, *space)?, named(ctx, *marker)?);
+            u64::from(
+                state
+                    .markers
+                    .iter()
+                    .any(|m| m.space == space && m.marker == marker),
+            )
+        }
+        Read::Name { name, fields } => return given(content, state, ctx, (*name, fields)),
+    }))
+}
+
+/// A condition's results kept by step, for a question asked of many steps that differ only
+/// in the names `varying` (an SR route's connections, `from` and `to`): the table kept for
+/// what the condition (numbered `script`, remembered wholly, with these reads) reads besides
+/// those names, with `steps` places, each 0 until a result is put there. None when it reads
+/// something else of the varying names than the names themselves (a marker on `from`), when
+/// what it reads cannot be put in words, or when the tables are off.
+///
+/// **Invariant:** a result kept is the one evaluation gives for its step in any context whose
+/// other names read the same: the condition is remembered wholly, so its result is a
+/// function of its reads, and a step fixes the varying names.
+pub(crate) fn step_table(
+    content: &Content,
+    state: &State,
+    (script, reads): (usize, &[Read]),
+    ctx: &Context,
+    (varying, steps): (&[crate::Id], usize),
+) -> Option<(StepTable, usize)> {
+    if OFF.with(std::cell::Cell::get) {
+        return None;
+    }
+    let mut key = Key {
+        script,
+        len: 0,
+        words: [0; WORDS],
     };
     for r in reads {
         match r {
-            Read::Flag(f) => push(u64::from(state.flags.contains(f.as_str())))?,
-            Read::Turn => push(u64::from(state.turn))?,
-            Read::Round => push(u64::from(state.round))?,
-            Read::Marker { space, marker } => {
-                let (space, marker) = (named(ctx, *space)?, named(ctx, *marker)?);
-                push(u64::from(
-                    state
-                        .markers
-                        .iter()
-                        .any(|m| m.space == space && m.marker == marker),
-                ))?
+            Read::Name { name, .. } if varying.contains(name) => continue,
+            Read::Marker { space, marker }
+                if varying.contains(space) || varying.contains(marker) =>
+            {
+                return None
             }
-            Read::Name { name, fields } => {
-                if let Some(w) = given(content, state, ctx, (*name, fields))? {
-                    push(w)?;
-                }
-            }
+            _ => {}
+        }
+        if let Some(w) = read_word(content, state, ctx, r)? {
+            key.push(w)?;
         }
     }
-    Some(Key { script, len, words })
+    let (id, words) = (content.memo_id(), key.len);
+    STEPS.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.0 != id || t.1.len() >= MOST_STEP_TABLES {
+            t.0 = id;
+            t.1.clear();
+        }
+        let table =
+            t.1.entry(key)
+                .or_insert_with(|| std::rc::Rc::new(RefCell::new(vec![0; steps])));
+        let fits = table.borrow().len() == steps;
+        fits.then(|| (std::rc::Rc::clone(table), words))
+    })
 }
+
+/// A condition's results by step (see [`step_table`]).
+pub(crate) type StepTable = std::rc::Rc<RefCell<Vec<u8>>>;
 
 const TAG: u32 = 56;
 

@@ -129,7 +129,7 @@ pub fn may_in(content: &Content, state: &State, at: HookPoint, ctx: &Context) ->
 /// asked of every connection it may cross). A hook with a part of its condition (the whole,
 /// or one of a chain of `and`s) that names none of them and does not hold now cannot apply
 /// to any of those questions, and is left out: a condition that cannot be evaluated does not
-/// hold either, so leaving it out changes no answer. Ask the rest with [`may_among`].
+/// hold either, so leaving it out changes no answer. Ask the rest with [`StepVerdicts`].
 pub fn still_asked<'c>(
     content: &'c Content,
     state: &State,
@@ -149,9 +149,121 @@ pub fn still_asked<'c>(
         .collect()
 }
 
-/// [`may_in`], asking only these hooks (of one point; see [`still_asked`]).
-pub fn may_among(content: &Content, state: &State, hooks: &[&HookScripts], ctx: &Context) -> bool {
-    hooks.iter().all(|h| !says_no(content, state, h, ctx))
+/// The hooks still asked ([`still_asked`]) about many steps that differ only in some names
+/// (an SR route's connections: `from` and `to`). Each part of a hook's condition (each of a
+/// chain of `and`s, and a `May`'s condition) that can be remembered wholly keeps its results
+/// by step (see [`super::hook_memo::step_table`]): a step asked again, in this route or in a
+/// later one where the names the part reads besides the varying ones read the same, costs a
+/// look. By parts, so that `from != origin and from.terrain == desert` keeps its second part
+/// once for every route, whatever the origin, and asks the first only of desert spaces.
+pub struct StepVerdicts<'c> {
+    hooks: Vec<Asked<'c>>,
+}
+
+/// A hook as [`StepVerdicts`] asks it: the parts of its condition; whether it is a `Forbid`,
+/// else the condition of its `May` (none: the `May` allows nothing); each part with its
+/// results by step when it keeps them.
+struct Asked<'c> {
+    when: Vec<Part<'c>>,
+    forbid: bool,
+    may: Option<Part<'c>>,
+}
+
+/// A part of a condition, with its results by step when it keeps them.
+type Part<'c> = (&'c Expr, Option<super::hook_memo::StepTable>);
+
+/// A kept result (a step not yet asked keeps 0).
+const HOLDS: u8 = 1;
+const FAILS: u8 = 2;
+
+impl<'c> StepVerdicts<'c> {
+    /// The hooks `still`, asked in `ctx` about `steps` steps that differ in the names
+    /// `varying` only.
+    pub fn new(
+        content: &'c Content,
+        state: &State,
+        still: Vec<&'c HookScripts>,
+        ctx: &Context,
+        (varying, steps): (&[crate::Id], usize),
+    ) -> StepVerdicts<'c> {
+        let Some(game) = content.game.as_ref() else {
+            return StepVerdicts { hooks: Vec::new() };
+        };
+        // A part, with how widely its results are shared: by how many words its table's
+        // key holds (none without a table).
+        let part = |e: &'c Expr, number: Option<usize>| -> (Part<'c>, usize) {
+            let table = match (number, crate::script::reads::memo(e)) {
+                (Some(number), Some(Memo::Whole(reads))) => super::hook_memo::step_table(
+                    content,
+                    state,
+                    (number, &reads),
+                    ctx,
+                    (varying, steps),
+                ),
+                _ => None,
+            };
+            let shared = table.as_ref().map_or(usize::MAX, |(_, words)| *words);
+            ((e, table.map(|(t, _)| t)), shared)
+        };
+        let hooks = still
+            .into_iter()
+            .filter_map(|h| {
+                // Each part numbered apart from every other: the `May`'s condition first.
+                const PARTS: usize = 1 << 16;
+                let number = |i: usize| (i < PARTS).then(|| h.index * PARTS + i);
+                // The parts whose results are shared most are asked first: a chain of `and`s
+                // holds when every part does, in any order (a part that cannot be evaluated
+                // does not hold, wherever it stands).
+                let mut when: Vec<(Part, usize)> = h.when.as_ref().map_or(Vec::new(), |w| {
+                    let parts = crate::script::reads::conjuncts(w).into_iter().enumerate();
+                    parts.map(|(i, e)| part(e, number(i + 1))).collect()
+                });
+                when.sort_by_key(|(_, shared)| *shared);
+                let when = when.into_iter().map(|(p, _)| p).collect();
+                let (forbid, may) = match game.hooks.get(h.index).map(|x| &x.then) {
+                    Some(HookEffect::Forbid) => (true, None),
+                    Some(HookEffect::May(_)) => {
+                        (false, h.value.as_ref().map(|v| part(v, number(0)).0))
+                    }
+                    // Other hooks never forbid.
+                    _ => return None,
+                };
+                Some(Asked { when, forbid, may })
+            })
+            .collect();
+        StepVerdicts { hooks }
+    }
+
+    /// Whether none of the hooks forbids step `step` (`ctx` naming it), as [`may_in`] would
+    /// say, asking only these hooks.
+    pub fn may(&self, content: &Content, state: &State, ctx: &Context, step: usize) -> bool {
+        let holds = |(e, table): &Part| {
+            let kept = table.as_ref().and_then(|t| t.borrow().get(step).copied());
+            match kept {
+                Some(HOLDS) => return true,
+                Some(FAILS) => return false,
+                _ => {}
+            }
+            // One that cannot be evaluated does not hold, as in `holds`.
+            let holds = eval::condition(e, content, state, ctx).unwrap_or(false);
+            if let Some(t) = table {
+                if let Some(v) = t.borrow_mut().get_mut(step) {
+                    *v = if holds { HOLDS } else { FAILS };
+                }
+            }
+            holds
+        };
+        // A hook forbids when its condition holds (every part of it), and it is a
+        // `Forbid` or its `May`'s condition does not hold: as `says_no` says.
+        self.hooks
+            .iter()
+            .all(|h| !h.when.iter().all(holds) || !h.forbid && h.may.as_ref().is_some_and(holds))
+    }
+
+    /// Whether no hook is left to ask.
+    pub fn is_empty(&self) -> bool {
+        self.hooks.is_empty()
+    }
 }
 
 /// The hooks at a condition point that forbid a step (by their place in `game.ron`'s

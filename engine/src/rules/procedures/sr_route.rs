@@ -54,18 +54,22 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
         let varying = [crate::Id::new("from"), crate::Id::new("to")];
         let still =
             hooks::still_asked(rules.content, state, HookPoint::MayRedeploy, &ctx, &varying);
-        (ctx, still)
+        // A connection crossed one way or the other: its verdicts kept by step.
+        let steps = g.edges.len() * 2;
+        let verdicts =
+            hooks::StepVerdicts::new(rules.content, state, still, &ctx, (&varying, steps));
+        (ctx, verdicts)
     });
-    let mut may_cross = |i: usize, n: usize| {
-        let Some((ctx, still)) = asked.as_mut() else {
+    let mut may_cross = |i: usize, n: usize, e: usize| {
+        let Some((ctx, verdicts)) = asked.as_mut() else {
             return true;
         };
-        if still.is_empty() {
+        if verdicts.is_empty() {
             return true;
         }
         ctx.names[2] = hooks::space("from", g.spaces[i].id);
         ctx.names[3] = hooks::space("to", g.spaces[n].id);
-        hooks::may_among(rules.content, state, still, ctx)
+        verdicts.may(rules.content, state, ctx, e * 2 + usize::from(i > n))
     };
     // A connection's kinds: whether SR may use it at all, and whether it is a sea crossing
     // (which ends the route, and which large units may not take).
@@ -87,7 +91,7 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
                 || !friendly(n)
                 || !may_enter(rules, state, &side, n)
                 || blocked(n)
-                || !may_cross(i, n)
+                || !may_cross(i, n, e)
             {
                 continue;
             }
@@ -119,7 +123,7 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
                     || !open
                         .iter()
                         .any(|&r| may_go(rules, state, (&side, r), (i, n)))
-                    || !may_cross(i, n)
+                    || !may_cross(i, n, e)
                 {
                     continue;
                 }
