@@ -58,15 +58,17 @@ impl Activation<'_> {
     }
 
     /// [`Activation::offered`] for movement and for combat (whatever `for_combat` says), asked
-    /// in one context of the hooks' names: an action round asks both of every space. `ctx`
+    /// in one context of the hooks' names: an action round asks both of every space. `kept`
     /// keeps that context from one space to the next of a side's prompt (empty at first; the
-    /// names of the space and its units are changed in place).
+    /// names of the space and its units are changed in place), with whether a hook of either
+    /// point names `for_combat`: when none does, both modes are asked once, since no hook can
+    /// tell them apart.
     pub fn offered_both(
         &self,
         rules: &Rules,
         state: &State,
         base: u32,
-        ctx: &mut Option<Context>,
+        kept: &mut Option<(Context, bool)>,
     ) -> [Option<u32>; 2] {
         let content = rules.content;
         let (may, costs) = (
@@ -76,16 +78,24 @@ impl Activation<'_> {
         if !may && !costs {
             return [Some(base); 2];
         }
-        let ctx = match ctx {
-            Some(ctx) => {
+        let (ctx, apart) = match kept {
+            Some((ctx, apart)) => {
                 // In the places `names` gives them (rebuilding all costs 1% of a campaign).
                 ctx.names[0] = hooks::units("units", self.units);
                 ctx.names[1] = hooks::space("space", self.space);
-                ctx
+                (ctx, *apart)
             }
-            None => ctx.insert(hooks::context_for(content, self.side, self.names())),
+            None => {
+                let ctx = hooks::context_for(content, self.side, self.names());
+                let points = [HookPoint::MayActivate, HookPoint::ActivationCost];
+                let apart = points
+                    .into_iter()
+                    .any(|at| hooks::any_names(content, at, &[crate::Id::of_static("for_combat")]));
+                let (ctx, apart) = kept.insert((ctx, apart));
+                (ctx, *apart)
+            }
         };
-        [false, true].map(|for_combat| {
+        let mut offer = |for_combat: bool| {
             ctx.names[2] = hooks::flag("for_combat", for_combat);
             let allowed = !may || hooks::may_in(content, state, HookPoint::MayActivate, ctx);
             allowed.then(|| {
@@ -99,7 +109,12 @@ impl Activation<'_> {
                     None,
                 ))
             })
-        })
+        };
+        if apart {
+            [offer(false), offer(true)]
+        } else {
+            [offer(false); 2]
+        }
     }
 }
 

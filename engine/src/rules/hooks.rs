@@ -48,6 +48,18 @@ pub fn any_at(content: &Content, at: HookPoint) -> bool {
     content.sequence.hooks.iter().any(|h| h.at == at)
 }
 
+/// Whether a hook at a point names any of `names` in its condition or its script's number or
+/// `May` condition (see [`crate::script::reads::names_any`]): a hook that names none of them
+/// cannot tell apart questions that differ in them only.
+pub fn any_names(content: &Content, at: HookPoint, names: &[crate::Id]) -> bool {
+    at_point(content, at).any(|h| {
+        [&h.when, &h.value]
+            .into_iter()
+            .flatten()
+            .any(|e| crate::script::reads::names_any(e, names))
+    })
+}
+
 fn at_point(content: &Content, at: HookPoint) -> impl Iterator<Item = &HookScripts> {
     content.sequence.hooks.iter().filter(move |h| h.at == at)
 }
