@@ -246,15 +246,26 @@ impl<'c> StepVerdicts<'c> {
         StepVerdicts { hooks }
     }
 
-    /// Whether none of the hooks forbids step `step` (`ctx` naming it), as [`may_in`] would
-    /// say, asking only these hooks.
-    pub fn may(&self, content: &Content, state: &State, ctx: &Context, step: usize) -> bool {
-        let holds = |(e, table): &Part| {
+    /// Whether none of the hooks forbids step `step`, as [`may_in`] would say, asking only
+    /// these hooks: in `ctx` once `name` has named the step in it (only when a part must be
+    /// asked).
+    pub fn may(
+        &self,
+        content: &Content,
+        state: &State,
+        (ctx, name): (&mut Context, impl FnOnce(&mut Context)),
+        step: usize,
+    ) -> bool {
+        let mut name = Some(name);
+        let mut holds = |(e, table): &Part| {
             let kept = table.as_ref().and_then(|t| t.borrow().get(step).copied());
             match kept {
                 Some(HOLDS) => return true,
                 Some(FAILS) => return false,
                 _ => {}
+            }
+            if let Some(name) = name.take() {
+                name(ctx);
             }
             // One that cannot be evaluated does not hold, as in `holds`.
             let holds = eval::condition(e, content, state, ctx).unwrap_or(false);
@@ -267,9 +278,9 @@ impl<'c> StepVerdicts<'c> {
         };
         // A hook forbids when its condition holds (every part of it), and it is a
         // `Forbid` or its `May`'s condition does not hold: as `says_no` says.
-        self.hooks
-            .iter()
-            .all(|h| !h.when.iter().all(holds) || !h.forbid && h.may.as_ref().is_some_and(holds))
+        self.hooks.iter().all(|h| {
+            !h.when.iter().all(&mut holds) || !h.forbid && h.may.as_ref().is_some_and(&mut holds)
+        })
     }
 
     /// Whether no hook is left to ask.

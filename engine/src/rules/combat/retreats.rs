@@ -96,7 +96,7 @@ pub fn retreat_options(rules: &Rules, state: &State, c: &CombatTask, unit: usize
         if *to == c.target
             || !movable(rules, e)
             || !may_enter(rules, state, &side, n)
-            || enemy_in(rules, state, to, &side)
+            || enemy_in(rules, state, to, side)
             || !may_operate(rules, state, unit, to)
             || (last && !may_stack(rules, state, unit, to))
             || (away && target.is_some_and(|t| g.neighbours(t).iter().any(|&(x, _)| x == n)))

@@ -79,7 +79,14 @@ pub(in crate::rules) fn own_units(
         .collect()
 }
 
-pub(in crate::rules) fn enemy_in(rules: &Rules, state: &State, space: &str, side: &str) -> bool {
+pub(in crate::rules) fn enemy_in(
+    rules: &Rules,
+    state: &State,
+    space: &str,
+    side: impl Into<crate::Id>,
+) -> bool {
+    // Sides compared as ids, by address.
+    let side = side.into();
     state.units_at(space).any(|(_, u)| rules.side(u) != side)
 }
 
@@ -556,7 +563,7 @@ fn unit_moves<'c>(
         let to = &g.spaces[n].id;
         movable(rules, e)
             && may_enter(rules, state, &side, n)
-            && !enemy_in(rules, state, to, &side)
+            && !enemy_in(rules, state, to, side)
             && may_operate(rules, state, i, to)
             && may_pass(rules, state, i, to)
     };

@@ -7,6 +7,8 @@ use std::collections::{BTreeMap, VecDeque};
 
 use super::*;
 use crate::rules::hooks;
+use crate::script::eval::Value;
+use crate::script::types::Kind;
 
 /// Where a unit's SR may reach from its space.
 pub(super) struct Reach {
@@ -27,8 +29,8 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
     let large = rules.is_large(u);
     let start = g.index_of(at)?;
     let friendly = |i: usize| {
-        state.control.get(&g.spaces[i].id).map(|x| x.as_str()) == Some(&side)
-            && !enemy_in(rules, state, &g.spaces[i].id, &side)
+        state.control.get(&g.spaces[i].id) == Some(&side)
+            && !enemy_in(rules, state, &g.spaces[i].id, side)
     };
     let blocked =
         |i: usize| {
@@ -67,9 +69,17 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
         if verdicts.is_empty() {
             return true;
         }
-        ctx.names[2] = hooks::space("from", g.spaces[i].id);
-        ctx.names[3] = hooks::space("to", g.spaces[n].id);
-        verdicts.may(rules.content, state, ctx, e * 2 + usize::from(i > n))
+        // Named only when a hook's part is asked, not when every result is kept.
+        let name = |ctx: &mut Context| {
+            ctx.names[2].1 = Value::Id(Kind::Space, g.spaces[i].id);
+            ctx.names[3].1 = Value::Id(Kind::Space, g.spaces[n].id);
+        };
+        verdicts.may(
+            rules.content,
+            state,
+            (ctx, name),
+            e * 2 + usize::from(i > n),
+        )
     };
     // A connection's kinds: whether SR may use it at all, and whether it is a sea crossing
     // (which ends the route, and which large units may not take).
@@ -117,7 +127,7 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
                 if n == start
                     || neutral.contains_key(&n)
                     || state.control.contains_key(id)
-                    || enemy_in(rules, state, id, &side)
+                    || enemy_in(rules, state, id, side)
                     || !may_enter(rules, state, &side, n)
                     || blocked(n)
                     || !open
