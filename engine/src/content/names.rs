@@ -6,30 +6,41 @@
 use super::{Content, IdMap};
 
 /// The names of everything a text of play may mention by id: sides, nations, spaces, units,
-/// cards, tracks, markers, boxes, regions, decks, tables and flags.
+/// cards, regions, tracks, markers, boxes, decks, flags and tables.
 #[derive(Debug, Clone, Default)]
 pub struct Names {
     names: IdMap<String>,
     /// Counters with several identical pieces (named `counter.2` in actions).
     pieces: IdMap<()>,
+    /// Ids that are plain words (`combat`, `victory`) of the things a sentence rarely means by
+    /// them: markers, tracks, boxes, decks, flags and tables. [`Names::words`] leaves them
+    /// as written ("movement or combat", not "movement or Combat" for B2B's Combat marker);
+    /// an action names them.
+    plain: IdMap<()>,
 }
 
 impl Names {
     /// Built from the content; when two kinds of thing share an id, the first kind listed
-    /// above gives the name.
+    /// above gives the name (regions come before tracks).
     pub fn new(content: &Content) -> Names {
-        let mut names = IdMap::default();
-        let mut add = |id: &str, name: &str| {
+        fn add(names: &mut IdMap<String>, id: &str, name: &str) {
             if !id.is_empty() && !name.is_empty() {
                 names.entry(id.into()).or_insert_with(|| name.to_string());
             }
-        };
+        }
+        let mut names = IdMap::default();
         let game = content.game.as_ref();
         if let Some(g) = game {
-            g.sides.iter().for_each(|s| add(&s.id, &s.name));
-            g.nations.iter().for_each(|n| add(&n.id, &n.name));
+            g.sides.iter().for_each(|s| add(&mut names, &s.id, &s.name));
+            g.nations
+                .iter()
+                .for_each(|n| add(&mut names, &n.id, &n.name));
         }
-        content.map.spaces.iter().for_each(|s| add(&s.id, &s.name));
+        content
+            .map
+            .spaces
+            .iter()
+            .for_each(|s| add(&mut names, &s.id, &s.name));
         // A counter's name, with its nation's when another counter has the same name (the
         // German and the Soviet 1st Army).
         let mut seen: IdMap<u32> = IdMap::default();
@@ -43,27 +54,54 @@ impl Names {
         let mut pieces = IdMap::default();
         for c in &content.counters {
             if seen.get(c.name.as_str()).copied().unwrap_or(0) > 1 {
-                add(&c.id, &format!("{} {}", nation(&c.nation), c.name));
+                add(
+                    &mut names,
+                    &c.id,
+                    &format!("{} {}", nation(&c.nation), c.name),
+                );
             } else {
-                add(&c.id, &c.name);
+                add(&mut names, &c.id, &c.name);
             }
             if c.count > 1 {
                 pieces.insert(c.id, ());
             }
         }
         for (_, card) in content.cards() {
-            add(&card.id, &card.title);
+            add(&mut names, &card.id, &card.title);
         }
         if let Some(g) = game {
-            g.tracks.iter().for_each(|t| add(&t.id, &t.name));
-            g.markers.iter().for_each(|m| add(&m.id, &m.name));
-            g.boxes.iter().for_each(|b| add(&b.id, &b.name));
-            g.regions.iter().for_each(|r| add(&r.id, &r.name));
-            g.decks.iter().for_each(|d| add(&d.id, &d.name));
-            g.flags.iter().for_each(|f| add(&f.id, &f.name));
+            g.regions
+                .iter()
+                .for_each(|r| add(&mut names, &r.id, &r.name));
         }
-        content.tables.iter().for_each(|t| add(&t.id, &t.name));
-        Names { names, pieces }
+        // What is named so far is named in sentences too, plain word or not.
+        let before: IdMap<()> = names.keys().map(|id| (*id, ())).collect();
+        if let Some(g) = game {
+            g.tracks
+                .iter()
+                .for_each(|t| add(&mut names, &t.id, &t.name));
+            g.markers
+                .iter()
+                .for_each(|m| add(&mut names, &m.id, &m.name));
+            g.boxes.iter().for_each(|b| add(&mut names, &b.id, &b.name));
+            g.decks.iter().for_each(|d| add(&mut names, &d.id, &d.name));
+            g.flags.iter().for_each(|f| add(&mut names, &f.id, &f.name));
+        }
+        content
+            .tables
+            .iter()
+            .for_each(|t| add(&mut names, &t.id, &t.name));
+        let plain = names
+            .keys()
+            .filter(|id| !before.contains_key(*id))
+            .filter(|id| id.chars().all(|c| c.is_ascii_lowercase()))
+            .map(|id| (*id, ()))
+            .collect();
+        Names {
+            names,
+            pieces,
+            plain,
+        }
     }
 
     /// The name of an id, or of a piece of a counter (`su_61.2` is `61st Army #2`).
@@ -83,9 +121,15 @@ impl Names {
         self.of(id).unwrap_or_else(|| id.to_string())
     }
 
-    /// A text with every word that is an id written as its name; punctuation around a word
-    /// (`kiev:`, `(ge_4)`) stays.
+    /// A text with every word that is an id written as its name, but a plain word that is
+    /// only a marker's, a track's, a box's, a deck's, a flag's or a table's id; punctuation
+    /// around a word (`kiev:`, `(ge_4)`) stays.
     pub fn words(&self, text: &str) -> String {
+        self.named(text, false)
+    }
+
+    /// [`Names::words`], naming the plain words too when `all`.
+    fn named(&self, text: &str, all: bool) -> String {
         let mut out = String::with_capacity(text.len());
         let mut rest = text;
         while !rest.is_empty() {
@@ -95,7 +139,7 @@ impl Names {
             out.push_str(&rest[..start]);
             rest = &rest[start..];
             let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-            out.push_str(&self.word(&rest[..end]));
+            out.push_str(&self.word(&rest[..end], all));
             rest = &rest[end..];
         }
         out
@@ -106,12 +150,12 @@ impl Names {
     /// is all id.
     pub fn action(&self, text: &str) -> String {
         match text.trim().split_once(' ') {
-            Some((verb, rest)) => format!("{verb} {}", self.words(rest)),
-            None => self.words(text),
+            Some((verb, rest)) => format!("{verb} {}", self.named(rest, true)),
+            None => self.named(text, true),
         }
     }
 
-    fn word(&self, word: &str) -> String {
+    fn word(&self, word: &str, all: bool) -> String {
         let is_id = |c: char| c.is_alphanumeric() || c == '_' || c == '.' || c == '-';
         let core_start = word.find(is_id).unwrap_or(word.len());
         // An id ends in a letter, a digit or `_` (not in a full stop).
@@ -122,6 +166,9 @@ impl Names {
             .map_or(core_start, |(i, c)| i + c.len_utf8())
             .max(core_start);
         let core = &word[core_start..core_end];
+        if !all && self.plain.contains_key(core) {
+            return word.to_string();
+        }
         match self.of(core) {
             Some(name) => format!(
                 "{}{name}{}",
@@ -149,19 +196,32 @@ mod tests {
         names.insert("kiev".into(), "Kiev".to_string());
         names.insert("su_61".into(), "61st Army".to_string());
         names.insert("orel".into(), "Orël".to_string());
+        names.insert("combat".into(), "Combat".to_string());
         let mut pieces = IdMap::default();
         pieces.insert("su_61".into(), ());
-        Names { names, pieces }
+        let mut plain = IdMap::default();
+        plain.insert("combat".into(), ());
+        Names {
+            names,
+            pieces,
+            plain,
+        }
     }
 
     #[test]
-    fn words_write_ids_as_names_keeping_punctuation_and_pieces() {
+    fn words_write_ids_as_names_keeping_punctuation_and_pieces_but_plain_words_of_markers() {
         let n = names();
         assert_eq!(
             n.words("axis attacks kiev: 9 (su_61.2)."),
             "axis attacks Kiev: 9 (61st Army #2)."
         );
         assert_eq!(n.action("move su_61.1 kiev"), "move 61st Army #1 Kiev");
+        // A marker's id that is a plain word stays one in a sentence, not in an action.
+        assert_eq!(
+            n.words("Activate kiev for movement or combat."),
+            "Activate Kiev for movement or combat."
+        );
+        assert_eq!(n.action("activate kiev combat"), "activate Kiev Combat");
         // A word that ends in a letter of several bytes, and one that is all punctuation.
         assert_eq!(n.words("Orël, ... orel."), "Orël, ... Orël.");
         assert_eq!(n.words("  spaced   out  "), "  spaced   out  ");

@@ -224,7 +224,7 @@ pub(super) fn home_spaces(
     };
     let mut out = Vec::new();
     for (i, s) in rules.content.graph.spaces.iter().enumerate() {
-        if levels[i] == Level::Out || state.control.get(&s.id).map(|x| x.as_str()) != Some(&side) {
+        if levels[i] == Level::Out || state.control.get(&s.id) != Some(&side) {
             continue;
         }
         let home = !only
