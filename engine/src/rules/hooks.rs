@@ -168,6 +168,11 @@ pub fn still_asked<'c>(
 /// later one where the names the part reads besides the varying ones read the same, costs a
 /// look. By parts, so that `from != origin and from.terrain == desert` keeps its second part
 /// once for every route, whatever the origin, and asks the first only of desert spaces.
+///
+/// A step is what its caller numbers it (an SR route: a connection crossed one way,
+/// `2 × edge + direction`): every caller at a point numbers steps the same way, since the
+/// tables of a hook's parts are shared. Each part has a step budget of its own, so only a
+/// condition too long for one budget could answer otherwise than asked whole.
 pub struct StepVerdicts<'c> {
     hooks: Vec<Asked<'c>>,
 }
