@@ -51,10 +51,9 @@ impl SideView {
         let side_id = crate::Id::new(side);
         for u in &state.units {
             if let crate::state::Loc::Space(s) = &u.at {
-                if u.side(content) != side_id {
-                    if let Some(i) = g.index_of(s) {
-                        enemy[i] = true;
-                    }
+                // A space already known to hold an enemy piece needs no more asking.
+                if let Some(i) = g.index_of(s).filter(|&i| !enemy[i]) {
+                    enemy[i] = u.side(content) != side_id;
                 }
             }
         }
