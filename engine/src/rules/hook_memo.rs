@@ -200,11 +200,7 @@ fn key(
     (script, reads): (usize, &[Read]),
     ctx: &Context,
 ) -> Option<Key> {
-    let mut key = Key {
-        script,
-        len: 0,
-        words: [0; WORDS],
-    };
+    let mut key = Key::new(script);
     for r in reads {
         if let Some(w) = read_word(content, state, ctx, r)? {
             key.push(w)?;
@@ -214,6 +210,15 @@ fn key(
 }
 
 impl Key {
+    /// The key of script `script`, without words yet.
+    fn new(script: usize) -> Key {
+        Key {
+            script,
+            len: 0,
+            words: [0; WORDS],
+        }
+    }
+
     /// Adds a word; none when the key is full.
     fn push(&mut self, w: u64) -> Option<()> {
         *self.words.get_mut(self.len)? = w;
@@ -262,11 +267,7 @@ pub(crate) fn step_table(
     if OFF.with(std::cell::Cell::get) {
         return None;
     }
-    let mut key = Key {
-        script,
-        len: 0,
-        words: [0; WORDS],
-    };
+    let mut key = Key::new(script);
     for r in reads {
         match r {
             Read::Name { name, .. } if varying.contains(name) => continue,
