@@ -347,13 +347,12 @@ fn the_spaces_next_to_a_space_are_its_neighbours_in_order_with_the_other_filters
 }
 
 #[test]
-fn the_units_of_a_space_read_through_a_kept_index_follow_every_move() {
-    // A prompt's index of the pieces by space is taken again while no piece has moved; a
-    // state whose pieces moved, or another state, gets its own.
+fn the_units_of_a_space_read_through_the_kept_index_follow_every_move_and_keep_their_order() {
+    // The pieces keep an index of themselves by space, brought up to date after a change by
+    // moving only the pieces whose space changed: after any run of moves (onto the map, off
+    // it, back where a piece was) each space's units are those a look at every piece finds,
+    // in the pieces' order; a copy taken before the moves keeps the units as they were.
     let mut s = campaign();
-    let at = |s: &State, space: &str| -> Vec<usize> {
-        s.with_units_indexed(|| s.units_at(space).map(|(i, _)| i).collect())
-    };
     let scanned = |s: &State, space: &str| -> Vec<usize> {
         s.units
             .iter()
@@ -362,20 +361,39 @@ fn the_units_of_a_space_read_through_a_kept_index_follow_every_move() {
             .map(|(i, _)| i)
             .collect()
     };
-    let before = at(&s, "vitebsk");
-    assert_eq!(before, scanned(&s, "vitebsk"));
-    assert!(!before.is_empty());
-    let other = s.clone();
-    s.units[before[0]].at = Loc::Space("pskov".into());
-    assert_eq!(
-        at(&s, "vitebsk"),
-        scanned(&s, "vitebsk"),
-        "read after the move"
-    );
-    assert_eq!(at(&s, "pskov"), scanned(&s, "pskov"));
-    assert_eq!(at(&other, "vitebsk"), before, "the state as it was");
-    s.units[before[0]].at = Loc::Space("vitebsk".into());
-    assert_eq!(at(&s, "vitebsk"), before);
+    let at = |s: &State, space: &str| -> Vec<usize> { s.units_at(space).map(|(i, _)| i).collect() };
+    let spaces = ["vitebsk", "pskov", "riga", "lwow", "moscow"];
+    let before: Vec<Vec<usize>> = spaces.iter().map(|x| at(&s, x)).collect();
+    assert!(!before[0].is_empty());
+    let copy = s.clone();
+    let (n, mut moved) = (s.units.len(), 0);
+    for step in 0..200usize {
+        let u = step * 37 % n;
+        s.units[u].at = match step % 7 {
+            0 => Loc::Removed,
+            1 => Loc::Unplaced,
+            k => Loc::Space(spaces[k % spaces.len()].into()),
+        };
+        // Read now and then, so that some changes are brought up to date together.
+        if step % 3 == 0 {
+            for space in spaces {
+                assert_eq!(
+                    at(&s, space),
+                    scanned(&s, space),
+                    "{space} after step {step}"
+                );
+                moved += 1;
+            }
+        }
+    }
+    assert!(moved > 0);
+    for (space, was) in spaces.iter().zip(&before) {
+        assert_eq!(&at(&copy, space), was, "the copy keeps {space} as it was");
+        assert_eq!(at(&copy, space), scanned(&copy, space));
+    }
+    let first = s.units[0].clone();
+    s.units.push(first);
+    assert_eq!(at(&s, "riga"), scanned(&s, "riga"), "a piece added");
 }
 
 #[test]

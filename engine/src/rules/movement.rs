@@ -114,7 +114,7 @@ thread_local! {
 /// around them.
 pub fn with_zones<R>(rules: &Rules, state: &State, f: impl FnOnce() -> R) -> R {
     if rules.game.zones_of_control.is_none() {
-        return state.with_units_indexed(f);
+        return f();
     }
     let exerting = super::supply::zones::Occupancy::of(rules, state).exerting;
     struct Restore(Option<Vec<Vec<String>>>);
@@ -125,7 +125,7 @@ pub fn with_zones<R>(rules: &Rules, state: &State, f: impl FnOnce() -> R) -> R {
         }
     }
     let _restore = Restore(ZONES.with(|z| z.borrow_mut().replace(exerting)));
-    state.with_units_indexed(f)
+    f()
 }
 
 /// Whether a space (a graph index) lies in the zone of control of a unit hostile to `side`:

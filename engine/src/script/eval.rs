@@ -50,9 +50,6 @@ impl<'e> Call<'e> {
     }
 }
 
-/// How many times a script asks for a space's units before it is given an index of them.
-const ASKS_BEFORE_INDEX: u32 = 4;
-
 /// Most evaluation steps one run may take.
 pub const STEP_BUDGET: u64 = 200_000;
 
@@ -141,12 +138,6 @@ struct Eval<'a> {
     supply: std::cell::RefCell<Vec<(String, String, Vec<crate::rules::supply::Level>)>>,
     /// The cost of the supply traces made since the budget was last charged.
     traced: std::cell::Cell<u64>,
-    /// The pieces on each space of the state as it was given, in their order: built the first
-    /// time a script asks for a space's units, and not read once the script has changed the
-    /// state.
-    by_space: std::cell::OnceCell<crate::content::IdMap<Vec<usize>>>,
-    /// How many times the script asked for a space's units.
-    asked_in: std::cell::Cell<u32>,
     /// The arguments of the builtins being called, evaluated, innermost call last: one stack
     /// for every call, so that a call allocates nothing for them.
     evaluated: Vec<(*const Expr, Value)>,
@@ -277,8 +268,6 @@ impl<'a> Eval<'a> {
             combat_modifiers: Vec::new(),
             supply: Default::default(),
             traced: Default::default(),
-            by_space: Default::default(),
-            asked_in: Default::default(),
             evaluated: Vec::new(),
             frames: Vec::new(),
         }
@@ -649,30 +638,9 @@ impl<'a> Eval<'a> {
             .filter(|&i| matches!(self.state.units[i].at, Loc::Space(_) | Loc::Box(_)))
     }
 
-    /// The pieces on a space, in their order: from the state's own index while a prompt's
-    /// options are worked out, else by a look at every piece; a script that asks more than a
-    /// few times gets an index of its own, as long as it has not changed the state.
+    /// The pieces on a space, in their order.
     fn units_in(&self, space: crate::Id) -> Vec<usize> {
-        if let Cow::Borrowed(state) = &self.state {
-            let asked = self.asked_in.get() + 1;
-            self.asked_in.set(asked);
-            if asked > ASKS_BEFORE_INDEX {
-                let index = self.by_space.get_or_init(|| {
-                    let mut index = crate::content::IdMap::<Vec<usize>>::default();
-                    for (i, u) in state.units.iter().enumerate() {
-                        if let Loc::Space(s) = &u.at {
-                            index.entry(*s).or_default().push(i);
-                        }
-                    }
-                    index
-                });
-                return index.get(&space).cloned().unwrap_or_default();
-            }
-        }
-        self.state
-            .units_at(space.as_str())
-            .map(|(i, _)| i)
-            .collect()
+        self.state.units.on(space.as_str()).to_vec()
     }
 
     fn set(mut items: Vec<Value>) -> Value {

@@ -1,27 +1,124 @@
 //! The pieces of a state, stamped: every change takes a fresh stamp, as the control table does
-//! (see [`super::Control`]), so what was worked out from the pieces (their index by space, a
-//! side's view of the map for supply) is known to hold while the stamp is the same, without
-//! comparing every piece.
+//! (see [`super::Control`]), so what was worked out from the pieces (a side's view of the map
+//! for supply) is known to hold while the stamp is the same, without comparing every piece.
 //!
 //! Reads go through `Deref` to the list as before; anything that may change a piece (`&mut`
 //! through `DerefMut`: an index, `push`, `iter_mut`) takes a fresh stamp first. A copy keeps
 //! the stamp: it holds the same pieces.
+//!
+//! The pieces also keep an index of themselves by space ([`Units::on`]), brought up to date
+//! when it is next read after a change: only the pieces whose space changed are moved in it.
+
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::control::fresh_stamp;
-use super::Unit;
+use super::{Loc, Unit};
+use crate::content::IdMap;
+use crate::Id;
+
+/// The pieces on the map by space. See [`Units::on`].
+#[derive(Clone, Default)]
+struct BySpace {
+    /// The space each piece stood on when the index was last brought up to date (`None` off
+    /// the map).
+    at: Vec<Option<Id>>,
+    /// Each space's pieces, in their order (looked up, never iterated).
+    spaces: IdMap<Vec<usize>>,
+}
+
+fn space_of(u: &Unit) -> Option<Id> {
+    match &u.at {
+        Loc::Space(s) => Some(*s),
+        _ => None,
+    }
+}
+
+impl BySpace {
+    fn new(list: &[Unit]) -> BySpace {
+        let mut index = BySpace {
+            at: list.iter().map(space_of).collect(),
+            spaces: IdMap::default(),
+        };
+        for (i, at) in index.at.iter().enumerate() {
+            if let Some(s) = at {
+                index.spaces.entry(*s).or_default().push(i);
+            }
+        }
+        index
+    }
+
+    /// The index of `list`, from this one of the same pieces as they stood before: only the
+    /// pieces whose space changed move. A list that grew or shrank is indexed anew.
+    fn update(mut self, list: &[Unit]) -> BySpace {
+        if list.len() != self.at.len() {
+            return BySpace::new(list);
+        }
+        for (i, u) in list.iter().enumerate() {
+            let now = space_of(u);
+            if now == self.at[i] {
+                continue;
+            }
+            if let Some(was) = self.at[i] {
+                if let Some(pieces) = self.spaces.get_mut(&was) {
+                    pieces.retain(|&p| p != i);
+                }
+            }
+            if let Some(s) = now {
+                let pieces = self.spaces.entry(s).or_default();
+                let k = pieces.partition_point(|&p| p < i);
+                pieces.insert(k, i);
+            }
+            self.at[i] = now;
+        }
+        self
+    }
+}
 
 /// The pieces, with their stamp. See the module's documentation.
-#[derive(Clone)]
 pub struct Units {
     list: Vec<Unit>,
     /// A number no other list of pieces had with other contents.
     stamp: u64,
+    /// The index by space of the pieces as they are, once asked for.
+    index: OnceLock<Arc<BySpace>>,
+    /// The index as it was before the last change, to bring up to date when next asked for.
+    stale: Mutex<Option<Arc<BySpace>>>,
+}
+
+impl Clone for Units {
+    fn clone(&self) -> Units {
+        Units {
+            list: self.list.clone(),
+            stamp: self.stamp,
+            index: self.index.clone(),
+            stale: Mutex::new(self.stale_slot().clone()),
+        }
+    }
 }
 
 impl Units {
     /// See the module's documentation.
     pub fn stamp(&self) -> u64 {
         self.stamp
+    }
+
+    /// The pieces on a space, in their order.
+    pub fn on(&self, space: &str) -> &[usize] {
+        self.by_space().spaces.get(space).map_or(&[], Vec::as_slice)
+    }
+
+    fn by_space(&self) -> &BySpace {
+        self.index.get_or_init(|| {
+            let before = self.stale_slot().take();
+            Arc::new(match before {
+                Some(before) => Arc::unwrap_or_clone(before).update(&self.list),
+                None => BySpace::new(&self.list),
+            })
+        })
+    }
+
+    fn stale_slot(&self) -> std::sync::MutexGuard<'_, Option<Arc<BySpace>>> {
+        self.stale.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -36,6 +133,8 @@ impl From<Vec<Unit>> for Units {
         Units {
             list,
             stamp: fresh_stamp(),
+            index: OnceLock::new(),
+            stale: Mutex::new(None),
         }
     }
 }
@@ -58,6 +157,9 @@ impl std::ops::DerefMut for Units {
     /// The list, to change: stamped afresh (whether or not it then changes).
     fn deref_mut(&mut self) -> &mut Vec<Unit> {
         self.stamp = fresh_stamp();
+        if let Some(index) = self.index.take() {
+            *self.stale.get_mut().unwrap_or_else(|e| e.into_inner()) = Some(index);
+        }
         &mut self.list
     }
 }

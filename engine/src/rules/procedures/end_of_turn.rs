@@ -41,10 +41,8 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
     let enemy = rules.other_side(side).to_string();
     let side_id = crate::Id::from(side);
     let g = &rules.content.graph;
-    // The state is only read here: its units are looked up by space through one index.
-    let read: &State = state;
-    let lost = read.with_units_indexed(|| {
-        let state = read;
+    let lost = {
+        let state: &State = state;
         let mut lost = Vec::new();
         for (i, s) in g.spaces.iter().enumerate() {
             if state.control.get(&s.id).map(|x| x.as_str()) != Some(side) {
@@ -79,7 +77,7 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
             }
         }
         lost
-    });
+    };
     for s in lost {
         take_control(rules, state, &s, &enemy);
     }

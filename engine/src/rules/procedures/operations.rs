@@ -215,8 +215,7 @@ pub(super) fn ops_prompt(
 ) -> Option<Prompt> {
     match stage {
         OpsStage::Activate => {
-            // Each space's units, and their costs, looked at through one index of the units.
-            let options = state.with_units_indexed(|| activations(rules, state, side, points));
+            let options = activations(rules, state, side, points);
             if options.is_empty() {
                 set_stage(state, OpsStage::Move);
                 return None;
@@ -231,8 +230,7 @@ pub(super) fn ops_prompt(
             ))
         }
         OpsStage::Move => {
-            let (mut options, passing) =
-                state.with_units_indexed(|| move_options(rules, state, side));
+            let (mut options, passing) = move_options(rules, state, side);
             // A unit passing through a space where it may not stop goes on at once.
             if passing {
                 return Some(Prompt::one_of(
@@ -257,7 +255,7 @@ pub(super) fn ops_prompt(
             ))
         }
         OpsStage::Attack => {
-            let options = state.with_units_indexed(|| combat::targets(rules, state, side));
+            let options = combat::targets(rules, state, side);
             if options.is_empty() {
                 state.flow.tasks.pop();
                 return None;

@@ -58,11 +58,9 @@ pub(super) fn sr_prompt(
                 options,
             ))
         }
-        // The route and the stacking of every space it reaches look at the units of many
-        // spaces: indexed once.
         Some(u) => Some(destination_prompt(
             side,
-            state.with_units_indexed(|| sr_destinations(rules, state, u)),
+            sr_destinations(rules, state, u),
             &state.units[u].name(rules.content),
         )),
     }
