@@ -45,22 +45,40 @@ impl Hasher for IdHash {
     fn write(&mut self, bytes: &[u8]) {
         let mut chunks = bytes.chunks_exact(8);
         for c in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(c);
-            self.mix(u64::from_le_bytes(word));
+            self.mix(word_at(c, 0));
         }
         let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            // The length tells `ab` from `ab\0`.
-            self.mix(u64::from_le_bytes(word) ^ (rest.len() as u64) << 59);
+        let n = rest.len();
+        if n > 0 {
+            // The last bytes read in fixed-size pieces (which may overlap), not copied one by
+            // one: the length tells apart texts whose pieces agree.
+            let word = match n {
+                4.. => half_at(rest, 0) | half_at(rest, n - 4) << 32,
+                _ => {
+                    u64::from(rest[0]) | u64::from(rest[n / 2]) << 8 | u64::from(rest[n - 1]) << 16
+                }
+            };
+            self.mix(word ^ (n as u64) << 59);
         }
     }
 
     fn write_u8(&mut self, b: u8) {
         self.mix(u64::from(b) | 1 << 63);
     }
+}
+
+/// The eight bytes of `bytes` from `at`, as a little-endian number.
+fn word_at(bytes: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(word)
+}
+
+/// The four bytes of `bytes` from `at`, as a little-endian number.
+fn half_at(bytes: &[u8], at: usize) -> u64 {
+    let mut half = [0u8; 4];
+    half.copy_from_slice(&bytes[at..at + 4]);
+    u64::from(u32::from_le_bytes(half))
 }
 
 /// A hash of an address (an interned id's): one multiplication, folded.
@@ -178,11 +196,11 @@ pub struct Content {
     space_order: std::sync::OnceLock<Vec<usize>>,
 }
 
-/// For each `operate_in` play rule (by index): whether it names each counter (by index), and
-/// whether it allows each space (by graph index).
+/// For each `operate_in` play rule (by index): whether it allows each space (by graph index);
+/// for each counter (by index), the rules that name it.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct OperateTable {
-    pub binds: Vec<Vec<bool>>,
+    pub naming: Vec<Vec<usize>>,
     pub allows: Vec<Vec<bool>>,
 }
 

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 mod control;
 mod occupancy;
 mod units;
-pub use control::Control;
+pub use control::{ByIndex as ControlByIndex, Control};
 pub use occupancy::UnitsAt;
 pub use units::Units;
 

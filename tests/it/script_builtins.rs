@@ -397,6 +397,46 @@ fn the_units_of_a_space_read_through_the_kept_index_follow_every_move_and_keep_t
 }
 
 #[test]
+fn the_control_table_by_space_index_follows_every_change_of_control() {
+    // The rules read control by a space's graph index from a table made when first asked for
+    // after a change: after every change it gives what the control table gives, a copy taken
+    // before keeps the control it had, and another copy of the content gets a table of its own.
+    let content = b2b();
+    let mut s = campaign();
+    let spaces = &content.graph.spaces;
+    let agrees = |s: &State| {
+        let holders = s.control.by_index(content);
+        assert_eq!(holders.len(), spaces.len());
+        spaces
+            .iter()
+            .enumerate()
+            .all(|(i, sp)| holders[i] == s.control.get(&sp.id).copied())
+    };
+    assert!(agrees(&s));
+    let copy = s.clone();
+    let (axis, allied) = ("axis".into(), "allied".into());
+    let mut changed = 0;
+    for (k, sp) in spaces.iter().enumerate().step_by(7) {
+        match k % 3 {
+            0 => s.control.insert(sp.id, axis),
+            1 => s.control.insert(sp.id, allied),
+            _ => s.control.remove(&sp.id),
+        };
+        assert!(agrees(&s), "after changing {}", sp.id);
+        changed += 1;
+    }
+    assert!(changed > 10);
+    assert!(agrees(&copy));
+    assert_ne!(copy.control, s.control);
+    let other = content.clone();
+    let holders = s.control.by_index(&other);
+    assert!(spaces
+        .iter()
+        .enumerate()
+        .all(|(i, sp)| holders[i] == s.control.get(&sp.id).copied()));
+}
+
+#[test]
 fn the_spaces_of_a_country_a_side_controls_are_those_the_map_and_the_control_table_give() {
     // `spaces(country: r)` reads a table of each region's spaces made once per content, and
     // `controlled_by` asks the control table of each space that passed the other filters: the

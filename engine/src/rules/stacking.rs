@@ -9,7 +9,7 @@ use crate::state::{State, Unit};
 /// territory stays closed until its country enters the war).
 pub fn may_enter(rules: &Rules, state: &State, side: &str, space: usize) -> bool {
     let s = &rules.content.graph.spaces[space];
-    if !state.control.contains_key(&s.id) {
+    if state.control.by_index(rules.content)[space].is_none() {
         // A neutral space, open only under a rule whose flag is set.
         return rules.play.open_neutrals.iter().any(|o| {
             state.flags.contains(o.flag.as_str())
@@ -35,28 +35,31 @@ pub fn may_operate(rules: &Rules, state: &State, unit: usize, space: &str) -> bo
     let at = rules.content.graph.index_of(space);
     // Which rules name the unit's counter and allow each space, found once per content.
     let table = rules.content.operate_binds(|| operate_table(rules));
+    let binds = |r: &crate::model::OperateIn| {
+        r.unless_flag
+            .as_ref()
+            .is_none_or(|f| !state.flags.contains(f.as_str()))
+    };
+    let allowed = |k: usize, r: &crate::model::OperateIn| match at {
+        Some(i) => table.allows[k][i],
+        // Off the map: no region holds it; only the spaces listed by id.
+        None => r.regions.is_empty() && r.spaces.is_empty() || r.spaces.iter().any(|s| s == space),
+    };
+    let operate = &rules.play.operate_in;
     let counter = (rules.content.counters.get(u.hint)).filter(|c| c.id == u.counter);
-    rules.play.operate_in.iter().enumerate().all(|(k, r)| {
-        let named = match counter {
-            Some(_) => table.binds[k][u.hint],
-            None => rules.counter(u).is_some_and(|c| names_counter(r, c)),
-        };
-        let binds = named
-            && r.unless_flag
-                .as_ref()
-                .is_none_or(|f| !state.flags.contains(f.as_str()));
-        let allowed = match at {
-            Some(i) => table.allows[k][i],
-            // Off the map: no region holds it; only the spaces listed by id.
-            None => {
-                r.regions.is_empty() && r.spaces.is_empty() || r.spaces.iter().any(|s| s == space)
-            }
-        };
-        !binds || allowed
-    })
+    match counter {
+        // Only the rules that name the counter can bind it.
+        Some(_) => table.naming[u.hint]
+            .iter()
+            .all(|&k| !binds(&operate[k]) || allowed(k, &operate[k])),
+        None => operate.iter().enumerate().all(|(k, r)| {
+            let named = rules.counter(u).is_some_and(|c| names_counter(r, c));
+            !(named && binds(r)) || allowed(k, r)
+        }),
+    }
 }
 
-/// Which `operate_in` rules name which counters, and allow which spaces (in a region or
+/// Which `operate_in` rules name each counter, and allow which spaces (in a region or
 /// listed, and in none of the regions they rule out).
 fn operate_table(rules: &Rules) -> crate::content::OperateTable {
     let content = rules.content;
@@ -67,13 +70,13 @@ fn operate_table(rules: &Rules) -> crate::content::OperateTable {
     };
     let operate = &rules.play.operate_in;
     crate::content::OperateTable {
-        binds: operate
+        naming: content
+            .counters
             .iter()
-            .map(|r| {
-                content
-                    .counters
-                    .iter()
-                    .map(|c| names_counter(r, c))
+            .map(|c| {
+                (operate.iter().enumerate())
+                    .filter(|(_, r)| names_counter(r, c))
+                    .map(|(k, _)| k)
                     .collect()
             })
             .collect(),

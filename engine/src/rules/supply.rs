@@ -59,12 +59,10 @@ impl SideView {
         }
         let mut friendly = vec![false; n];
         let mut controlled = vec![false; n];
-        for (space, holder) in state.control.iter_unordered() {
-            if *holder == side_id {
-                if let Some(i) = g.index_of(space) {
-                    friendly[i] = !enemy[i];
-                    controlled[i] = true;
-                }
+        for (i, holder) in state.control.by_index(content).iter().enumerate() {
+            if *holder == Some(side_id) {
+                friendly[i] = !enemy[i];
+                controlled[i] = true;
             }
         }
         // Spaces whose markers let the side trace only Limited supply through them.

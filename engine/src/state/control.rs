@@ -5,13 +5,21 @@
 use std::borrow::Borrow;
 use std::hash::Hash;
 
-use crate::content::IdMap;
+use std::sync::{Arc, Mutex};
+
+use crate::content::{Content, IdMap};
 use crate::id::Id;
 
+/// The controller of each space (or none), by the space's graph index.
+pub type ByIndex = Arc<Vec<Option<Id>>>;
+
 /// The controller of each space that is not neutral. See the module's documentation.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub struct Control {
     map: IdMap<Id>,
+    /// The controller of each space by its graph index, for the content of that number (see
+    /// [`Control::by_index`]): made when first asked for after a change.
+    by_index: Mutex<Option<(u64, ByIndex)>>,
     /// A number no other table of control had with other contents: taken afresh from one
     /// counter of the process at every change, and copied with the table. Two tables with the
     /// same stamp hold the same control, so what was worked out from one holds for the other.
@@ -23,6 +31,16 @@ static STAMPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(
 
 pub(super) fn fresh_stamp() -> u64 {
     STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1
+}
+
+impl Clone for Control {
+    fn clone(&self) -> Control {
+        Control {
+            map: self.map.clone(),
+            by_index: Mutex::new(self.by_index_slot().clone()),
+            stamp: self.stamp,
+        }
+    }
 }
 
 impl PartialEq for Control {
@@ -61,10 +79,39 @@ impl Control {
         self.map.contains_key(space)
     }
 
+    /// The controller of each space (or none) by the space's graph index in `content`: one
+    /// lookup of every space after a change, then an array for every question until the next.
+    pub fn by_index(&self, content: &Content) -> ByIndex {
+        let mut slot = self.by_index_slot();
+        let of = content.memo_id();
+        if let Some((made_for, holders)) = &*slot {
+            if *made_for == of {
+                return Arc::clone(holders);
+            }
+        }
+        let holders: ByIndex = Arc::new(
+            (content.graph.spaces.iter())
+                .map(|s| self.map.get(&s.id).copied())
+                .collect(),
+        );
+        *slot = Some((of, Arc::clone(&holders)));
+        holders
+    }
+
+    fn by_index_slot(&self) -> std::sync::MutexGuard<'_, Option<(u64, ByIndex)>> {
+        self.by_index.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A change: a fresh stamp, and the table by index made again when next asked for.
+    fn changed(&mut self) {
+        self.stamp = fresh_stamp();
+        *self.by_index.get_mut().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+
     pub fn insert(&mut self, space: Id, side: Id) -> Option<Id> {
         let was = self.map.insert(space, side);
         if was != Some(side) {
-            self.stamp = fresh_stamp();
+            self.changed();
         }
         was
     }
@@ -76,7 +123,7 @@ impl Control {
     {
         let was = self.map.remove(space);
         if was.is_some() {
-            self.stamp = fresh_stamp();
+            self.changed();
         }
         was
     }
@@ -121,6 +168,7 @@ impl FromIterator<(Id, Id)> for Control {
     fn from_iter<I: IntoIterator<Item = (Id, Id)>>(items: I) -> Control {
         Control {
             map: items.into_iter().collect(),
+            by_index: Mutex::default(),
             stamp: fresh_stamp(),
         }
     }

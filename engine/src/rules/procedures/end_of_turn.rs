@@ -44,8 +44,9 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
     let lost = {
         let state: &State = state;
         let mut lost = Vec::new();
+        let holders = state.control.by_index(rules.content);
         for (i, s) in g.spaces.iter().enumerate() {
-            if state.control.get(&s.id).map(|x| x.as_str()) != Some(side) {
+            if holders[i] != Some(side_id) {
                 continue;
             }
             if supply::intact_fort(rules.content, state, &s.id)

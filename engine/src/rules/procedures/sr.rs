@@ -221,8 +221,9 @@ pub(super) fn home_spaces(
         })
     };
     let mut out = Vec::new();
+    let holders = state.control.by_index(rules.content);
     for (i, s) in rules.content.graph.spaces.iter().enumerate() {
-        if levels[i] == Level::Out || state.control.get(&s.id) != Some(&side) {
+        if levels[i] == Level::Out || holders[i] != Some(side) {
             continue;
         }
         let home = !only

@@ -28,10 +28,9 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
     let side = rules.side(u);
     let large = rules.is_large(u);
     let start = g.index_of(at)?;
-    let friendly = |i: usize| {
-        state.control.get(&g.spaces[i].id) == Some(&side)
-            && !enemy_in(rules, state, &g.spaces[i].id, side)
-    };
+    let holders = state.control.by_index(rules.content);
+    let friendly =
+        |i: usize| holders[i] == Some(side) && !enemy_in(rules, state, &g.spaces[i].id, side);
     let blocked =
         |i: usize| {
             rules.play.hindering_markers.iter().any(|h| {
@@ -126,7 +125,7 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
                 let id = &g.spaces[n].id;
                 if n == start
                     || neutral.contains_key(&n)
-                    || state.control.contains_key(id)
+                    || holders[n].is_some()
                     || enemy_in(rules, state, id, side)
                     || !may_enter(rules, state, &side, n)
                     || blocked(n)

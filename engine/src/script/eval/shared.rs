@@ -239,7 +239,9 @@ impl Eval<'_> {
                     None => Filter::Region(id),
                 },
                 // Looked up space by space, after the filters that cost less.
-                "controlled_by" => Filter::Controlled(the),
+                "controlled_by" => {
+                    Filter::Controlled(the, self.state.control.by_index(self.content))
+                }
                 "occupied_by" | "empty" => {
                     let mut at = vec![false; n];
                     for (u, unit) in self.state.units.iter().enumerate() {
@@ -267,7 +269,7 @@ impl Eval<'_> {
                 _ => Filter::Any,
             });
         }
-        tests.sort_by_key(|t| matches!(t, Filter::Controlled(_)));
+        tests.sort_by_key(|t| matches!(t, Filter::Controlled(..)));
         // In the order of the spaces' ids, so that the set is sorted as it is gathered: every
         // space, or only a space's neighbours when the spaces must be next to it.
         let near = tests.iter().find_map(|t| match t {
@@ -298,7 +300,7 @@ impl Eval<'_> {
                         crate::content::space_index_in_region(self.content, i, id)
                     }
                     Filter::Listed(members) => members[i],
-                    Filter::Controlled(side) => self.state.control.get(&s.id) == Some(side),
+                    Filter::Controlled(side, holders) => holders[i] == Some(*side),
                     Filter::Terrain(id) => s.terrain.as_deref() == Some(*id),
                     Filter::Feature(id) => s.features.iter().any(|f| f == id),
                     Filter::Adjacent(y) => y.is_some_and(|y| g.edge_between(i, y).is_some()),
@@ -588,8 +590,8 @@ enum Filter<'v, 'c> {
     Adjacent(Option<usize>),
     /// The spaces of a region or a country (by graph index) as the content's tables list them.
     Listed(&'c Vec<bool>),
-    /// The spaces a side controls.
-    Controlled(crate::Id),
+    /// The spaces a side controls, and the controller of each space by graph index.
+    Controlled(crate::Id, crate::state::ControlByIndex),
     /// The spaces marked (occupied by the side, holding the marker).
     Marked(Vec<bool>),
     /// The spaces occupied, and whether empty ones are wanted.
