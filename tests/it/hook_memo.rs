@@ -106,11 +106,13 @@ fn remembered_hook_results_change_nothing_in_play() {
 }
 
 #[test]
-fn supply_levels_kept_from_prompt_to_prompt_are_the_levels_a_trace_gives() {
+fn supply_levels_and_views_kept_from_prompt_to_prompt_are_those_made_anew() {
     // Barbarossa to Berlin asks supply at nearly every prompt (activation costs, SR, moves), so
     // the levels kept come from earlier states of the same game: at every state of a campaign's
-    // first turns, every nation's levels for each side are the ones a new trace gives.
-    use sandtable_engine::rules::supply::{levels, without_kept};
+    // first turns, every nation's levels for each side are the ones a new trace gives. A side's
+    // view of the map is made from its last one when only a few pieces changed: it is the view
+    // made anew.
+    use sandtable_engine::rules::supply::{levels, view_kept, without_kept, SideView};
     let content = crate::cards::b2b();
     let game = content.game.as_ref().unwrap();
     let rules = sandtable_engine::rules::Rules::new(content, "campaign").unwrap();
@@ -125,6 +127,11 @@ fn supply_levels_kept_from_prompt_to_prompt_are_the_levels_a_trace_gives() {
         sandtable_engine::rules::act(&rules, &mut state, &action).unwrap();
         checked += 1;
         for side in &game.sides {
+            assert!(
+                *view_kept(content, &state, &side.id) == SideView::new(content, &state, &side.id),
+                "action {checked} `{action}`: the view of {}",
+                side.id
+            );
             for nation in &game.nations {
                 let kept = levels(content, &state, &nation.id, &side.id);
                 let traced = without_kept(|| levels(content, &state, &nation.id, &side.id));

@@ -11,7 +11,7 @@ pub(in crate::rules) mod attack;
 mod kept;
 pub(in crate::rules) mod zones;
 
-pub use kept::{levels_kept, view_kept, without_kept};
+pub use kept::{levels_kept, levels_kept_reaching, view_kept, without_kept};
 
 pub use crate::content::supply_index::{edge_trace, nation_side, SupplyIndex};
 use crate::content::Content;
@@ -28,7 +28,7 @@ pub enum Level {
 
 /// The map as one side sees it for tracing supply: which spaces hold enemy pieces, which it
 /// controls free of them, and which hinder its supply (a partisan marker).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SideView {
     side: String,
     friendly: Vec<bool>,
@@ -91,6 +91,31 @@ impl SideView {
 
     pub fn side(&self) -> &str {
         &self.side
+    }
+
+    /// This view after pieces moved (or changed sides) with the control of the map and the
+    /// hindering markers as they were: the `spaces` (graph indexes) they left or entered
+    /// looked at again.
+    pub(crate) fn looked_again(
+        &self,
+        content: &Content,
+        state: &State,
+        spaces: &[usize],
+    ) -> SideView {
+        let mut view = self.clone();
+        let side_id = crate::Id::new(&self.side);
+        let words = self.friendly.len().div_ceil(64);
+        for &i in spaces {
+            let id = &content.graph.spaces[i].id;
+            let enemy = state.units_at(id).any(|(_, u)| u.side(content) != side_id);
+            let friendly = view.controlled[i] && !enemy;
+            view.friendly[i] = friendly;
+            // The friendly row comes first in the bits, 64 spaces to a word.
+            if let Some(word) = view.bits.get_mut(i / 64).filter(|_| i / 64 < words) {
+                *word = *word & !(1 << (i % 64)) | u64::from(friendly) << (i % 64);
+            }
+        }
+        view
     }
 
     /// Supply may not be traced through a space (to ask what a trace depends on).
@@ -204,6 +229,13 @@ pub(crate) struct Signature<'c> {
     always: Option<crate::Id>,
     /// The `limited_while` rules (by index) in force for it.
     limited: Vec<usize>,
+}
+
+impl Signature<'_> {
+    /// The nation's reach ([`max_reach`]).
+    pub(crate) fn reach(&self) -> u32 {
+        self.reach
+    }
 }
 
 pub(crate) fn signature<'c>(

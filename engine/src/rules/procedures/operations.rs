@@ -56,7 +56,13 @@ impl<'c> SupplyCache<'c> {
                 .position(|(_, s, read, _)| *s == side && *read == signature);
             let levels = match same {
                 Some(k) => self.levels[k].3.clone(),
-                None => supply::levels_kept(rules.content, state, &self.views[v], &nation),
+                None => supply::levels_kept_reaching(
+                    rules.content,
+                    state,
+                    &self.views[v],
+                    &nation,
+                    signature.reach(),
+                ),
             };
             self.levels.push((nation, side, signature, levels));
             self.levels.len() - 1

@@ -61,7 +61,63 @@ struct ViewReads {
     control: u64,
     units: u64,
     hindering: Vec<(Id, Id)>,
+    /// What the view read of each piece (see [`Pieces`]), to make another view from this one
+    /// by looking again only at the spaces whose pieces changed.
+    pieces: Rc<Pieces>,
 }
+
+/// What a side's view reads of each piece: the space it stands on (if on the map), its
+/// counter and whom it serves (its side).
+#[derive(PartialEq)]
+struct Pieces(Vec<(Option<Id>, Id, Option<usize>)>);
+
+impl Pieces {
+    fn of(state: &State) -> Pieces {
+        Pieces(
+            state
+                .units
+                .iter()
+                .map(|u| {
+                    let at = match &u.at {
+                        crate::state::Loc::Space(s) => Some(*s),
+                        _ => None,
+                    };
+                    (at, u.counter, u.serves)
+                })
+                .collect(),
+        )
+    }
+
+    /// The spaces (graph indexes) of the pieces that differ from `before`'s, where they were
+    /// and where they are; `None` when the lists differ in length or in more than `most`
+    /// pieces.
+    fn changed_spaces(
+        &self,
+        before: &Pieces,
+        content: &Content,
+        most: usize,
+    ) -> Option<Vec<usize>> {
+        if self.0.len() != before.0.len() {
+            return None;
+        }
+        let mut spaces = Vec::new();
+        for (now, was) in self.0.iter().zip(&before.0) {
+            if now == was {
+                continue;
+            }
+            if spaces.len() >= most {
+                return None;
+            }
+            for at in [now.0, was.0].into_iter().flatten() {
+                spaces.extend(content.graph.index_of(at));
+            }
+        }
+        Some(spaces)
+    }
+}
+
+/// How many pieces may have changed for a view to be made from an earlier one.
+const MOST_CHANGED: usize = 8;
 
 /// How many views a thread keeps: a prompt asks for its side's, a script sometimes the other.
 const VIEWS: usize = 4;
@@ -82,6 +138,18 @@ pub fn without_kept<R>(f: impl FnOnce() -> R) -> R {
 /// [`levels_seen`] on a side's whole view (as [`SideView::new`] makes it), from the levels
 /// kept when an earlier trace read the same; a view with spaces closed is traced each time.
 pub fn levels_kept(content: &Content, state: &State, view: &SideView, nation: &str) -> Vec<Level> {
+    let reach = max_reach(content, state, nation, &view.side);
+    levels_kept_reaching(content, state, view, nation, reach)
+}
+
+/// [`levels_kept`] for a nation whose reach ([`max_reach`]) is known.
+pub fn levels_kept_reaching(
+    content: &Content,
+    state: &State,
+    view: &SideView,
+    nation: &str,
+    reach: u32,
+) -> Vec<Level> {
     if view.closed || OFF.with(std::cell::Cell::get) {
         return levels_seen(content, state, view, nation);
     }
@@ -89,7 +157,7 @@ pub fn levels_kept(content: &Content, state: &State, view: &SideView, nation: &s
         content: content.memo_id(),
         nation: Id::new(nation),
         side: Id::new(&view.side),
-        reach: max_reach(content, state, nation, &view.side),
+        reach,
         view: view.bits.clone(),
         markers: state
             .markers
@@ -145,13 +213,35 @@ pub fn view_kept(content: &Content, state: &State, side: &str) -> Rc<SideView> {
     if let Some(view) = found {
         return view;
     }
-    let view = Rc::new(SideView::new(content, state, side));
+    // From the side's last view with the same control and hindering markers, when only a
+    // few pieces changed: their spaces looked at again.
+    let pieces = Pieces::of(state);
+    let earlier = KEPT_VIEWS.with(|k| {
+        k.borrow()
+            .iter()
+            .rev()
+            .find(|(r, _)| {
+                r.content == of
+                    && r.side == side_id
+                    && r.control == state.control.stamp()
+                    && r.hindering == hindering
+            })
+            .and_then(|(r, v)| {
+                let spaces = pieces.changed_spaces(&r.pieces, content, MOST_CHANGED)?;
+                Some((Rc::clone(v), spaces))
+            })
+    });
+    let view = Rc::new(match earlier {
+        Some((before, spaces)) => before.looked_again(content, state, &spaces),
+        None => SideView::new(content, state, side),
+    });
     let reads = ViewReads {
         content: of,
         side: side_id,
         control: state.control.stamp(),
         units: state.units.stamp(),
         hindering,
+        pieces: Rc::new(pieces),
     };
     KEPT_VIEWS.with(|k| {
         let mut k = k.borrow_mut();
