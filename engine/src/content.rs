@@ -183,8 +183,8 @@ pub struct Content {
     /// How the play rules' conditions can be remembered, by their place (a JSON pointer), each
     /// with its number among the remembered scripts.
     condition_reads: std::sync::OnceLock<ConditionReads>,
-    /// Each counter's side (its own, else its nation's), by index in `game.ron`'s sides.
-    counter_sides: std::sync::OnceLock<Vec<Option<usize>>>,
+    /// Each counter's side (its own, else its nation's): one of `game.ron`'s sides, or none.
+    counter_sides: std::sync::OnceLock<Vec<Option<crate::Id>>>,
     /// For each `operate_in` play rule, whether its nations, counters and sizes name each
     /// counter, and whether it allows each space (see `rules::stacking`).
     operate_binds: std::sync::OnceLock<OperateTable>,
@@ -277,8 +277,8 @@ impl Content {
     /// The side of the counter at index `i` (its own, else its nation's), if it is one of the
     /// game's sides.
     pub(crate) fn counter_side(&self, i: usize) -> Option<crate::Id> {
-        let sides = &self.game.as_ref()?.sides;
         let all = self.counter_sides.get_or_init(|| {
+            let sides = self.game.as_ref().map_or(&[][..], |g| g.sides.as_slice());
             self.counters
                 .iter()
                 .map(|c| {
@@ -286,11 +286,11 @@ impl Content {
                         Some(s) => s.as_str(),
                         None => supply_index::nation_side(self, &c.nation),
                     };
-                    sides.iter().position(|s| s.id == side)
+                    sides.iter().find(|s| s.id == side).map(|s| s.id)
                 })
                 .collect()
         });
-        Some(sides[(*all.get(i)?)?].id)
+        *all.get(i)?
     }
 
     /// The spaces' graph indexes in the order of their ids (as a script's sets order them): a
