@@ -304,7 +304,7 @@ fn activations(rules: &Rules, state: &State, side: &str, points: u32) -> Vec<Act
             let offered = activation.offered_both(rules, state, base, &mut ctx);
             for (mode, cost) in ["move", "combat"].into_iter().zip(offered) {
                 if cost.is_some_and(|cost| cost <= points) {
-                    options.push(Action::new("activate").and(Word::id(&space)).and(mode));
+                    options.push(Action::new("activate").and(space).and(mode));
                 }
             }
         }

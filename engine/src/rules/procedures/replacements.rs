@@ -32,7 +32,7 @@ pub(super) fn replace_prompt(
     if let Some(u) = placing {
         let options: Vec<Action> = rebuild_spaces(rules, state, u)
             .into_iter()
-            .map(|s| Action::new("place").and(Word::id(&s)))
+            .map(|s| Action::new("place").and(s))
             .collect();
         return Some(Prompt::one_of(
             side,
@@ -101,7 +101,7 @@ pub(super) fn replace_prompt(
 
 /// Where a large unit rebuilt out of the eliminated box may enter: the spaces it may enter from
 /// a box as a rebuilt unit, in a theatre it was eliminated in.
-fn rebuild_spaces(rules: &Rules, state: &State, unit: usize) -> Vec<String> {
+fn rebuild_spaces(rules: &Rules, state: &State, unit: usize) -> Vec<crate::Id> {
     let u = &state.units[unit];
     let levels = supply::levels(rules.content, state, rules.nation(u), &rules.side(u));
     let mut spaces = home_spaces(rules, state, unit, &levels, true);

@@ -72,7 +72,7 @@ pub(super) fn sr_marker_destinations(
     state: &State,
     side: &str,
     marker: &str,
-) -> Vec<String> {
+) -> Vec<crate::Id> {
     let Some(i) = rules
         .play
         .sr_markers
@@ -92,7 +92,7 @@ pub(super) fn sr_marker_destinations(
             asker.ctx_mut().space = Some(s.id);
             rules.condition_asked(state, &to, &mut asker) == Some(true)
         })
-        .map(|s| s.id.to_string())
+        .map(|s| s.id)
         .collect()
 }
 
@@ -111,10 +111,10 @@ pub(super) fn sr_marker_prompt(
 }
 
 /// Where a redeployed unit or marker goes: `to <place>` for each destination, or `back`.
-pub(super) fn destination_prompt(side: &str, destinations: Vec<String>, what: &str) -> Prompt {
+pub(super) fn destination_prompt(side: &str, destinations: Vec<crate::Id>, what: &str) -> Prompt {
     let mut options: Vec<Action> = destinations
         .into_iter()
-        .map(|d| Action::new("to").and(Word::id(&d)))
+        .map(|d| Action::new("to").and(d))
         .collect();
     options.push(Action::new("back"));
     Prompt::one_of(
@@ -126,7 +126,7 @@ pub(super) fn destination_prompt(side: &str, destinations: Vec<String>, what: &s
 }
 
 /// Spaces (and the reserve box) a unit may redeploy to.
-pub(super) fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<String> {
+pub(super) fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<crate::Id> {
     let g = &rules.content.graph;
     let u = &state.units[unit];
     let side = rules.side(u);
@@ -146,18 +146,18 @@ pub(super) fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<
                     && levels[i] != Level::Out
                     && may_stack(rules, state, unit, &s.id)
                 {
-                    out.push(s.id.to_string());
+                    out.push(s.id);
                 }
             }
             for &i in reach.neutral.keys() {
                 let id = &g.spaces[i].id;
                 if sr_route::may_end(rules, state, &side, id) && may_stack(rules, state, unit, id) {
-                    out.push(id.to_string());
+                    out.push(*id);
                 }
             }
             if !large && levels[reach.start] == Level::Full {
                 if let Some(r) = reserve {
-                    out.push(r.to_string());
+                    out.push(r.into());
                 }
             }
         }
@@ -178,7 +178,7 @@ pub(super) fn home_spaces(
     unit: usize,
     levels: &[Level],
     rebuilt: bool,
-) -> Vec<String> {
+) -> Vec<crate::Id> {
     let u = &state.units[unit];
     let side = rules.side(u);
     let nation = rules.nation(u);
@@ -236,7 +236,7 @@ pub(super) fn home_spaces(
                     .iter()
                     .any(|x| x.nations.iter().any(|n| n == nation)));
         if (home || opened(&s.id, levels[i])) && may_stack(rules, state, unit, &s.id) {
-            out.push(s.id.to_string());
+            out.push(s.id);
         }
     }
     out
