@@ -168,3 +168,33 @@ fn the_same_may_activate_hook_acts_in_berlin_1945s_impulses() {
     }
     assert!(offered.iter().any(|a| a.ends_with(" combat")));
 }
+
+#[test]
+fn rule_change_a_cost_that_reads_the_move_markers_is_worked_out_again_after_each_activation() {
+    // An Activate prompt's costs are kept for the next one only while no hook names the
+    // activation markers (7.3): this one makes every space dearer once one is activated.
+    let hook = r#"
+        (id: "second_costs_more", rule: "variant: each activation after the first costs more", at: ActivationCost, when: "exists(spaces(marker: move))", then: Add("1")),
+"#;
+    let base = variant("barbarossa-to-berlin", "", &[]);
+    let changed = variant("barbarossa-to-berlin", hook, &[]);
+    let mut moves_left = Vec::new();
+    for content in [base, changed] {
+        let (rules, mut state) = b2b_operations(content, 2);
+        // A space that costs one point to activate for movement, when it is the first.
+        let (_, one) = b2b_operations(content, 1);
+        let first = options(&one)
+            .into_iter()
+            .find(|a| a.ends_with(" move"))
+            .unwrap();
+        act(&rules, &mut state, &first);
+        assert_eq!(points_left(&state), 1);
+        let moves = options(&state)
+            .iter()
+            .filter(|a| a.ends_with(" move"))
+            .count();
+        moves_left.push(moves);
+    }
+    assert!(moves_left[0] > 0, "{moves_left:?}");
+    assert_eq!(moves_left[1], 0, "{moves_left:?}");
+}

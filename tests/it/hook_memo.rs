@@ -148,6 +148,51 @@ fn supply_levels_and_views_kept_from_prompt_to_prompt_are_those_made_anew() {
 }
 
 #[test]
+fn activation_costs_kept_from_one_activate_prompt_to_the_next_are_those_worked_out_anew() {
+    // B2B 7.3: after a space is activated, the next Activate prompt of the same operations
+    // keeps the other spaces' costs (no hook of B2B reads the activation markers). At every
+    // such prompt of a campaign's first turns, the options are those worked out afresh.
+    use sandtable_engine::rules::{KeptCosts, OpsStage, Task};
+    let content = crate::cards::b2b();
+    let rules = sandtable_engine::rules::Rules::new(content, "campaign").unwrap();
+    let mut state = sandtable_engine::rules::start(&rules, 11, &[], &[]).unwrap();
+    let mut agent = RandomAgent::new(11);
+    let (mut actions, mut checked) = (0, 0);
+    while let Some(prompt) = &state.flow.prompt {
+        if actions >= 1500 {
+            break;
+        }
+        let action = agent.act(prompt);
+        sandtable_engine::rules::act(&rules, &mut state, &action).unwrap();
+        actions += 1;
+        let activating = matches!(
+            state.flow.tasks.last(),
+            Some(Task::Ops {
+                stage: OpsStage::Activate,
+                ..
+            })
+        );
+        if action.verb() != "activate" || !activating || state.flow.prompt.is_none() {
+            continue;
+        }
+        let mut anew = state.clone();
+        if let Some(Task::Ops { kept, .. }) = anew.flow.tasks.last_mut() {
+            *kept = KeptCosts::default();
+        }
+        sandtable_engine::rules::resume(&rules, &mut anew);
+        let options =
+            |s: &sandtable_engine::state::State| s.flow.prompt.as_ref().unwrap().options().clone();
+        assert_eq!(
+            options(&state),
+            options(&anew),
+            "action {actions} `{action}`"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} prompts after an activation");
+}
+
+#[test]
 fn supply_levels_kept_from_prompt_to_prompt_change_nothing_in_play() {
     // Barbarossa to Berlin asks supply at nearly every prompt (activation costs, SR, moves):
     // a campaign's first turns played with the levels kept and with every question traced.

@@ -84,6 +84,7 @@ pub(crate) fn prepared(
         side: side.into(),
         points: 0,
         stage,
+        kept: Default::default(),
     }];
     for (kind, space) in marked {
         state.markers.push(MarkerOnMap {

@@ -217,6 +217,29 @@ pub struct Flow {
     pub hooks_due: Vec<Task>,
 }
 
+/// The activation costs an Activate prompt worked out (each space's, for movement and for
+/// combat), kept for the side's next Activate prompt of the same operations: activating a
+/// space changes only where the activation markers lie, and when nothing that decides a cost
+/// reads those markers the others' costs stand (`procedures::operations`). Derived data:
+/// two tasks that differ only in it are the same, and it prints as nothing.
+#[derive(Clone, Default)]
+pub struct KeptCosts(pub(crate) Option<std::sync::Arc<Vec<SpaceCosts>>>);
+
+/// A space's activation costs, for movement and for combat (none where it is not allowed).
+pub(crate) type SpaceCosts = (crate::Id, [Option<u32>; 2]);
+
+impl PartialEq for KeptCosts {
+    fn eq(&self, _: &KeptCosts) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for KeptCosts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("..")
+    }
+}
+
 /// A procedure under way.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Task {
@@ -253,6 +276,8 @@ pub enum Task {
         side: String,
         points: u32,
         stage: OpsStage,
+        /// What the last Activate prompt worked out, for the next one (see [`KeptCosts`]).
+        kept: KeptCosts,
     },
     Combat(Box<CombatTask>),
     /// Strategic redeployment: points left, and the unit (or the marker that moves by SR)
@@ -333,6 +358,8 @@ pub struct Rules<'c> {
     strength: usize,
     loss: usize,
     movement: usize,
+    /// Whether an Activate prompt's costs may be kept for the next (see [`KeptCosts`]).
+    pub(crate) keeps_activation_costs: bool,
 }
 
 impl<'c> Rules<'c> {
@@ -387,6 +414,7 @@ impl<'c> Rules<'c> {
             strength: stat(&play.strength)?,
             loss: stat(&play.loss_factor)?,
             movement: stat(&play.movement)?,
+            keeps_activation_costs: procedures::activation_costs_keep(content, play),
         })
     }
 

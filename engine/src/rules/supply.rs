@@ -144,6 +144,14 @@ pub(crate) fn hindering<'s>(
         .flat_map(move |h| state.markers.iter().filter(move |m| m.marker == h.marker))
 }
 
+/// Whether tracing supply reads where markers of a kind lie: a marker that is a source, that
+/// marks a fort destroyed or that hinders a side's supply.
+pub(crate) fn reads_marker(content: &Content, marker: crate::Id) -> bool {
+    let play = content.game.as_ref().and_then(|g| g.play.as_ref());
+    kept::read_by_traces(content, marker)
+        || play.is_some_and(|p| p.hindering_markers.iter().any(|h| h.marker == marker))
+}
+
 /// Whether a space holds a fort that still stands (no fort-destroyed marker on it).
 pub fn intact_fort(content: &Content, state: &State, space: &str) -> bool {
     let Some(play) = content.game.as_ref().and_then(|g| g.play.as_ref()) else {

@@ -107,6 +107,7 @@ fn move_stage(rules: &Rules, state: &mut State, side: &str, space: &str) {
         side: side.into(),
         points: 0,
         stage: rules::OpsStage::Move,
+        kept: Default::default(),
     }];
     state.markers.push(marker("move", space));
     rules::resume(rules, state);

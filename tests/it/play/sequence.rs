@@ -152,6 +152,7 @@ fn operations(
         side: side.into(),
         points: 0,
         stage,
+        kept: Default::default(),
     }];
     for (kind, space) in marked {
         state.markers.push(marker(kind, space));

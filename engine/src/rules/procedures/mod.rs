@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::combat::{self, CombatTask};
 use super::movement;
 use super::supply::{self, Level};
-use super::{Action, GameResult, OpsStage, Prompt, Rules, Task, Word};
+use super::{Action, GameResult, KeptCosts, OpsStage, Prompt, Rules, SpaceCosts, Task, Word};
 use crate::model::{ActionKind, BoxRole, HookPoint, Scalar, Step};
 use crate::script::eval::{self, Context, Outcome};
 use crate::script::syntax;
@@ -221,7 +221,8 @@ fn step_task(rules: &Rules, state: &mut State, task: Task) -> Option<Prompt> {
             side,
             points,
             stage,
-        } => ops_prompt(rules, state, &side, points, stage),
+            kept,
+        } => ops_prompt(rules, state, &side, points, (stage, kept)),
         Task::Combat(c) => combat::step(rules, state, *c),
         Task::Sr {
             side,
@@ -307,7 +308,8 @@ pub(super) fn act(
             side,
             points,
             stage,
-        } => ops_act(rules, state, &side, points, stage, action),
+            kept,
+        } => ops_act(rules, state, &side, points, (stage, kept), action),
         Task::Combat(c) => combat::act(rules, state, *c, prompt, action),
         Task::Sr {
             side,

@@ -217,11 +217,20 @@ pub(super) fn ops_prompt(
     state: &mut State,
     side: &str,
     points: u32,
-    stage: OpsStage,
+    (stage, kept): (OpsStage, KeptCosts),
 ) -> Option<Prompt> {
     match stage {
         OpsStage::Activate => {
-            let options = activations(rules, state, side, points);
+            let costs = match kept.0 {
+                Some(costs) => costs,
+                None => std::sync::Arc::new(activation_costs(rules, state, side, points)),
+            };
+            let options = activations(&costs, points);
+            if rules.keeps_activation_costs {
+                if let Some(Task::Ops { kept, .. }) = state.flow.tasks.last_mut() {
+                    kept.0 = Some(costs);
+                }
+            }
             if options.is_empty() {
                 set_stage(state, OpsStage::Move);
                 return None;
@@ -281,10 +290,11 @@ pub(super) fn ops_prompt(
     }
 }
 
-/// The spaces a side may activate, and how, with the activation points it has left.
-fn activations(rules: &Rules, state: &State, side: &str, points: u32) -> Vec<Action> {
+/// What activating each space a side may activate costs, for movement and for combat (none
+/// where it is not allowed), in the order of the spaces' ids; none without points to spend.
+fn activation_costs(rules: &Rules, state: &State, side: &str, points: u32) -> Vec<SpaceCosts> {
     let (mv, cb) = (&rules.play.move_marker, &rules.play.combat_marker);
-    let mut options = Vec::new();
+    let mut costs = Vec::new();
     if points > 0 {
         let mut cache = SupplyCache::default();
         // The hooks' context, made at the first space and changed in place for the others.
@@ -301,15 +311,38 @@ fn activations(rules: &Rules, state: &State, side: &str, points: u32) -> Vec<Act
                 units: &units,
                 for_combat: false,
             };
-            let offered = activation.offered_both(rules, state, base, &mut ctx);
-            for (mode, cost) in ["move", "combat"].into_iter().zip(offered) {
-                if cost.is_some_and(|cost| cost <= points) {
-                    options.push(Action::new("activate").and(space).and(mode));
-                }
+            costs.push((space, activation.offered_both(rules, state, base, &mut ctx)));
+        }
+    }
+    costs
+}
+
+/// The spaces a side may activate, and how, with the activation points it has left.
+fn activations(costs: &[SpaceCosts], points: u32) -> Vec<Action> {
+    let mut options = Vec::new();
+    for (space, offered) in costs.iter().filter(|_| points > 0) {
+        for (mode, cost) in ["move", "combat"].into_iter().zip(offered) {
+            if cost.is_some_and(|cost| cost <= points) {
+                options.push(Action::new("activate").and(*space).and(mode));
             }
         }
     }
     options
+}
+
+/// Whether the costs an Activate prompt works out still hold after a space is activated:
+/// when no `MayActivate` or `ActivationCost` hook names the activation markers and tracing
+/// supply reads neither, placing one changes no other space's cost (nothing else changes
+/// between two Activate prompts of the same operations).
+pub(in crate::rules) fn activation_costs_keep(
+    content: &crate::content::Content,
+    play: &crate::model::PlayRules,
+) -> bool {
+    let markers = [&play.move_marker, &play.combat_marker].map(|m| crate::Id::new(m));
+    let named = [HookPoint::MayActivate, HookPoint::ActivationCost]
+        .into_iter()
+        .any(|at| crate::rules::hooks::any_names(content, at, &markers));
+    !named && !markers.iter().any(|&m| supply::reads_marker(content, m))
 }
 
 pub(super) fn set_stage(state: &mut State, to: OpsStage) {
@@ -323,9 +356,13 @@ pub(super) fn ops_act(
     state: &mut State,
     side: &str,
     points: u32,
-    stage: OpsStage,
+    (stage, kept): (OpsStage, KeptCosts),
     action: &Action,
 ) -> Result<(), String> {
+    // What the prompt kept holds only for the state it was worked out in.
+    if let Some(Task::Ops { kept, .. }) = state.flow.tasks.last_mut() {
+        kept.0 = None;
+    }
     match (stage, action.verb()) {
         (OpsStage::Activate, "done") => set_stage(state, OpsStage::Move),
         (OpsStage::Move, "done") => {
@@ -346,16 +383,35 @@ pub(super) fn ops_act(
         }
         (OpsStage::Activate, "activate") => {
             let space = action.text(1).ok_or("which space?")?.to_string();
-            let units = own_units(rules, state, &space, side);
-            let base = activation_cost(rules, state, &mut SupplyCache::default(), &units);
             let for_combat = action.text(2) == Some("combat");
-            let cost = Activation {
-                side,
-                space: space.as_str().into(),
-                units: &units,
-                for_combat,
+            let costs = kept.0.filter(|_| rules.keeps_activation_costs);
+            let offered = costs.as_ref().and_then(|c| {
+                let at = c.iter().position(|(s, _)| *s == space)?;
+                Some((at, c[at].1[usize::from(for_combat)]?))
+            });
+            let cost = match offered {
+                Some((_, cost)) => cost,
+                None => {
+                    let units = own_units(rules, state, &space, side);
+                    let base = activation_cost(rules, state, &mut SupplyCache::default(), &units);
+                    Activation {
+                        side,
+                        space: space.as_str().into(),
+                        units: &units,
+                        for_combat,
+                    }
+                    .cost(rules, state, base)
+                }
+            };
+            // The other spaces' costs stand for the next prompt, without this one.
+            let quiet = state.flow.hooks_due.is_empty();
+            if let (Some(costs), Some((at, _)), true) = (costs, offered, quiet) {
+                let mut rest = std::sync::Arc::unwrap_or_clone(costs);
+                rest.remove(at);
+                if let Some(Task::Ops { kept, .. }) = state.flow.tasks.last_mut() {
+                    kept.0 = Some(std::sync::Arc::new(rest));
+                }
             }
-            .cost(rules, state, base);
             let marker = if for_combat {
                 &rules.play.combat_marker
             } else {

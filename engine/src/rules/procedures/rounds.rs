@@ -187,6 +187,7 @@ pub(super) fn take_action(
             side: side.into(),
             points: rules.play.auto_ops.unwrap_or(0),
             stage: OpsStage::Activate,
+            kept: Default::default(),
         });
         return Ok(());
     }
@@ -202,6 +203,7 @@ pub(super) fn take_action(
                 side: side.into(),
                 points: ops,
                 stage: OpsStage::Activate,
+                kept: Default::default(),
             });
         }
         ActionKind::Sr => {
@@ -316,6 +318,7 @@ pub(super) fn run_event(
                     side: side.into(),
                     points,
                     stage: OpsStage::Activate,
+                    kept: Default::default(),
                 });
             }
             None

@@ -41,7 +41,7 @@ struct Key {
 
 /// Whether a trace reads where markers of a kind lie: a marker that is a source, or that marks
 /// a fort destroyed (a marker that hinders supply is read through the view).
-fn read_by_traces(content: &Content, marker: Id) -> bool {
+pub(super) fn read_by_traces(content: &Content, marker: Id) -> bool {
     content
         .game
         .as_ref()
