@@ -193,6 +193,24 @@ fn activation_costs_kept_from_one_activate_prompt_to_the_next_are_those_worked_o
 }
 
 #[test]
+fn a_script_answered_takes_what_it_read_before_the_question_and_plays_as_if_run_anew() {
+    // B2B 6.H and 8: the End of Turn and Orders scripts ask several questions, each answer
+    // running the script again from its start. What the run before the answer read (the
+    // units in Full Supply, the spaces next to a front) is taken, not worked out again: a
+    // campaign's first turns play the same as when every run works everything out.
+    use sandtable_engine::script::eval::{values_replayed, without_replay};
+    let content = crate::cards::b2b();
+    let before = values_replayed();
+    let with = trace(content, "campaign", 5, 700);
+    assert!(values_replayed() > before, "no run took a value");
+    let without = without_replay(|| trace(content, "campaign", 5, 700));
+    assert_eq!(with.len(), without.len());
+    for (i, (a, b)) in with.iter().zip(&without).enumerate() {
+        assert!(a == b, "action {i} differs");
+    }
+}
+
+#[test]
 fn supply_levels_kept_from_prompt_to_prompt_change_nothing_in_play() {
     // Barbarossa to Berlin asks supply at nearly every prompt (activation costs, SR, moves):
     // a campaign's first turns played with the levels kept and with every question traced.

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use super::syntax::{Arg, BinaryOp, Expr, ExprKind, Range, ScriptError, Stmt, UnaryOp};
-use super::types::{builtin, Kind};
+use super::types::{builtin_of, Kind};
 use crate::content::Content;
 use crate::model::{Cell, Scalar};
 use crate::state::{space_in_region, Loc, MarkerOnMap, Modifier, ModifierEffect, State};
@@ -20,7 +20,10 @@ use budget::{checked, narrow};
 mod budget;
 mod effects;
 mod queries;
+mod replay;
 mod shared;
+
+pub use replay::{values_replayed, without_replay, Replay};
 
 /// A builtin's call: its name, its arguments (positional ones apart), where it is written.
 struct Call<'e> {
@@ -143,6 +146,9 @@ struct Eval<'a> {
     evaluated: Vec<(*const Expr, Value)>,
     /// Where each builtin being called starts in `evaluated`, innermost last.
     frames: Vec<usize>,
+    /// What the last run of the script read before it asked, and what this one reads (see
+    /// [`replay`]); none when the run keeps nothing.
+    replay: Option<replay::Replaying>,
 }
 
 /// Stops evaluation: a runtime error, or a decision that has no answer yet.
@@ -172,16 +178,44 @@ pub fn run(
     ctx: &Context,
     answers: &[Answer],
 ) -> Result<(Outcome, Vec<Modifier>), ScriptError> {
+    run_with(stmts, content, state, (ctx, answers), None).map(|(o, m, _)| (o, m))
+}
+
+/// [`run`] with what the last run of the same script read before it asked (`kept`: the same
+/// script, on the same state, with the answers it had): those values are taken, not worked
+/// out again. When this run asks too, what it read is returned, for its next run.
+pub fn run_replayed(
+    stmts: &[Stmt],
+    content: &Content,
+    state: &mut State,
+    (ctx, answers): (&Context, &[Answer]),
+    kept: std::sync::Arc<Replay>,
+) -> Result<(Outcome, Vec<Modifier>, Replay), ScriptError> {
+    let replaying = Some(replay::Replaying::new(kept));
+    run_with(stmts, content, state, (ctx, answers), replaying)
+}
+
+fn run_with(
+    stmts: &[Stmt],
+    content: &Content,
+    state: &mut State,
+    (ctx, answers): (&Context, &[Answer]),
+    replaying: Option<replay::Replaying>,
+) -> Result<(Outcome, Vec<Modifier>, Replay), ScriptError> {
     let mut e = Eval::new(content, state, ctx, answers);
+    e.replay = replaying;
     match e.stmts(stmts) {
         Ok(()) => {
             let modifiers = std::mem::take(&mut e.combat_modifiers);
             if let Cow::Owned(changed) = e.state {
                 *state = changed;
             }
-            Ok((Outcome::Done, modifiers))
+            Ok((Outcome::Done, modifiers, Replay::default()))
         }
-        Err(Stop::Ask(d)) => Ok((Outcome::Asks(*d), Vec::new())),
+        Err(Stop::Ask(d)) => {
+            let read = e.replay.take().map(|r| r.into_read()).unwrap_or_default();
+            Ok((Outcome::Asks(*d), Vec::new(), read))
+        }
         Err(Stop::Error(err)) => Err(*err),
     }
 }
@@ -270,6 +304,7 @@ impl<'a> Eval<'a> {
             traced: Default::default(),
             evaluated: Vec::new(),
             frames: Vec::new(),
+            replay: None,
         }
     }
 
@@ -445,7 +480,10 @@ impl<'a> Eval<'a> {
                 let v = self.expr(target)?;
                 self.field(&v, &field.name, e.range)?
             }
-            ExprKind::Call { name, args } => self.call(&name.name, args, e.range)?,
+            ExprKind::Call { name, args } if self.replay.is_some() => {
+                self.call_replayed(e, name.name, args)?
+            }
+            ExprKind::Call { name, args } => self.call(name.name, args, e.range)?,
             ExprKind::List(items) => {
                 let mut values = Vec::with_capacity(items.len());
                 for item in items {
@@ -649,8 +687,9 @@ impl<'a> Eval<'a> {
         Value::Set(items.into())
     }
 
-    fn call_builtin(&mut self, name: &str, args: &[Arg], range: Range) -> Res<Value> {
-        let Some(b) = builtin(name) else {
+    fn call_builtin(&mut self, id: crate::id::Id, args: &[Arg], range: Range) -> Res<Value> {
+        let name = id.as_str();
+        let Some(b) = builtin_of(id) else {
             return fail(range, format!("unknown function `{name}`"));
         };
         if b.ctx != super::types::Ctx::Query {

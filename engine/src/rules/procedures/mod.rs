@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 use super::combat::{self, CombatTask};
 use super::movement;
 use super::supply::{self, Level};
-use super::{Action, GameResult, KeptCosts, OpsStage, Prompt, Rules, SpaceCosts, Task, Word};
+use super::{
+    Action, GameResult, KeptCosts, KeptReplay, OpsStage, Prompt, Rules, SpaceCosts, Task, Word,
+};
 use crate::model::{ActionKind, BoxRole, HookPoint, Scalar, Step};
 use crate::script::eval::{self, Context, Outcome};
 use crate::script::syntax;
@@ -289,6 +291,13 @@ pub(super) fn act(
         .last()
         .cloned()
         .ok_or("no task is under way")?;
+    // What a script read before its question is kept for the answer only.
+    if !matches!(
+        task,
+        Task::Event { .. } | Task::Script { .. } | Task::Free { .. }
+    ) {
+        state.flow.replay = KeptReplay::default();
+    }
     match task {
         Task::Action { side } => take_action(rules, state, &side, action),
         Task::Event { .. } | Task::Script { .. } | Task::Free { .. } | Task::Hook { .. } => {

@@ -221,14 +221,15 @@ pub(super) fn ops_prompt(
 ) -> Option<Prompt> {
     match stage {
         OpsStage::Activate => {
+            let content = rules.content.memo_id();
             let costs = match kept.0 {
-                Some(costs) => costs,
-                None => std::sync::Arc::new(activation_costs(rules, state, side, points)),
+                Some((c, costs)) if c == content => costs,
+                _ => std::sync::Arc::new(activation_costs(rules, state, side, points)),
             };
             let options = activations(&costs, points);
             if rules.keeps_activation_costs {
                 if let Some(Task::Ops { kept, .. }) = state.flow.tasks.last_mut() {
-                    kept.0 = Some(costs);
+                    kept.0 = Some((content, costs));
                 }
             }
             if options.is_empty() {
@@ -384,7 +385,10 @@ pub(super) fn ops_act(
         (OpsStage::Activate, "activate") => {
             let space = action.text(1).ok_or("which space?")?.to_string();
             let for_combat = action.text(2) == Some("combat");
-            let costs = kept.0.filter(|_| rules.keeps_activation_costs);
+            let content = rules.content.memo_id();
+            let costs = (kept.0)
+                .filter(|(c, _)| rules.keeps_activation_costs && *c == content)
+                .map(|(_, costs)| costs);
             let offered = costs.as_ref().and_then(|c| {
                 let at = c.iter().position(|(s, _)| *s == space)?;
                 Some((at, c[at].1[usize::from(for_combat)]?))
@@ -409,7 +413,7 @@ pub(super) fn ops_act(
                 let mut rest = std::sync::Arc::unwrap_or_clone(costs);
                 rest.remove(at);
                 if let Some(Task::Ops { kept, .. }) = state.flow.tasks.last_mut() {
-                    kept.0 = Some(std::sync::Arc::new(rest));
+                    kept.0 = Some((content, std::sync::Arc::new(rest)));
                 }
             }
             let marker = if for_combat {

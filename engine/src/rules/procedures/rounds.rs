@@ -308,7 +308,7 @@ pub(super) fn run_event(
         discard(rules, state, side, card);
         return None;
     };
-    match eval::run(effect, rules.content, state, &ctx, answers) {
+    match replayed(rules, state, effect, (&ctx, answers)) {
         Ok((Outcome::Asks(d), _)) => Some(Prompt::decision(d, &card_title(rules, card))),
         Ok((Outcome::Done, _)) => {
             state.flow.tasks.pop();
@@ -370,7 +370,7 @@ pub(super) fn run_script(
         return None;
     };
     let ctx = side_context(rules, side);
-    match eval::run(stmts, rules.content, state, &ctx, answers) {
+    match replayed(rules, state, stmts, (&ctx, answers)) {
         Ok((Outcome::Asks(d), _)) => Some(Prompt::decision(d, name)),
         Ok((Outcome::Done, _)) => {
             state.flow.tasks.pop();
@@ -385,6 +385,31 @@ pub(super) fn run_script(
             None
         }
     }
+}
+
+/// Runs the script of the task on top with its answers, taking what its last run read before
+/// the question now answered; when it asks, what it read is kept for its next run (see
+/// [`super::super::KeptReplay`]).
+fn replayed(
+    rules: &Rules,
+    state: &mut State,
+    stmts: &[syntax::Stmt],
+    (ctx, answers): (&Context, &[Vec<String>]),
+) -> Result<(Outcome, Vec<crate::state::Modifier>), syntax::ScriptError> {
+    let (content, depth) = (rules.content.memo_id(), state.flow.tasks.len());
+    let kept = match std::mem::take(&mut state.flow.replay).0 {
+        Some(((c, at, given), read)) if (c, at, given + 1) == (content, depth, answers.len()) => {
+            read
+        }
+        _ => Default::default(),
+    };
+    let (outcome, modifiers, read) =
+        eval::run_replayed(stmts, rules.content, state, (ctx, answers), kept)?;
+    if matches!(outcome, Outcome::Asks(_)) && !read.is_empty() {
+        let key = (content, depth, answers.len());
+        state.flow.replay = KeptReplay(Some((key, std::sync::Arc::new(read))));
+    }
+    Ok((outcome, modifiers))
 }
 
 /// A card's title, for the questions its event asks.

@@ -31,7 +31,7 @@ impl Eval<'_> {
     }
 
     /// Spends `steps` of the budget; stops the script at `range` once it is spent.
-    fn spend(&mut self, range: Range, steps: u64) -> Res<()> {
+    pub(super) fn spend(&mut self, range: Range, steps: u64) -> Res<()> {
         self.steps = self.steps.saturating_add(steps);
         if self.steps > STEP_BUDGET {
             return fail(
@@ -80,7 +80,8 @@ impl Eval<'_> {
 
     /// Calls a builtin, charging the budget for the work it does: what it walks, the set it
     /// returns, and the supply traces it had to make.
-    pub(super) fn call(&mut self, name: &str, args: &[Arg], range: Range) -> Res<Value> {
+    pub(super) fn call(&mut self, id: crate::id::Id, args: &[Arg], range: Range) -> Res<Value> {
+        let name = id.as_str();
         self.charge(range, self.walk_cost(name))?;
         // The arguments first, in order, before the builtin's own (large) frame is on the
         // stack: so a nesting of calls recurses through small frames only.
@@ -102,7 +103,7 @@ impl Eval<'_> {
         let value = if matches!(name, "any" | "all" | "filter") {
             self.test_each(name, args, range)
         } else {
-            self.call_builtin(name, args, range)
+            self.call_builtin(id, args, range)
         };
         self.frames.pop();
         self.evaluated.truncate(start);

@@ -269,6 +269,13 @@ impl Eval<'_> {
                 _ => Filter::Any,
             });
         }
+        // A space's neighbours, asked of every space of a set over and over, are the same set
+        // each time.
+        if let [Filter::Adjacent(Some(y))] = tests[..] {
+            if let Some(set) = neighbour_set(self.content, y) {
+                return Ok(Value::Set(set));
+            }
+        }
         tests.sort_by_key(|t| matches!(t, Filter::Controlled(..)));
         // In the order of the spaces' ids, so that the set is sorted as it is gathered: every
         // space, or only a space's neighbours when the spaces must be next to it.
@@ -578,6 +585,34 @@ impl Eval<'_> {
             level != crate::rules::supply::Level::Out
         }
     }
+}
+
+/// The neighbours of the space of graph index `y`, as `spaces(adjacent_to: y)` gives them
+/// (the spaces an edge joins to it, sorted by id): one set per space, made once per content
+/// and thread and shared.
+fn neighbour_set(content: &Content, y: usize) -> Option<std::sync::Arc<Vec<Value>>> {
+    type Sets = (u64, Vec<std::sync::Arc<Vec<Value>>>);
+    thread_local! {
+        static SETS: std::cell::RefCell<Sets> = const { std::cell::RefCell::new((u64::MAX, Vec::new())) };
+    }
+    SETS.with(|sets| {
+        let mut sets = sets.borrow_mut();
+        if sets.0 != content.memo_id() {
+            let g = &content.graph;
+            let of = |y: usize| {
+                let mut near: Vec<usize> = g.neighbours(y).iter().map(|&(n, _)| n).collect();
+                near.retain(|&n| g.edge_between(n, y).is_some());
+                near.sort_unstable_by(|&a, &b| g.spaces[a].id.cmp(&g.spaces[b].id));
+                near.dedup();
+                let set = near
+                    .into_iter()
+                    .map(|n| Value::Id(Kind::Space, g.spaces[n].id));
+                std::sync::Arc::new(set.collect())
+            };
+            *sets = (content.memo_id(), (0..g.spaces.len()).map(of).collect());
+        }
+        sets.1.get(y).cloned()
+    })
 }
 
 /// A filter of `spaces(...)`, worked out for the map before the spaces are asked.
