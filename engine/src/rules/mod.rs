@@ -20,6 +20,7 @@ mod control;
 pub mod hook_memo;
 pub mod hooks;
 pub mod impulses;
+mod kept;
 pub mod losses;
 pub mod movement;
 mod opening;
@@ -42,6 +43,8 @@ use crate::state::{Loc, State, Unit};
 
 pub use action::{Action, Word};
 pub use combat::CombatTask;
+pub(crate) use kept::SpaceCosts;
+pub use kept::{KeptCosts, KeptReplay};
 pub use procedures::space_activation_cost;
 pub use stacking::{may_enter, may_operate};
 
@@ -218,54 +221,6 @@ pub struct Flow {
     /// What the script of the task on top read before the question it asks (see
     /// [`KeptReplay`]).
     pub replay: KeptReplay,
-}
-
-/// What the last run of a sequence script, a free action's or an event's read before the
-/// question it asks (`eval::Replay`), with the task it belongs to: its place on the stack and
-/// how many answers it had. Its next run, with one answer more, takes those values. Any other
-/// act drops it. Derived data: two flows that differ only in it are the same, and it prints as
-/// nothing.
-#[derive(Clone, Default)]
-pub struct KeptReplay(pub(crate) Option<(ReplayKey, std::sync::Arc<crate::script::eval::Replay>)>);
-
-/// Whose a kept replay is: the content's number, the task's place on the stack, and how many
-/// answers it had.
-pub(crate) type ReplayKey = (u64, usize, usize);
-
-impl PartialEq for KeptReplay {
-    fn eq(&self, _: &KeptReplay) -> bool {
-        true
-    }
-}
-
-impl std::fmt::Debug for KeptReplay {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("..")
-    }
-}
-
-/// The activation costs an Activate prompt worked out (each space's, for movement and for
-/// combat), kept for the side's next Activate prompt of the same operations: activating a
-/// space changes only where the activation markers lie, and when nothing that decides a cost
-/// reads those markers the others' costs stand (`procedures::operations`); they are kept with
-/// the number of the content that worked them out. Derived data:
-/// two tasks that differ only in it are the same, and it prints as nothing.
-#[derive(Clone, Default)]
-pub struct KeptCosts(pub(crate) Option<(u64, std::sync::Arc<Vec<SpaceCosts>>)>);
-
-/// A space's activation costs, for movement and for combat (none where it is not allowed).
-pub(crate) type SpaceCosts = (crate::Id, [Option<u32>; 2]);
-
-impl PartialEq for KeptCosts {
-    fn eq(&self, _: &KeptCosts) -> bool {
-        true
-    }
-}
-
-impl std::fmt::Debug for KeptCosts {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("..")
-    }
 }
 
 /// A procedure under way.
