@@ -38,11 +38,7 @@ pub struct Replay {
 }
 
 impl Replay {
-    /// How many values are kept.
-    pub fn len(&self) -> usize {
-        self.calls.len()
-    }
-
+    /// Whether no value is kept.
     pub fn is_empty(&self) -> bool {
         self.calls.is_empty()
     }
