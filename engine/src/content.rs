@@ -193,7 +193,8 @@ pub struct Content {
     /// The names of its ids, for people (see [`names::Names`]); built on first use.
     names: std::sync::OnceLock<names::Names>,
     /// The spaces' graph indexes in the order of their ids; built on first use.
-    space_order: std::sync::OnceLock<Vec<usize>>,
+    /// The spaces' graph indexes in the order of their ids, and each space's place in it.
+    space_order: std::sync::OnceLock<(Vec<usize>, Vec<u32>)>,
 }
 
 /// For each `operate_in` play rule (by index): whether it allows each space (by graph index);
@@ -296,11 +297,25 @@ impl Content {
     /// The spaces' graph indexes in the order of their ids (as a script's sets order them): a
     /// set of spaces gathered in this order is sorted already.
     pub(crate) fn spaces_by_id(&self) -> &[usize] {
+        &self.space_order().0
+    }
+
+    /// Each space's place (by graph index) in [`Content::spaces_by_id`]: a few spaces sorted
+    /// by it are in the order of their ids.
+    pub(crate) fn space_ranks(&self) -> &[u32] {
+        &self.space_order().1
+    }
+
+    fn space_order(&self) -> &(Vec<usize>, Vec<u32>) {
         self.space_order.get_or_init(|| {
             let spaces = &self.graph.spaces;
             let mut order: Vec<usize> = (0..spaces.len()).collect();
             order.sort_by(|&a, &b| spaces[a].id.cmp(&spaces[b].id));
-            order
+            let mut ranks = vec![0u32; spaces.len()];
+            for (rank, &i) in order.iter().enumerate() {
+                ranks[i] = rank as u32;
+            }
+            (order, ranks)
         })
     }
 
@@ -567,9 +582,14 @@ pub fn space_in_region(content: &Content, space: &str, region: &str) -> bool {
     let Some(i) = content.graph.index_of(space) else {
         return false;
     };
+    space_at_in_region(content, i, region)
+}
+
+/// [`space_in_region`] for the space at a graph index.
+pub fn space_at_in_region(content: &Content, space: usize, region: &str) -> bool {
     match content.region_index().get(region) {
-        Some(members) => members[i],
-        None => space_index_in_region(content, i, region),
+        Some(members) => members[space],
+        None => space_index_in_region(content, space, region),
     }
 }
 

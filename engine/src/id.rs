@@ -206,39 +206,46 @@ impl From<Id> for String {
     }
 }
 
+/// Whether an id's text is `text`: at once when `text` is the id's own copy (as it is when it
+/// was read from an id), else by comparing the texts.
+#[inline]
+fn same_text(id: &'static str, text: &str) -> bool {
+    std::ptr::eq(id, text) || id == text
+}
+
 impl PartialEq<str> for Id {
     fn eq(&self, other: &str) -> bool {
-        self.0 == other
+        same_text(self.0, other)
     }
 }
 
 impl PartialEq<&str> for Id {
     fn eq(&self, other: &&str) -> bool {
-        self.0 == *other
+        same_text(self.0, other)
     }
 }
 
 impl PartialEq<String> for Id {
     fn eq(&self, other: &String) -> bool {
-        self.0 == other.as_str()
+        same_text(self.0, other)
     }
 }
 
 impl PartialEq<Id> for str {
     fn eq(&self, other: &Id) -> bool {
-        self == other.0
+        same_text(other.0, self)
     }
 }
 
 impl PartialEq<Id> for &str {
     fn eq(&self, other: &Id) -> bool {
-        *self == other.0
+        same_text(other.0, self)
     }
 }
 
 impl PartialEq<Id> for String {
     fn eq(&self, other: &Id) -> bool {
-        self.as_str() == other.0
+        same_text(other.0, self)
     }
 }
 

@@ -382,7 +382,7 @@ impl State {
             if h.choose_one_of.len() > 1 {
                 let hand = &state.hands[&h.side];
                 choices.push(crate::rules::Task::StartCard {
-                    side: h.side.clone(),
+                    side: (&h.side).into(),
                     deck: h.deck.clone(),
                     cards: h.choose_one_of.clone(),
                     draw: h.draw,

@@ -472,7 +472,7 @@ pub fn after(rules: &Rules, state: &mut State, at: HookPoint, me: &str, names: N
         .collect();
     for index in due {
         state.flow.hooks_due.push(Task::Hook {
-            side: me.to_string(),
+            side: me.into(),
             hook: index,
             names: ctx.names.clone(),
             answers: Vec::new(),

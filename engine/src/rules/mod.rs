@@ -236,11 +236,11 @@ pub enum Task {
     },
     /// A side chooses its action.
     Action {
-        side: String,
+        side: crate::Id,
     },
     /// A card's event, with the answers given so far.
     Event {
-        side: String,
+        side: crate::Id,
         card: String,
         answers: Vec<Answer>,
         /// Operations of these points after the event (a card played for both); none in games
@@ -249,14 +249,14 @@ pub enum Task {
     },
     /// A script of the sequence of play, with the answers given so far.
     Script {
-        side: String,
+        side: crate::Id,
         phase: usize,
         step: usize,
         answers: Vec<Answer>,
     },
     /// Operations: activation points left, and the stage.
     Ops {
-        side: String,
+        side: crate::Id,
         points: u32,
         stage: OpsStage,
         /// What the last Activate prompt worked out, for the next one (see [`KeptCosts`]).
@@ -266,32 +266,32 @@ pub enum Task {
     /// Strategic redeployment: points left, and the unit (or the marker that moves by SR)
     /// chosen, if one is.
     Sr {
-        side: String,
+        side: crate::Id,
         points: u32,
         unit: Option<usize>,
         marker: Option<String>,
     },
     /// Replacements: half points left in each pool, and the unit being placed, if one is.
     Replace {
-        side: String,
+        side: crate::Id,
         halves: BTreeMap<String, u32>,
         placing: Option<usize>,
     },
     /// A free action of the action rounds (at phase, step, action), with the answers so far.
     Free {
-        side: String,
+        side: crate::Id,
         at: (usize, usize, usize),
         answers: Vec<Answer>,
     },
     /// Discarding before the draw.
     Discard {
-        side: String,
+        side: crate::Id,
     },
     /// At the start of play, a side chooses one of some cards for its hand; the others go
     /// into the deck's draw pile and the hand then draws (a scenario's `choose_one_of`). The
     /// hand dealt for now with the first card (`dealt`) goes back first.
     StartCard {
-        side: String,
+        side: crate::Id,
         deck: String,
         cards: Vec<String>,
         draw: u32,
@@ -308,7 +308,7 @@ pub enum Task {
     /// A hook's after-effect (by its place in `game.ron`'s `hooks`), with the names its point
     /// gave and the answers so far.
     Hook {
-        side: String,
+        side: crate::Id,
         hook: usize,
         names: hooks::Names,
         answers: Vec<Answer>,

@@ -64,10 +64,7 @@ pub fn may_operate(rules: &Rules, state: &State, unit: usize, space: &str) -> bo
 fn operate_table(rules: &Rules) -> crate::content::OperateTable {
     let content = rules.content;
     let spaces = &content.graph.spaces;
-    let in_region = |i: usize, reg: &String| match content.region_index().get(reg.as_str()) {
-        Some(members) => members[i],
-        None => crate::content::space_index_in_region(content, i, reg),
-    };
+    let in_region = |i: usize, reg: &String| crate::content::space_at_in_region(content, i, reg);
     let operate = &rules.play.operate_in;
     crate::content::OperateTable {
         naming: content
@@ -210,14 +207,18 @@ fn within_limits(rules: &Rules, state: &State, unit: usize, space: &str, others:
     if st.limits.is_empty() {
         return true;
     }
-    let Some(here) = rules.content.graph.space(space) else {
+    let Some(here) = rules.content.graph.index_of(space) else {
         return true;
+    };
+    let lies_in = |r: &String| crate::content::space_at_in_region(rules.content, here, r);
+    let applies = |l: &crate::model::StackLimit| {
+        (l.within.is_empty() || l.within.iter().any(lies_in)) && !l.except.iter().any(lies_in)
     };
     let nation = rules.nation(u);
     !st.limits.iter().any(|l| {
-        l.applies(rules.game, here)
+        l.counts(nation)
             && l.in_force(|f| state.flags.contains(f))
-            && l.counts(nation)
+            && applies(l)
             && others
                 .iter()
                 .filter(|x| counts(rules, x) && l.counts(rules.nation(x)))
@@ -251,7 +252,7 @@ fn may_be_together(
     }
     // The space itself, only for the exceptions that depend on where it lies.
     let here = if st.apart.iter().any(|a| !a.except.is_empty()) {
-        rules.content.graph.space(space)
+        rules.content.graph.index_of(space)
     } else {
         None
     };
@@ -259,7 +260,7 @@ fn may_be_together(
         here.is_some_and(|h| {
             ap.except
                 .iter()
-                .any(|r| crate::state::space_lies_in(rules.game, h, r))
+                .any(|r| crate::content::space_at_in_region(rules.content, h, r))
         })
     };
     let holds = |ap: &Apart| !(together_here(ap) || in_retreat && ap.retreat);

@@ -16,7 +16,8 @@ pub type ByIndex = Arc<Vec<Option<Id>>>;
 /// The controller of each space that is not neutral. See the module's documentation.
 #[derive(Default)]
 pub struct Control {
-    map: IdMap<Id>,
+    /// Shared between copies until one changes (a script's copy of the state copies no table).
+    map: Arc<IdMap<Id>>,
     /// The controller of each space by its graph index, for the content of that number (see
     /// [`Control::by_index`]): made when first asked for after a change.
     by_index: Mutex<Option<(u64, ByIndex)>>,
@@ -109,10 +110,11 @@ impl Control {
     }
 
     pub fn insert(&mut self, space: Id, side: Id) -> Option<Id> {
-        let was = self.map.insert(space, side);
-        if was != Some(side) {
-            self.changed();
+        if self.map.get(&space) == Some(&side) {
+            return Some(side);
         }
+        let was = Arc::make_mut(&mut self.map).insert(space, side);
+        self.changed();
         was
     }
 
@@ -121,10 +123,9 @@ impl Control {
         Id: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
     {
-        let was = self.map.remove(space);
-        if was.is_some() {
-            self.changed();
-        }
+        self.map.get(space)?;
+        let was = Arc::make_mut(&mut self.map).remove(space);
+        self.changed();
         was
     }
 
@@ -167,7 +168,7 @@ impl<'a> IntoIterator for &'a Control {
 impl FromIterator<(Id, Id)> for Control {
     fn from_iter<I: IntoIterator<Item = (Id, Id)>>(items: I) -> Control {
         Control {
-            map: items.into_iter().collect(),
+            map: Arc::new(items.into_iter().collect()),
             by_index: Mutex::default(),
             stamp: fresh_stamp(),
         }

@@ -76,7 +76,9 @@ impl BySpace {
 
 /// The pieces, with their stamp. See the module's documentation.
 pub struct Units {
-    list: Vec<Unit>,
+    /// Shared between copies until one changes (a script's copy of the state that moves no
+    /// piece copies none).
+    list: Arc<Vec<Unit>>,
     /// A number no other list of pieces had with other contents.
     stamp: u64,
     /// The index by space of the pieces as they are, once asked for.
@@ -131,7 +133,7 @@ impl Default for Units {
 impl From<Vec<Unit>> for Units {
     fn from(list: Vec<Unit>) -> Units {
         Units {
-            list,
+            list: Arc::new(list),
             stamp: fresh_stamp(),
             index: OnceLock::new(),
             stale: Mutex::new(None),
@@ -160,7 +162,7 @@ impl std::ops::DerefMut for Units {
         if let Some(index) = self.index.take() {
             *self.stale.get_mut().unwrap_or_else(|e| e.into_inner()) = Some(index);
         }
-        &mut self.list
+        Arc::make_mut(&mut self.list)
     }
 }
 

@@ -230,7 +230,7 @@ pub(super) fn enter(rules: &Rules, state: &mut State, s: &Impulses, unit: usize,
 /// An event chit played: its script runs as an event task, answered like any other decision.
 pub(super) fn play_chit(state: &mut State, side: &str, card: &str) {
     state.flow.tasks.push(Task::Event {
-        side: side.to_string(),
+        side: side.into(),
         card: card.to_string(),
         answers: Vec::new(),
         then_ops: None,

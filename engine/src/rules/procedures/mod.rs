@@ -111,7 +111,7 @@ pub(super) fn next_step(rules: &Rules, state: &mut State) {
             });
         }
         Step::Script { side, .. } => state.flow.tasks.push(Task::Script {
-            side: side.clone(),
+            side: side.into(),
             phase: at.0,
             step: at.1,
             answers: Vec::new(),
@@ -126,12 +126,12 @@ pub(super) fn next_step(rules: &Rules, state: &mut State) {
                 }
             }
             state.flow.tasks.push(Task::Replace {
-                side: side.clone(),
+                side: side.into(),
                 halves,
                 placing: None,
             });
         }
-        Step::Draw(side) => state.flow.tasks.push(Task::Discard { side: side.clone() }),
+        Step::Draw(side) => state.flow.tasks.push(Task::Discard { side: side.into() }),
         Step::CheckVictory => check_victory(rules, state),
         Step::EndTurn => end_turn(rules, state),
         Step::Impulses(_) => super::impulses::start(rules, state, at),
@@ -197,7 +197,7 @@ fn step_task(rules: &Rules, state: &mut State, task: Task) -> Option<Prompt> {
                 acting: true,
             });
             state.flow.tasks.push(Task::Action {
-                side: spec.sides[next].clone(),
+                side: (&spec.sides[next]).into(),
             });
             None
         }
@@ -260,7 +260,7 @@ fn step_task(rules: &Rules, state: &mut State, task: Task) -> Option<Prompt> {
         Task::Discard { side } => {
             let mut options: Vec<Action> = state
                 .hands
-                .get(&side)
+                .get(side.as_str())
                 .map(|h| {
                     h.iter()
                         .map(|c| Action::new("discard").and(Word::id(c)))
@@ -337,7 +337,7 @@ pub(super) fn act(
                 draw_to_hand(rules, state, &side);
             } else {
                 let card = action.text(1).ok_or("which card?")?;
-                if let Some(hand) = state.hands.get_mut(&side) {
+                if let Some(hand) = state.hands.get_mut(side.as_str()) {
                     hand.retain(|c| c != card);
                 }
                 discard(rules, state, &side, card);

@@ -92,16 +92,21 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
     };
     let mut seen = vec![false; g.spaces.len()];
     seen[start] = true;
+    // Whether a route may enter each space, whichever way it comes (0 not yet asked, 1 yes,
+    // 2 no): asked once of each space, however many of its neighbours the route reaches.
+    let mut open_space = vec![0u8; g.spaces.len()];
+    let mut may_enter_space = |n: usize| {
+        if open_space[n] == 0 {
+            let open = friendly(n) && may_enter(rules, state, &side, n) && !blocked(n);
+            open_space[n] = if open { 1 } else { 2 };
+        }
+        open_space[n] == 1
+    };
     let mut expanded = vec![start];
     let mut stack = vec![start];
     while let Some(i) = stack.pop() {
         for &(n, e) in g.neighbours(i) {
-            if seen[n]
-                || !friendly(n)
-                || !may_enter(rules, state, &side, n)
-                || blocked(n)
-                || !may_cross(i, n, e)
-            {
+            if seen[n] || !may_enter_space(n) || !may_cross(i, n, e) {
                 continue;
             }
             let Some(sea) = crossing(e) else {

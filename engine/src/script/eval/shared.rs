@@ -218,9 +218,17 @@ impl Eval<'_> {
         // Each filter worked out once for the whole map, then asked of each space by index.
         let g = &self.content.graph;
         let n = g.spaces.len();
-        let mark = |at: &mut Vec<bool>, space: &str| {
+        // The spaces marked, and their list (with repeats), to look at only them.
+        let mark = |(at, list): &mut (Vec<bool>, Vec<usize>), space: &str| {
             if let Some(i) = g.index_of(space) {
                 at[i] = true;
+                list.push(i);
+            }
+        };
+        let mut fewest: Option<Vec<usize>> = None;
+        let mut keep_fewest = |list: Vec<usize>| {
+            if fewest.as_ref().is_none_or(|f| list.len() < f.len()) {
+                fewest = Some(list);
             }
         };
         let mut tests: Vec<Filter> = Vec::with_capacity(filters.len());
@@ -243,7 +251,7 @@ impl Eval<'_> {
                     Filter::Controlled(the, self.state.control.by_index(self.content))
                 }
                 "occupied_by" | "empty" => {
-                    let mut at = vec![false; n];
+                    let mut at = (vec![false; n], Vec::new());
                     for (u, unit) in self.state.units.iter().enumerate() {
                         if let Loc::Space(sp) = &unit.at {
                             if key == "empty" || self.side_of(u) == the {
@@ -252,19 +260,23 @@ impl Eval<'_> {
                         }
                     }
                     match key.as_str() {
-                        "empty" => Filter::Empty(at, *v == Value::Bool(true)),
-                        _ => Filter::Marked(at),
+                        "empty" => Filter::Empty(at.0, *v == Value::Bool(true)),
+                        _ => {
+                            keep_fewest(at.1);
+                            Filter::Marked(at.0)
+                        }
                     }
                 }
                 "terrain" => Filter::Terrain(id),
                 "feature" => Filter::Feature(id),
                 "adjacent_to" => Filter::Adjacent(g.index_of(id)),
                 "marker" => {
-                    let mut at = vec![false; n];
+                    let mut at = (vec![false; n], Vec::new());
                     for m in self.state.markers.iter().filter(|m| m.marker == the) {
                         mark(&mut at, &m.space);
                     }
-                    Filter::Marked(at)
+                    keep_fewest(at.1);
+                    Filter::Marked(at.0)
                 }
                 _ => Filter::Any,
             });
@@ -284,9 +296,17 @@ impl Eval<'_> {
             _ => None,
         });
         let mut neighbours: Vec<usize>;
-        let candidates: &[usize] = match near {
-            None => self.content.spaces_by_id(),
-            Some(y) => {
+        let candidates: &[usize] = match (near, fewest) {
+            // Only the spaces a filter marked (occupied, holding a marker), in their ids' order.
+            (None, Some(mut marked)) => {
+                let ranks = self.content.space_ranks();
+                marked.sort_unstable_by_key(|&i| ranks[i]);
+                marked.dedup();
+                neighbours = marked;
+                &neighbours
+            }
+            (None, None) => self.content.spaces_by_id(),
+            (Some(y), _) => {
                 neighbours = y.map_or(Vec::new(), |y| {
                     g.neighbours(y).iter().map(|&(n, _)| n).collect()
                 });
