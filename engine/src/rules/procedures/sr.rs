@@ -112,10 +112,8 @@ pub(super) fn sr_marker_prompt(
 
 /// Where a redeployed unit or marker goes: `to <place>` for each destination, or `back`.
 pub(super) fn destination_prompt(side: &str, destinations: Vec<crate::Id>, what: &str) -> Prompt {
-    let mut options: Vec<Action> = destinations
-        .into_iter()
-        .map(|d| Action::new("to").and(d))
-        .collect();
+    let mut options: Vec<Action> = Vec::with_capacity(destinations.len() + 1);
+    options.extend(destinations.into_iter().map(|d| Action::new("to").and(d)));
     options.push(Action::new("back"));
     Prompt::one_of(
         side,
