@@ -85,11 +85,18 @@ pub fn play(dir: &Path, mut setup: Setup, actions: Option<&Path>, out: PlayOutpu
                 );
             }
             if let Err(e) = applied {
+                // The question in words, as the prompt prints it; the action as written.
+                let message = match e.message.split_once(" is not legal now: ") {
+                    Some((written, question)) => format!(
+                        "{written} is not legal now: {}",
+                        content.names().words(question)
+                    ),
+                    None => e.message.clone(),
+                };
                 errln!(
-                    "{}:{}: error: illegal action `{action}`: {}",
+                    "{}:{}: error: illegal action `{action}`: {message}",
                     path.display(),
                     n + 1,
-                    e.message
                 );
                 if !e.legal.is_empty() {
                     errln!("  legal actions now:");

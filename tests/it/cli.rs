@@ -13,6 +13,30 @@ pub(crate) fn sandtable(args: &[&str]) -> Output {
         .expect("the sandtable binary runs")
 }
 
+/// `sandtable play` of the B2B campaign from `seed` on the actions `lines`, written to a file
+/// of a temporary folder, with `more` arguments: the run, the file, and the folder (removed
+/// when dropped).
+fn play_campaign(
+    lines: &[String],
+    seed: &str,
+    more: &[&str],
+) -> (Output, std::path::PathBuf, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let actions = dir.path().join("game.log");
+    std::fs::write(&actions, lines.join("\n")).unwrap();
+    let path = actions.to_str().unwrap();
+    let mut args = vec![
+        "play",
+        "content/barbarossa-to-berlin",
+        "--scenario",
+        "campaign",
+    ];
+    args.extend(["--seed", seed, "--actions", path]);
+    args.extend(more);
+    let out = sandtable(&args);
+    (out, actions, dir)
+}
+
 pub(crate) fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
@@ -322,23 +346,9 @@ fn random_campaign(seed: u64) -> (Vec<String>, sandtable_engine::rules::GameResu
 #[test]
 fn play_replays_a_full_campaign_from_a_log_and_prints_the_state_as_json() {
     let (log, result) = random_campaign(12);
-    let dir = tempfile::tempdir().unwrap();
-    let actions = dir.path().join("campaign.log");
-    let mut text = String::from("# a random campaign, seed 12\n\n");
-    text.push_str(&log.join("\n"));
-    std::fs::write(&actions, text).unwrap();
-    let out = sandtable(&[
-        "play",
-        "content/barbarossa-to-berlin",
-        "--scenario",
-        "campaign",
-        "--seed",
-        "12",
-        "--actions",
-        actions.to_str().unwrap(),
-        "--state",
-        "json",
-    ]);
+    let mut lines = vec!["# a random campaign, seed 12".to_string(), String::new()];
+    lines.extend(log);
+    let (out, _, _dir) = play_campaign(&lines, "12", &["--state", "json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let state: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(state["result"]["winner"], result.winner.as_str());
@@ -349,21 +359,9 @@ fn play_replays_a_full_campaign_from_a_log_and_prints_the_state_as_json() {
 #[test]
 fn play_reports_an_illegal_action_at_its_line_with_the_legal_alternatives() {
     let (log, _) = random_campaign(13);
-    let dir = tempfile::tempdir().unwrap();
-    let actions = dir.path().join("bad.log");
     let mut lines: Vec<String> = log[..4].to_vec();
     lines.push("attack moscow".into());
-    std::fs::write(&actions, lines.join("\n")).unwrap();
-    let out = sandtable(&[
-        "play",
-        "content/barbarossa-to-berlin",
-        "--scenario",
-        "campaign",
-        "--seed",
-        "13",
-        "--actions",
-        actions.to_str().unwrap(),
-    ]);
+    let (out, actions, _dir) = play_campaign(&lines, "13", &[]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
@@ -374,6 +372,34 @@ fn play_reports_an_illegal_action_at_its_line_with_the_legal_alternatives() {
         "{err}"
     );
     assert!(err.contains("legal actions now:"), "{err}");
+}
+
+#[test]
+fn play_names_the_units_of_the_question_an_illegal_action_was_given_to_as_the_prompt_does() {
+    let lines = [
+        "take barbarossa",
+        "choose no",
+        "choose no",
+        "choose bialystok brest_litovsk chernovitsi",
+        "event barbarossa",
+        "choose albania athens belgrade benghazi bergen",
+        "sr enigma",
+        "redeploy su_leningrad_front",
+        "to nowhere",
+    ]
+    .map(String::from);
+    let (out, _, _dir) = play_campaign(&lines, "1", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("error: illegal action `to nowhere`: `to nowhere` is not legal now:")
+            && err.contains("Where does Leningrad Front go?"),
+        "{err}"
+    );
+    assert!(
+        err.contains("    to kaunas"),
+        "the action as written: {err}"
+    );
 }
 
 #[test]
