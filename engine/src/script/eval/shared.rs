@@ -290,29 +290,30 @@ impl Eval<'_> {
         }
         tests.sort_by_key(|t| matches!(t, Filter::Controlled(..)));
         // In the order of the spaces' ids, so that the set is sorted as it is gathered: every
-        // space, or only a space's neighbours when the spaces must be next to it.
+        // space, only a space's neighbours when the spaces must be next to it, or only the
+        // spaces a filter marked.
         let near = tests.iter().find_map(|t| match t {
             Filter::Adjacent(y) => Some(*y),
             _ => None,
         });
-        let mut neighbours: Vec<usize>;
+        let mut listed: Vec<usize>;
         let candidates: &[usize] = match (near, fewest) {
             // Only the spaces a filter marked (occupied, holding a marker), in their ids' order.
             (None, Some(mut marked)) => {
                 let ranks = self.content.space_ranks();
                 marked.sort_unstable_by_key(|&i| ranks[i]);
                 marked.dedup();
-                neighbours = marked;
-                &neighbours
+                listed = marked;
+                &listed
             }
             (None, None) => self.content.spaces_by_id(),
             (Some(y), _) => {
-                neighbours = y.map_or(Vec::new(), |y| {
+                listed = y.map_or(Vec::new(), |y| {
                     g.neighbours(y).iter().map(|&(n, _)| n).collect()
                 });
-                neighbours.sort_unstable_by(|&a, &b| g.spaces[a].id.cmp(&g.spaces[b].id));
-                neighbours.dedup();
-                &neighbours
+                listed.sort_unstable_by(|&a, &b| g.spaces[a].id.cmp(&g.spaces[b].id));
+                listed.dedup();
+                &listed
             }
         };
         'space: for &i in candidates {
