@@ -391,8 +391,29 @@ impl Content {
 
     /// For each region of the game, which spaces lie in it.
     pub fn region_index(&self) -> &IdMap<Vec<bool>> {
-        self.regions
-            .get_or_init(|| self.by_region(|i, r| space_index_in_region(self, i, r)))
+        self.regions.get_or_init(|| {
+            // Each space marked in every region its country and its regions lie within, the
+            // regions each lies within found once per region named.
+            let regions = self.game.as_ref().map_or(&[][..], |g| g.regions.as_slice());
+            let n = self.graph.spaces.len();
+            let mut index: IdMap<Vec<bool>> = (regions.iter())
+                .map(|r| (r.id.as_str().into(), vec![false; n]))
+                .collect();
+            let mut within: HashMap<&str, Vec<&str>> = HashMap::new();
+            for (i, s) in self.graph.spaces.iter().enumerate() {
+                for start in s.country.iter().chain(&s.regions) {
+                    let lies_in = within
+                        .entry(start.as_str())
+                        .or_insert_with(|| crate::model::regions_within(regions, start));
+                    for r in lies_in.iter() {
+                        if let Some(members) = index.get_mut(*r) {
+                            members[i] = true;
+                        }
+                    }
+                }
+            }
+            index
+        })
     }
 
     /// For each region of the game, which spaces have it as their country or have a country

@@ -14,7 +14,18 @@ use std::fmt;
 use std::sync::{OnceLock, RwLock};
 
 /// How many ids a thread remembers by address (see [`Id::new`]).
-const REMEMBERED: usize = 256;
+const REMEMBERED: usize = 1024;
+
+thread_local! {
+    /// The ids the thread made last, by the address of their text (see [`Id::new`]).
+    static RECENT: [std::cell::Cell<Option<Id>>; REMEMBERED] =
+        const { [const { std::cell::Cell::new(None) }; REMEMBERED] };
+}
+
+/// A text's slot in [`RECENT`].
+fn slot(text: &str) -> usize {
+    (text.as_ptr() as usize >> 3 ^ text.len()) % REMEMBERED
+}
 
 /// An interned id. See the module's documentation.
 #[derive(Clone, Copy)]
@@ -33,21 +44,31 @@ impl Id {
     /// among the ids the thread made last, without hashing it: its address and length are the
     /// kept copy's, and kept copies are never freed, so the text can be no other.
     pub fn new(text: &str) -> Id {
-        thread_local! {
-            static RECENT: [std::cell::Cell<Option<Id>>; REMEMBERED] =
-                const { [const { std::cell::Cell::new(None) }; REMEMBERED] };
-        }
-        let slot = |t: &str| (t.as_ptr() as usize >> 3 ^ t.len()) % REMEMBERED;
-        let at = slot(text);
-        let seen = RECENT.with(|r| r[at].get());
-        if let Some(id) = seen {
-            if std::ptr::eq(id.0, text) {
-                return id;
-            }
+        if let Some(id) = Id::recent(text) {
+            return id;
         }
         let id = Id::interned(text);
         RECENT.with(|r| r[slot(id.0)].set(Some(id)));
         id
+    }
+
+    /// The id whose own text `text` is (the same address), when the thread made it lately.
+    pub fn recent(text: &str) -> Option<Id> {
+        RECENT
+            .with(|r| r[slot(text)].get())
+            .filter(|id| std::ptr::eq(id.0, text))
+    }
+
+    /// The id of `text` if some id has that text already: [`Id::new`] without keeping a text
+    /// no id has (a lookup by a text from outside).
+    pub fn known(text: &str) -> Option<Id> {
+        if let Some(id) = Id::recent(text) {
+            return Some(id);
+        }
+        let kept = interner().read().unwrap_or_else(|e| e.into_inner());
+        let id = kept.get(text).map(|t| Id(t))?;
+        RECENT.with(|r| r[slot(id.0)].set(Some(id)));
+        Some(id)
     }
 
     /// [`Id::new`] through the process's table of texts.
@@ -69,25 +90,21 @@ impl Id {
     /// `units`): found by the text's address in a table of the thread's, without hashing the
     /// text, since a program's literal never changes.
     pub fn of_static(text: &'static str) -> Id {
-        // By the text's address, with its length to tell apart two literals that start there.
-        type ByAddr = std::collections::HashMap<
-            usize,
-            (usize, Id),
-            std::hash::BuildHasherDefault<crate::content::AddrHash>,
-        >;
+        // A table of the thread's, by the text's address, its length telling apart two
+        // literals that start there; a slot taken by another literal is looked up again.
+        const SLOTS: usize = 256;
+        type Slot = std::cell::Cell<Option<(&'static str, Id)>>;
         thread_local! {
-            static SEEN: std::cell::RefCell<ByAddr> = std::cell::RefCell::new(ByAddr::default());
+            static SEEN: [Slot; SLOTS] = const { [const { std::cell::Cell::new(None) }; SLOTS] };
         }
-        let addr = text.as_ptr() as usize;
-        SEEN.with(|seen| {
-            if let Some((len, id)) = seen.borrow().get(&addr) {
-                if *len == text.len() {
-                    return *id;
-                }
+        let at = (text.as_ptr() as usize >> 3 ^ text.len()) % SLOTS;
+        SEEN.with(|seen| match seen[at].get() {
+            Some((t, id)) if std::ptr::eq(t, text) => id,
+            _ => {
+                let id = Id::new(text);
+                seen[at].set(Some((text, id)));
+                id
             }
-            let id = Id::new(text);
-            seen.borrow_mut().insert(addr, (text.len(), id));
-            id
         })
     }
 

@@ -567,6 +567,23 @@ fn region_within(regions: &[Region], start: Option<&str>, region: &str) -> bool 
     false
 }
 
+/// `start` and every region it lies within, through the regions' `within` (as
+/// [`region_within`] walks them).
+pub(crate) fn regions_within<'r>(regions: &'r [Region], start: &'r str) -> Vec<&'r str> {
+    let mut stack = vec![start];
+    let mut seen: Vec<&str> = Vec::new();
+    while let Some(r) = stack.pop() {
+        if seen.contains(&r) {
+            continue;
+        }
+        seen.push(r);
+        if let Some(def) = regions.iter().find(|x| x.id == r) {
+            stack.extend(def.within.iter().map(String::as_str));
+        }
+    }
+    seen
+}
+
 /// Whether a space lies in a region of the game: its country, its further regions, or regions
 /// those lie in.
 pub fn space_lies_in(game: &GameFile, s: &Space, region: &str) -> bool {

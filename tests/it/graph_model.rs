@@ -104,3 +104,24 @@ fn a_hex_grid_of_more_than_a_million_cells_is_refused_at_its_place() {
     let grid_line = text.lines().position(|l| l.contains("hex_grid")).unwrap() + 1;
     assert_eq!(line, grid_line, "at the grid");
 }
+
+#[test]
+fn a_space_lies_in_every_region_its_country_and_regions_lie_within_in_each_bundled_game() {
+    for game in ["barbarossa-to-berlin", "berlin-1945", "spi-barbarossa"] {
+        let loaded = load_dir(crate::root().join("content").join(game));
+        let content = &loaded.content;
+        let Some(g) = content.game.as_ref() else {
+            panic!("{game} has no game.ron");
+        };
+        let mut members = 0;
+        for r in &g.regions {
+            for s in &content.graph.spaces {
+                let walked = sandtable_engine::model::space_lies_in(g, s, &r.id);
+                let indexed = sandtable_engine::state::space_in_region(content, &s.id, &r.id);
+                assert_eq!(indexed, walked, "{game}: {} in {}", s.id, r.id);
+                members += usize::from(walked);
+            }
+        }
+        assert!(members > 0, "{game}: no space lies in any region");
+    }
+}

@@ -212,7 +212,7 @@ pub struct Counter {
     /// The unit type of the reduced step when it differs (a mechanized front that becomes
     /// infantry).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub back_type: Option<String>,
+    pub back_type: Option<crate::id::Id>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flags: Vec<String>,
     /// When it reaches its side's eliminated box, this counter takes its place there and it

@@ -154,21 +154,29 @@ pub(crate) fn reads_marker(content: &Content, marker: crate::Id) -> bool {
 
 /// Whether a space holds a fort that still stands (no fort-destroyed marker on it).
 pub fn intact_fort(content: &Content, state: &State, space: &str) -> bool {
+    content
+        .graph
+        .index_of(space)
+        .is_some_and(|i| intact_fort_at(content, state, i))
+}
+
+/// [`intact_fort`] of the space of graph index `i`.
+pub fn intact_fort_at(content: &Content, state: &State, i: usize) -> bool {
     let Some(play) = content.game.as_ref().and_then(|g| g.play.as_ref()) else {
         return false;
     };
     let Some(fort) = &play.fort else {
         return false;
     };
-    content
-        .graph
-        .space(space)
-        .is_some_and(|s| s.features.contains(fort))
+    let Some(s) = content.graph.spaces.get(i) else {
+        return false;
+    };
+    s.features.contains(fort)
         && !play.fort_destroyed.as_ref().is_some_and(|d| {
             state
                 .markers
                 .iter()
-                .any(|m| m.marker == *d && m.space == space)
+                .any(|m| m.marker == *d && m.space == s.id)
         })
 }
 
@@ -179,12 +187,10 @@ pub fn levels(content: &Content, state: &State, nation: &str, side: &str) -> Vec
 
 /// The supply level of every space for a piece of `nation`, on a side's view of the map.
 pub fn levels_seen(content: &Content, state: &State, view: &SideView, nation: &str) -> Vec<Level> {
-    let g = &content.graph;
     let mut out = lines(content, state, view, nation, &mut |_| true);
     // With no supply line, a unit in a friendly intact fort is in Limited Supply (13.1).
     for (i, level) in out.iter_mut().enumerate() {
-        if *level == Level::Out && view.friendly[i] && intact_fort(content, state, &g.spaces[i].id)
-        {
+        if *level == Level::Out && view.friendly[i] && intact_fort_at(content, state, i) {
             *level = Level::Limited;
         }
     }

@@ -341,19 +341,20 @@ impl<'a> Eval<'a> {
     /// A name the script's place gives it, read from the context when the script uses it: the
     /// combat's names first, then the point's, then `space`, `me` and `enemy`.
     fn given(&self, id: crate::id::Id) -> Option<Value> {
-        let (ctx, name) = (&*self.ctx, id.as_str());
+        let (ctx, named) = (&*self.ctx, given_names());
         if let Some(c) = &ctx.combat {
             let set = |units: &[usize]| {
                 let mut v: Vec<Value> = units.iter().map(|&u| Value::Unit(u)).collect();
                 v.sort();
                 Value::Set(v.into())
             };
-            match name {
-                "attacking" => return Some(Value::Bool(c.attacking)),
-                "defending" => return Some(Value::Bool(!c.attacking)),
-                "attackers" => return Some(set(&c.attackers)),
-                "defenders" => return Some(set(&c.defenders)),
-                "defending_space" => {
+            let [attacking, defending, attackers, defenders, defending_space, ..] = named;
+            match id {
+                _ if id == *attacking => return Some(Value::Bool(c.attacking)),
+                _ if id == *defending => return Some(Value::Bool(!c.attacking)),
+                _ if id == *attackers => return Some(set(&c.attackers)),
+                _ if id == *defenders => return Some(set(&c.defenders)),
+                _ if id == *defending_space => {
                     return Some(Value::Id(Kind::Space, c.defending_space.as_str().into()))
                 }
                 _ => {}
@@ -362,10 +363,11 @@ impl<'a> Eval<'a> {
         if let Some((_, v)) = ctx.names.iter().rev().find(|(n, _)| *n == id) {
             return Some(v.clone());
         }
-        match (name, &ctx.space) {
-            ("space", Some(space)) => Some(Value::Id(Kind::Space, *space)),
-            ("me", _) => Some(Value::Id(Kind::Side, ctx.me)),
-            ("enemy", _) => Some(Value::Id(Kind::Side, ctx.enemy)),
+        let [.., space, me, enemy] = named;
+        match &ctx.space {
+            Some(at) if id == *space => Some(Value::Id(Kind::Space, *at)),
+            _ if id == *me => Some(Value::Id(Kind::Side, ctx.me)),
+            _ if id == *enemy => Some(Value::Id(Kind::Side, ctx.enemy)),
             _ => None,
         }
     }
@@ -555,14 +557,9 @@ impl<'a> Eval<'a> {
                     "side" => Value::Id(Kind::Side, self.side_of(*i)),
                     "type" => Value::Id(
                         Kind::UnitType,
-                        if unit.reduced {
-                            counter
-                                .back_type
-                                .clone()
-                                .unwrap_or(counter.unit_type.to_string())
-                                .into()
-                        } else {
-                            counter.unit_type
+                        match counter.back_type {
+                            Some(back) if unit.reduced => back,
+                            _ => counter.unit_type,
                         },
                     ),
                     "size" => Value::Id(Kind::Size, counter.size),
@@ -701,6 +698,47 @@ impl<'a> Eval<'a> {
             Some(v) => Ok(v),
             None => self.effect(&call),
         }
+    }
+}
+
+/// The names a script's place gives it ([`Eval::given`]), as ids, to be told apart by address:
+/// the combat's (`attacking`, `defending`, `attackers`, `defenders`, `defending_space`), then
+/// `space`, `me` and `enemy`.
+fn given_names() -> &'static [crate::id::Id; 8] {
+    static NAMES: std::sync::OnceLock<[crate::id::Id; 8]> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        [
+            "attacking",
+            "defending",
+            "attackers",
+            "defenders",
+            "defending_space",
+            "space",
+            "me",
+            "enemy",
+        ]
+        .map(crate::id::Id::new)
+    })
+}
+
+/// Whether a set (sorted, as every set is) holds a value, as [`same`] compares them: by
+/// halving, but for an id in a set of ids of several kinds, looked for member by member.
+fn set_contains(items: &[Value], x: &Value) -> bool {
+    let one_kind = match (items.first(), items.last()) {
+        (Some(Value::Id(a, _)), Some(Value::Id(b, _))) => a == b,
+        _ => false,
+    };
+    match x {
+        // A sorted set of ids of one kind is in the order of the ids.
+        Value::Id(_, id) if one_kind => items
+            .binary_search_by(|v| match v {
+                Value::Id(_, y) => y.cmp(id),
+                _ => std::cmp::Ordering::Less,
+            })
+            .is_ok(),
+        Value::Id(..) => items.iter().any(|i| same(i, x)),
+        // Anything else is the same as a member only when equal to it.
+        _ => items.binary_search(x).is_ok(),
     }
 }
 

@@ -13,7 +13,6 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::control::fresh_stamp;
 use super::{Loc, Unit};
-use crate::content::IdMap;
 use crate::Id;
 
 /// The pieces on the map by space. See [`Units::on`].
@@ -22,9 +21,16 @@ struct BySpace {
     /// The space each piece stood on when the index was last brought up to date (`None` off
     /// the map).
     at: Vec<Option<Id>>,
-    /// Each space's pieces, in their order (looked up, never iterated).
-    spaces: IdMap<Vec<usize>>,
+    /// Each space's pieces, in their order, by the address of the space's id (looked up,
+    /// never iterated).
+    spaces: ByAddr,
 }
+
+type ByAddr = std::collections::HashMap<
+    usize,
+    (Id, Vec<usize>),
+    std::hash::BuildHasherDefault<crate::content::AddrHash>,
+>;
 
 fn space_of(u: &Unit) -> Option<Id> {
     match &u.at {
@@ -37,11 +43,11 @@ impl BySpace {
     fn new(list: &[Unit]) -> BySpace {
         let mut index = BySpace {
             at: list.iter().map(space_of).collect(),
-            spaces: IdMap::default(),
+            spaces: ByAddr::default(),
         };
-        for (i, at) in index.at.iter().enumerate() {
-            if let Some(s) = at {
-                index.spaces.entry(*s).or_default().push(i);
+        for (i, u) in list.iter().enumerate() {
+            if let Some(s) = space_of(u) {
+                index.pieces_of(s).push(i);
             }
         }
         index
@@ -59,18 +65,43 @@ impl BySpace {
                 continue;
             }
             if let Some(was) = self.at[i] {
-                if let Some(pieces) = self.spaces.get_mut(&was) {
+                if let Some((_, pieces)) = self.spaces.get_mut(&was.addr()) {
                     pieces.retain(|&p| p != i);
                 }
             }
             if let Some(s) = now {
-                let pieces = self.spaces.entry(s).or_default();
+                let pieces = self.pieces_of(s);
                 let k = pieces.partition_point(|&p| p < i);
                 pieces.insert(k, i);
             }
             self.at[i] = now;
         }
         self
+    }
+
+    fn pieces_of(&mut self, space: Id) -> &mut Vec<usize> {
+        &mut (self.spaces.entry(space.addr()))
+            .or_insert_with(|| (space, Vec::new()))
+            .1
+    }
+
+    /// The pieces on a space: found by the address of its text when that is the id's own
+    /// (as the rules nearly always ask), else by the id of the text.
+    fn on(&self, space: &str) -> &[usize] {
+        let by_addr = |addr: usize| {
+            self.spaces
+                .get(&addr)
+                .filter(|(id, _)| id.len() == space.len())
+                .map(|(_, pieces)| pieces.as_slice())
+        };
+        if let Some(pieces) = by_addr(space.as_ptr() as usize) {
+            return pieces;
+        }
+        // Another copy of an id's text, or an id's own text with no piece on it.
+        match Id::known(space) {
+            Some(id) if id.addr() != space.as_ptr() as usize => by_addr(id.addr()).unwrap_or(&[]),
+            _ => &[],
+        }
     }
 }
 
@@ -106,7 +137,7 @@ impl Units {
 
     /// The pieces on a space, in their order.
     pub fn on(&self, space: &str) -> &[usize] {
-        self.by_space().spaces.get(space).map_or(&[], Vec::as_slice)
+        self.by_space().on(space)
     }
 
     fn by_space(&self) -> &BySpace {

@@ -10,7 +10,12 @@ pub(in crate::rules) struct SupplyCache<'c> {
     views: Vec<std::rc::Rc<supply::SideView>>,
     /// (nation, side, what its supply reads, level of every space); few entries, found by the
     /// ids' addresses without allocating.
-    levels: Vec<(crate::Id, crate::Id, supply::Signature<'c>, Vec<Level>)>,
+    levels: Vec<(
+        crate::Id,
+        crate::Id,
+        supply::Signature<'c>,
+        std::rc::Rc<[Level]>,
+    )>,
 }
 
 impl<'c> SupplyCache<'c> {
@@ -55,14 +60,15 @@ impl<'c> SupplyCache<'c> {
                 .iter()
                 .position(|(_, s, read, _)| *s == side && *read == signature);
             let levels = match same {
-                Some(k) => self.levels[k].3.clone(),
+                Some(k) => std::rc::Rc::clone(&self.levels[k].3),
                 None => supply::levels_kept_reaching(
                     rules.content,
                     state,
                     &self.views[v],
                     &nation,
                     signature.reach(),
-                ),
+                )
+                .into(),
             };
             self.levels.push((nation, side, signature, levels));
             self.levels.len() - 1

@@ -27,17 +27,19 @@ pub(super) fn sr_prompt(
             let mut cache = SupplyCache::default();
             let mut options = Vec::new();
             for (i, u) in state.units.iter().enumerate() {
+                // Where it is first: most pieces are off the map and out of the reserve.
+                let on_map = match &u.at {
+                    Loc::Space(_) => true,
+                    Loc::Box(b) if Some(b.as_str()) == reserve => false,
+                    _ => continue,
+                };
                 if rules.side(u) != side
                     || state.flow.marks.redeployed.contains(&i)
                     || sr_cost(rules, state, i) > points
                 {
                     continue;
                 }
-                let ok = match &u.at {
-                    Loc::Space(_) => cache.unit(rules, state, i) != Level::Out,
-                    Loc::Box(b) => Some(b.as_str()) == reserve,
-                    _ => false,
-                };
+                let ok = !on_map || cache.unit(rules, state, i) != Level::Out;
                 if ok {
                     options.push(Action::new("redeploy").and_unit(rules.content, state, i));
                 }

@@ -82,13 +82,13 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
     };
     // A connection's kinds: whether SR may use it at all, and whether it is a sea crossing
     // (which ends the route, and which large units may not take).
+    let classes = edge_classes(rules);
     let crossing = |e: usize| -> Option<bool> {
-        let kinds = &g.edges[e].kinds;
-        if !kinds.iter().all(|k| rules.play.sr_kinds.contains(k)) {
-            return None;
+        match classes.get(e).copied().unwrap_or(Crossing::No) {
+            Crossing::No => None,
+            Crossing::Land => Some(false),
+            Crossing::Sea => (!large).then_some(true),
         }
-        let sea = kinds.iter().any(|k| rules.play.sea_kinds.contains(k));
-        (!(sea && large)).then_some(sea)
     };
     let mut seen = vec![false; g.spaces.len()];
     seen[start] = true;
@@ -106,12 +106,12 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
     let mut stack = vec![start];
     while let Some(i) = stack.pop() {
         for &(n, e) in g.neighbours(i) {
-            if seen[n] || !may_enter_space(n) || !may_cross(i, n, e) {
-                continue;
-            }
-            let Some(sea) = crossing(e) else {
+            let Some(sea) = crossing(e).filter(|_| !seen[n]) else {
                 continue;
             };
+            if !may_enter_space(n) || !may_cross(i, n, e) {
+                continue;
+            }
             seen[n] = true;
             if !sea {
                 stack.push(n);
@@ -155,6 +155,43 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
         start,
         seen,
         neutral,
+    })
+}
+
+/// What an SR may make of a connection, by its kinds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Crossing {
+    /// A kind SR may not use.
+    No,
+    Land,
+    /// A sea crossing: it ends the route, and a large unit may not take it.
+    Sea,
+}
+
+/// Each connection's [`Crossing`] (by edge index), worked out once per content and thread.
+fn edge_classes(rules: &Rules) -> std::rc::Rc<Vec<Crossing>> {
+    type Kept = std::cell::RefCell<(u64, std::rc::Rc<Vec<Crossing>>)>;
+    thread_local! {
+        static KEPT: Kept = std::cell::RefCell::new((u64::MAX, Default::default()));
+    }
+    let content = rules.content;
+    KEPT.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        if kept.0 != content.memo_id() {
+            let play = &rules.play;
+            let class = |kinds: &[String]| {
+                if !kinds.iter().all(|k| play.sr_kinds.contains(k)) {
+                    Crossing::No
+                } else if kinds.iter().any(|k| play.sea_kinds.contains(k)) {
+                    Crossing::Sea
+                } else {
+                    Crossing::Land
+                }
+            };
+            let classes = content.graph.edges.iter().map(|e| class(&e.kinds));
+            *kept = (content.memo_id(), std::rc::Rc::new(classes.collect()));
+        }
+        std::rc::Rc::clone(&kept.1)
     })
 }
 

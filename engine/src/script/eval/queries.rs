@@ -337,7 +337,7 @@ impl Eval<'_> {
                 };
                 self.charge(range, items.len() as u64)?;
                 let x = self.expr(pos(1)?)?;
-                Value::Bool(items.iter().any(|i| same(i, &x)))
+                Value::Bool(set_contains(&items, &x))
             }
             "min" | "max" => {
                 let (a, b) = (self.int(pos(0)?)?, self.int(pos(1)?)?);

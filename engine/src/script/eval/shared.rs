@@ -207,6 +207,23 @@ impl Eval<'_> {
     }
 
     pub(super) fn spaces(&mut self, args: &[Arg], range: Range) -> Res<Value> {
+        // A space's neighbours, asked of every space of a set over and over, are the same set
+        // each time.
+        if let [Arg {
+            name: Some(key),
+            value,
+        }] = args
+        {
+            if key.name.as_str() == "adjacent_to" {
+                if let Value::Id(_, y) = self.expr(value)? {
+                    let near = self.content.graph.index_of(y);
+                    if let Some(set) = near.and_then(|y| neighbour_set(self.content, y)) {
+                        return Ok(Value::Set(set));
+                    }
+                }
+                return Ok(Value::Set(Default::default()));
+            }
+        }
         let mut out = Vec::new();
         let mut filters: Vec<(crate::Id, Value)> = Vec::new();
         for a in args {
@@ -214,6 +231,17 @@ impl Eval<'_> {
                 return fail(range, "filters of `spaces` are named");
             };
             filters.push((n.name, self.expr(&a.value)?));
+        }
+        // Filters of the map alone give the same set every time: made once per content.
+        let of_map = !filters.is_empty()
+            && filters.iter().all(|(key, v)| {
+                matches!(v, Value::Id(..))
+                    && matches!(key.as_str(), "country" | "region" | "terrain" | "feature")
+            });
+        if of_map {
+            if let Some(set) = map_set(self.content, &filters, None) {
+                return Ok(Value::Set(set));
+            }
         }
         // Each filter worked out once for the whole map, then asked of each space by index.
         let g = &self.content.graph;
@@ -281,13 +309,6 @@ impl Eval<'_> {
                 _ => Filter::Any,
             });
         }
-        // A space's neighbours, asked of every space of a set over and over, are the same set
-        // each time.
-        if let [Filter::Adjacent(Some(y))] = tests[..] {
-            if let Some(set) = neighbour_set(self.content, y) {
-                return Ok(Value::Set(set));
-            }
-        }
         tests.sort_by_key(|t| matches!(t, Filter::Controlled(..)));
         // In the order of the spaces' ids, so that the set is sorted as it is gathered: every
         // space, only a space's neighbours when the spaces must be next to it, or only the
@@ -343,7 +364,11 @@ impl Eval<'_> {
             out.push(Value::Id(Kind::Space, s.id));
         }
         out.dedup();
-        Ok(Value::Set(out.into()))
+        let set = std::sync::Arc::new(out);
+        if of_map {
+            map_set(self.content, &filters, Some(&set));
+        }
+        Ok(Value::Set(set))
     }
 
     pub(super) fn units(&mut self, args: &[Arg]) -> Res<Value> {
@@ -374,13 +399,9 @@ impl Eval<'_> {
                 let ok = match key.as_str() {
                     "side" => self.side_of(u) == id,
                     "nation" => counter.is_some_and(|c| c.nation == id),
-                    "type" => counter.is_some_and(|c| {
-                        let t = if unit.reduced {
-                            c.back_type.as_deref().unwrap_or(&c.unit_type)
-                        } else {
-                            &c.unit_type
-                        };
-                        t == id
+                    "type" => counter.is_some_and(|c| match c.back_type {
+                        Some(back) if unit.reduced => back == id,
+                        _ => c.unit_type == id,
                     }),
                     "size" => counter.is_some_and(|c| c.size == id),
                     "counter" => unit.counter == id,
@@ -633,6 +654,43 @@ fn neighbour_set(content: &Content, y: usize) -> Option<std::sync::Arc<Vec<Value
             *sets = (content.memo_id(), (0..g.spaces.len()).map(of).collect());
         }
         sets.1.get(y).cloned()
+    })
+}
+
+/// The set `spaces(...)` gives for filters of the map alone (country, region, terrain,
+/// feature), kept per content and thread: found, or (`made`) kept.
+fn map_set(
+    content: &Content,
+    filters: &[(crate::Id, Value)],
+    made: Option<&std::sync::Arc<Vec<Value>>>,
+) -> Option<std::sync::Arc<Vec<Value>>> {
+    type Kept = (
+        u64,
+        Vec<(Vec<(crate::Id, Value)>, std::sync::Arc<Vec<Value>>)>,
+    );
+    thread_local! {
+        static KEPT: std::cell::RefCell<Kept> = const { std::cell::RefCell::new((u64::MAX, Vec::new())) };
+    }
+    KEPT.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        if kept.0 != content.memo_id() {
+            *kept = (content.memo_id(), Vec::new());
+        }
+        match made {
+            Some(set) => {
+                // Bounded, should a script name many regions in turn.
+                if kept.1.len() >= 256 {
+                    kept.1.clear();
+                }
+                kept.1.push((filters.to_vec(), std::sync::Arc::clone(set)));
+                None
+            }
+            None => kept
+                .1
+                .iter()
+                .find(|(f, _)| f.as_slice() == filters)
+                .map(|(_, set)| std::sync::Arc::clone(set)),
+        }
     })
 }
 
