@@ -71,6 +71,14 @@ pub(super) fn advance(rules: &Rules, state: &mut State) {
 
 /// A prompt's question with the phase that asks it and the phase's rule first, unless the
 /// question names the phase already: `Action Phase (6.B, 7.2): Move units ...`.
+/// A number of things in words: `1 point`, `3 points`.
+fn counted(n: u32, thing: &str) -> String {
+    match n {
+        1 => format!("1 {thing}"),
+        n => format!("{n} {thing}s"),
+    }
+}
+
 fn with_phase(rules: &Rules, state: &State, mut p: Prompt) -> Prompt {
     if let Some(phase) = rules.game.sequence.get(state.flow.phase) {
         if !phase.name.is_empty() && !p.question.contains(&phase.name) {

@@ -247,7 +247,10 @@ pub(super) fn ops_prompt(
             Some(Prompt::one_of(
                 side,
                 "activate",
-                format!("Activate spaces for movement or combat ({points} points left)"),
+                format!(
+                    "Activate spaces for movement or combat ({} left)",
+                    counted(points, "point")
+                ),
                 options,
             ))
         }

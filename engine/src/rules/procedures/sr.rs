@@ -56,7 +56,10 @@ pub(super) fn sr_prompt(
             Some(Prompt::one_of(
                 side,
                 "redeploy",
-                format!("Choose a unit to redeploy ({points} SR points left), or done"),
+                format!(
+                    "Choose a unit to redeploy ({} left), or done",
+                    counted(points, "SR point")
+                ),
                 options,
             ))
         }
