@@ -4,7 +4,6 @@
 //! nothing places, an offensive whose flag nothing sets. Warnings, each at its declaration.
 
 use super::*;
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// Every string of a JSON value, with its JSON pointer (`at` is the value's).
@@ -38,13 +37,9 @@ fn under(pointer: &str, place: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
-/// A character of a word: an id, a name in a script.
-fn word(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_'
-}
-
 /// Whether `id` stands in a text as a whole word (an id, a name in a script).
 fn names(text: &str, id: &str) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
     text.match_indices(id).any(|(i, _)| {
         let before = text[..i].chars().next_back();
         let after = text[i + id.len()..].chars().next();
@@ -86,30 +81,12 @@ impl Checker<'_> {
                 out
             })
             .collect();
-        // Where each word stands (text, string), for the ids made of word characters: such an
-        // id stands in a string as a whole word exactly when it is one of its words.
-        let mut words: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
-        for (i, text) in texts.iter().enumerate() {
-            for (k, (_, s)) in text.iter().enumerate() {
-                for w in s.split(|c: char| !word(c)).filter(|w| !w.is_empty()) {
-                    words.entry(w).or_default().push((i, k));
-                }
-            }
-        }
         let mentioned = |skip: &[String], id: &str| {
-            // The places skipped are places of game.ron.
-            let skip_in = |i: usize| if i == 0 { skip } else { &[] };
-            if !id.is_empty() && id.chars().all(word) {
-                return words.get(id).is_some_and(|places| {
-                    places.iter().any(|&(i, k)| {
-                        let at = &texts[i][k].0;
-                        !skip_in(i).iter().any(|place| under(at, place))
-                    })
-                });
-            }
             texts.iter().enumerate().any(|(i, text)| {
+                // The places skipped are places of game.ron.
+                let skip = if i == 0 { skip } else { &[] };
                 text.iter()
-                    .any(|(at, s)| names(s, id) && !skip_in(i).iter().any(|place| under(at, place)))
+                    .any(|(at, s)| names(s, id) && !skip.iter().any(|place| under(at, place)))
             })
         };
         let spaces = &content.graph.spaces;
