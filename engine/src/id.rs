@@ -22,9 +22,14 @@ thread_local! {
         const { [const { std::cell::Cell::new(None) }; REMEMBERED] };
 }
 
+/// A text's slot in a direct-mapped table of `slots` by its address and length.
+fn slot_of(text: &str, slots: usize) -> usize {
+    (text.as_ptr() as usize >> 3 ^ text.len()) % slots
+}
+
 /// A text's slot in [`RECENT`].
 fn slot(text: &str) -> usize {
-    (text.as_ptr() as usize >> 3 ^ text.len()) % REMEMBERED
+    slot_of(text, REMEMBERED)
 }
 
 /// An interned id. See the module's documentation.
@@ -97,7 +102,7 @@ impl Id {
         thread_local! {
             static SEEN: [Slot; SLOTS] = const { [const { std::cell::Cell::new(None) }; SLOTS] };
         }
-        let at = (text.as_ptr() as usize >> 3 ^ text.len()) % SLOTS;
+        let at = slot_of(text, SLOTS);
         SEEN.with(|seen| match seen[at].get() {
             Some((t, id)) if std::ptr::eq(t, text) => id,
             _ => {
