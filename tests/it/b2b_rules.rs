@@ -159,6 +159,8 @@ fn rule_4_3_the_axis_player_chooses_barbarossa_or_von_paulus_pause_and_the_other
         let mut s = Session::new(b2b(), setup).unwrap();
         let p = s.prompt().unwrap().clone();
         assert_eq!((p.side.as_str(), p.kind.as_str()), ("axis", "start_card"));
+        // The choice belongs to the set-up, before the first phase (the Weather's) starts.
+        assert_eq!(p.question, "Set-up: Choose the card your hand starts with");
         assert_eq!(p.options(), ["take barbarossa", "take von_paulus_pause"]);
         play(&mut s, &[&format!("take {take}")]);
         let st = s.state();

@@ -49,8 +49,15 @@ pub(super) fn advance(rules: &Rules, state: &mut State) {
         }
         match state.flow.tasks.last().cloned() {
             Some(task) => {
-                if let Some(p) = step_task(rules, state, task) {
-                    state.flow.prompt = Some(with_phase(rules, state, p));
+                // The start's choices are the set-up's, asked before the first phase.
+                let setup = matches!(task, Task::StartCard { .. });
+                if let Some(mut p) = step_task(rules, state, task) {
+                    if setup {
+                        p.question = format!("Set-up: {}", p.question);
+                    } else {
+                        p = with_phase(rules, state, p);
+                    }
+                    state.flow.prompt = Some(p);
                     return;
                 }
             }
@@ -69,8 +76,6 @@ pub(super) fn advance(rules: &Rules, state: &mut State) {
     state.flow.prompt = None;
 }
 
-/// A prompt's question with the phase that asks it and the phase's rule first, unless the
-/// question names the phase already: `Action Phase (6.B, 7.2): Move units ...`.
 /// A number of things in words: `1 point`, `3 points`.
 fn counted(n: u32, thing: &str) -> String {
     match n {
@@ -79,6 +84,8 @@ fn counted(n: u32, thing: &str) -> String {
     }
 }
 
+/// A prompt's question with the phase that asks it and the phase's rule first, unless the
+/// question names the phase already: `Action Phase (6.B, 7.2): Move units ...`.
 fn with_phase(rules: &Rules, state: &State, mut p: Prompt) -> Prompt {
     if let Some(phase) = rules.game.sequence.get(state.flow.phase) {
         if !phase.name.is_empty() && !p.question.contains(&phase.name) {
