@@ -2,19 +2,83 @@
 //! connection kind that spaces and connections use but nothing gives an effect (no table row,
 //! movement cost, supply rule, play rule or script names it), a capture rule whose marker
 //! nothing places, an offensive whose flag nothing sets. Warnings, each at its declaration.
+//!
+//! The ids in question are gathered first, then looked for in one walk over the strings of
+//! `game.ron`, the tables and the cards, word by word (an id is named where it stands as a whole
+//! word); the JSON pointer of a string is read only to skip the places that do not count.
 
 use super::*;
 use std::fmt::Write as _;
 
-/// Every string of a JSON value, with its JSON pointer (`at` is the value's).
-fn strings<'v>(v: &'v serde_json::Value, at: &mut String, out: &mut Vec<(String, &'v str)>) {
+/// A rule's place in `game.ron`, with the id it asks about.
+type Placed = (String, Asked);
+
+/// An id asked about: whether some string of the content names it, but for the places of
+/// `game.ron` skipped (its own declaration, the rule that asks).
+#[derive(Clone)]
+struct Asked {
+    id: String,
+    skip: Vec<String>,
+    found: bool,
+}
+
+impl Asked {
+    fn new(id: &str, skip: Vec<String>) -> Asked {
+        Asked {
+            id: id.to_string(),
+            skip,
+            found: false,
+        }
+    }
+}
+
+fn is_word(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Finds, in one walk over every string of the texts (`game.ron`'s first), the ids asked about
+/// that each string names; `at` is the JSON pointer of the value walked.
+fn find_named(v: &serde_json::Value, game: bool, at: &mut String, asked: &mut [Asked]) {
+    if asked.iter().all(|a| a.found) {
+        return;
+    }
     let len = at.len();
     match v {
-        serde_json::Value::String(s) => out.push((at.clone(), s)),
+        serde_json::Value::String(s) => {
+            let skipped = |a: &Asked| game && a.skip.iter().any(|place| under(at, place));
+            // An id of word characters is named when it is one of the string's words.
+            let bytes = s.as_bytes();
+            let mut i = 0;
+            while i < bytes.len() {
+                if !is_word_byte(bytes[i]) {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < bytes.len() && is_word_byte(bytes[i]) {
+                    i += 1;
+                }
+                let word = &bytes[start..i];
+                for a in asked.iter_mut() {
+                    if !a.found && a.id.as_bytes() == word && !skipped(a) {
+                        a.found = true;
+                    }
+                }
+            }
+            for a in asked.iter_mut() {
+                if !a.found && !a.id.bytes().all(is_word_byte) && names(s, &a.id) && !skipped(a) {
+                    a.found = true;
+                }
+            }
+        }
         serde_json::Value::Array(items) => {
             for (i, x) in items.iter().enumerate() {
                 let _ = write!(at, "/{i}");
-                strings(x, at, out);
+                find_named(x, game, at, asked);
                 at.truncate(len);
             }
         }
@@ -22,7 +86,7 @@ fn strings<'v>(v: &'v serde_json::Value, at: &mut String, out: &mut Vec<(String,
             for (k, x) in m {
                 at.push('/');
                 at.push_str(k);
-                strings(x, at, out);
+                find_named(x, game, at, asked);
                 at.truncate(len);
             }
         }
@@ -39,11 +103,10 @@ fn under(pointer: &str, place: &str) -> bool {
 
 /// Whether `id` stands in a text as a whole word (an id, a name in a script).
 fn names(text: &str, id: &str) -> bool {
-    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
     text.match_indices(id).any(|(i, _)| {
         let before = text[..i].chars().next_back();
         let after = text[i + id.len()..].chars().next();
-        !before.is_some_and(word) && !after.is_some_and(word)
+        !before.is_some_and(is_word) && !after.is_some_and(is_word)
     })
 }
 
@@ -56,39 +119,6 @@ impl Checker<'_> {
             return;
         };
         let g = &game.data;
-        let texts: Vec<serde_json::Value> = [
-            serde_json::to_value(g).ok(),
-            files
-                .tables
-                .as_ref()
-                .and_then(|t| serde_json::to_value(&t.data).ok()),
-        ]
-        .into_iter()
-        .flatten()
-        .chain(
-            files
-                .cards
-                .iter()
-                .filter_map(|c| serde_json::to_value(&c.data).ok()),
-        )
-        .collect();
-        // The strings of each text, gathered once for the many ids asked about.
-        let texts: Vec<Vec<(String, &str)>> = texts
-            .iter()
-            .map(|v| {
-                let mut out = Vec::new();
-                strings(v, &mut String::new(), &mut out);
-                out
-            })
-            .collect();
-        let mentioned = |skip: &[String], id: &str| {
-            texts.iter().enumerate().any(|(i, text)| {
-                // The places skipped are places of game.ron.
-                let skip = if i == 0 { skip } else { &[] };
-                text.iter()
-                    .any(|(at, s)| names(s, id) && !skip.iter().any(|place| under(at, place)))
-            })
-        };
         let spaces = &content.graph.spaces;
         let mut count: BTreeMap<&str, usize> = BTreeMap::new();
         for s in spaces {
@@ -97,29 +127,17 @@ impl Checker<'_> {
             }
         }
         let commonest = count.iter().max_by_key(|(_, n)| **n).map(|(t, _)| *t);
-        for (i, t) in g.terrains.iter().enumerate() {
-            let used = count.get(t.id.as_str()).copied().unwrap_or(0);
-            if used == 0 || Some(t.id.as_str()) == commonest || t.move_cost != 0.0 {
-                continue;
-            }
-            if !mentioned(&[format!("/terrains/{i}")], &t.id) {
-                let example = spaces
-                    .iter()
-                    .find(|s| s.terrain.as_deref() == Some(t.id.as_str()))
-                    .map_or("", |s| s.id.as_str());
-                self.diags.push(
-                    Diagnostic::warning(
-                        "W0021",
-                        game.at(&format!("/terrains/{i}/id")),
-                        format!(
-                            "no table, movement cost, rule or script gives terrain `{}` an effect: its {used} spaces (`{example}` …) play as any other",
-                            t.id
-                        ),
-                    )
-                    .with_hint("give it a row in the terrain table, a `move_cost`, or a hook that names it"),
-                );
-            }
-        }
+        // The terrains that have no effect of their own, with how many spaces they cover.
+        let terrains: Vec<(usize, usize)> = g
+            .terrains
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| {
+                let used = count.get(t.id.as_str()).copied().unwrap_or(0);
+                let plain = used > 0 && Some(t.id.as_str()) != commonest && t.move_cost == 0.0;
+                plain.then_some((i, used))
+            })
+            .collect();
         let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
         for e in &content.graph.edges {
             for k in &e.kinds {
@@ -128,6 +146,7 @@ impl Checker<'_> {
         }
         // Where the play rules list the kinds moves cross, a kind in none of their lists that
         // nothing else names can never be crossed, silently.
+        let mut crossings: Vec<(usize, usize)> = Vec::new();
         if let Some(play) = g.play.as_ref().filter(|p| !p.move_kinds.is_empty()) {
             let listed = |id: &str| {
                 [&play.move_kinds, &play.sr_kinds, &play.sea_kinds]
@@ -138,57 +157,138 @@ impl Checker<'_> {
                 let used = kinds.get(k.id.as_str()).copied().unwrap_or(0);
                 // A kind that blocks or limits supply, or costs movement, says what it is for.
                 let has_effect = k.move_cost.is_some() || k.supply != TraceSupply::default();
-                if used == 0
-                    || has_effect
-                    || listed(&k.id)
-                    || k.id == g.default_connection_kind
-                    || mentioned(&[format!("/connection_kinds/{i}")], &k.id)
-                {
-                    continue;
+                if used > 0 && !has_effect && !listed(&k.id) && k.id != g.default_connection_kind {
+                    crossings.push((i, used));
                 }
-                self.diags.push(
-                    Diagnostic::warning(
-                        "W0022",
-                        game.at(&format!("/connection_kinds/{i}/id")),
-                        format!(
-                            "connection kind `{}` is in none of the play rules' move, SR or sea kinds and no rule or script names it: units can never cross its {used} connections, though supply does",
-                            k.id
-                        ),
-                    )
-                    .with_hint("add it to `move_kinds` (or `sr_kinds`), or name it where it has an effect"),
-                );
             }
         }
-        self.capture_rules(files, game, &mentioned);
+        let (captures, offensives) = self.unplaced(files, game);
+        // Every id asked about, looked for in one walk over the content's strings.
+        let mut asked: Vec<Asked> = Vec::new();
+        for &(i, _) in &terrains {
+            asked.push(Asked::new(
+                &g.terrains[i].id,
+                vec![format!("/terrains/{i}")],
+            ));
+        }
+        for &(i, _) in &crossings {
+            let own = format!("/connection_kinds/{i}");
+            asked.push(Asked::new(&g.connection_kinds[i].id, vec![own]));
+        }
+        asked.extend(captures.iter().chain(&offensives).map(|(_, a)| a.clone()));
+        if !asked.is_empty() {
+            let texts = [
+                serde_json::to_value(g).ok(),
+                files
+                    .tables
+                    .as_ref()
+                    .and_then(|t| serde_json::to_value(&t.data).ok()),
+            ];
+            let cards = files
+                .cards
+                .iter()
+                .map(|c| serde_json::to_value(&c.data).ok());
+            for (i, text) in texts.into_iter().chain(cards).enumerate() {
+                if let Some(text) = text {
+                    find_named(&text, i == 0, &mut String::new(), &mut asked);
+                }
+            }
+        }
+        let mut found = asked.iter().map(|a| a.found);
+        for (i, used) in terrains {
+            if found.next() == Some(true) {
+                continue;
+            }
+            let t = &g.terrains[i];
+            let example = spaces
+                .iter()
+                .find(|s| s.terrain.as_deref() == Some(t.id.as_str()))
+                .map_or("", |s| s.id.as_str());
+            self.diags.push(
+                Diagnostic::warning(
+                    "W0021",
+                    game.at(&format!("/terrains/{i}/id")),
+                    format!(
+                        "no table, movement cost, rule or script gives terrain `{}` an effect: its {used} spaces (`{example}` …) play as any other",
+                        t.id
+                    ),
+                )
+                .with_hint("give it a row in the terrain table, a `move_cost`, or a hook that names it"),
+            );
+        }
+        for (i, used) in crossings {
+            if found.next() == Some(true) {
+                continue;
+            }
+            self.diags.push(
+                Diagnostic::warning(
+                    "W0022",
+                    game.at(&format!("/connection_kinds/{i}/id")),
+                    format!(
+                        "connection kind `{}` is in none of the play rules' move, SR or sea kinds and no rule or script names it: units can never cross its {used} connections, though supply does",
+                        g.connection_kinds[i].id
+                    ),
+                )
+                .with_hint("add it to `move_kinds` (or `sr_kinds`), or name it where it has an effect"),
+            );
+        }
+        for (own, a) in captures {
+            if found.next() == Some(true) {
+                continue;
+            }
+            self.diags.push(
+                Diagnostic::warning(
+                    "W0023",
+                    game.at(&format!("{own}/marker")),
+                    format!(
+                        "this capture rule can never fire: no scenario or script places marker `{}`",
+                        a.id
+                    ),
+                )
+                .with_hint("place the marker in a scenario, or from a script"),
+            );
+        }
+        for (own, a) in offensives {
+            if found.next() == Some(true) {
+                continue;
+            }
+            self.diags.push(
+                Diagnostic::warning(
+                    "W0023",
+                    game.at(&format!("{own}/flag")),
+                    format!(
+                        "this offensive can never be owed: no scenario or script sets flag `{}`",
+                        a.id
+                    ),
+                )
+                .with_hint("set the flag from a script (`set_flag`) or a scenario"),
+            );
+        }
     }
 
-    /// Capture rules whose marker nothing places, offensives whose flag nothing sets.
-    fn capture_rules(
-        &mut self,
-        files: &Files,
-        game: &Parsed<GameFile>,
-        mentioned: &dyn Fn(&[String], &str) -> bool,
-    ) {
+    /// The capture rules whose marker no scenario places, and the offensives whose flag no
+    /// scenario sets (each with its place): whether a script does is asked of their ids.
+    fn unplaced(&self, files: &Files, game: &Parsed<GameFile>) -> (Vec<Placed>, Vec<Placed>) {
         let g = &game.data;
         let Some(play) = &g.play else {
-            return;
+            return Default::default();
         };
         // A rule's own place and the id's declarations do not place or set it.
-        let skips = |own: &str, id: &str| -> Vec<String> {
-            let mut v = vec![own.to_string()];
-            v.extend(
+        let asked = |own: &str, id: &str| {
+            let mut skip = vec![own.to_string()];
+            skip.extend(
                 g.markers
                     .iter()
                     .position(|m| m.id == id)
                     .map(|j| format!("/markers/{j}")),
             );
-            v.extend(
+            skip.extend(
                 g.flags
                     .iter()
                     .position(|f| f.id == id)
                     .map(|j| format!("/flags/{j}")),
             );
-            v
+            (own.to_string(), Asked::new(id, skip))
         };
         let placed = |marker: &str| {
             files.scenarios.iter().any(|s| {
@@ -196,37 +296,17 @@ impl Checker<'_> {
                     || s.data.flags.iter().any(|f| f == marker)
             })
         };
-        for (i, c) in play.captured_markers.iter().enumerate() {
-            let own = format!("/play/captured_markers/{i}");
-            if !placed(&c.marker) && !mentioned(&skips(&own, &c.marker), &c.marker) {
-                self.diags.push(
-                    Diagnostic::warning(
-                        "W0023",
-                        game.at(&format!("{own}/marker")),
-                        format!(
-                            "this capture rule can never fire: no scenario or script places marker `{}`",
-                            c.marker
-                        ),
-                    )
-                    .with_hint("place the marker in a scenario, or from a script"),
-                );
-            }
-        }
-        for (i, o) in play.offensives.iter().enumerate() {
-            let own = format!("/play/offensives/{i}");
-            if !placed(&o.flag) && !mentioned(&skips(&own, &o.flag), &o.flag) {
-                self.diags.push(
-                    Diagnostic::warning(
-                        "W0023",
-                        game.at(&format!("{own}/flag")),
-                        format!(
-                            "this offensive can never be owed: no scenario or script sets flag `{}`",
-                            o.flag
-                        ),
-                    )
-                    .with_hint("set the flag from a script (`set_flag`) or a scenario"),
-                );
-            }
-        }
+        let captures = play.captured_markers.iter().enumerate();
+        let offensives = play.offensives.iter().enumerate();
+        (
+            captures
+                .filter(|(_, c)| !placed(&c.marker))
+                .map(|(i, c)| asked(&format!("/play/captured_markers/{i}"), &c.marker))
+                .collect(),
+            offensives
+                .filter(|(_, o)| !placed(&o.flag))
+                .map(|(i, o)| asked(&format!("/play/offensives/{i}"), &o.flag))
+                .collect(),
+        )
     }
 }
