@@ -592,11 +592,17 @@ fn validate_warns_of_a_terrain_that_nothing_gives_an_effect() {
     let w = warnings_with(&[BOG, HOLLAND_BOG], "W0021");
     assert_eq!(w.len(), 1, "{w:#?}");
     assert!(
-        w[0].contains("terrain `bog`") && w[0].contains("`holland`"),
+        w[0].contains("terrain `bog`") && w[0].contains("its 1 space (`holland`"),
         "{}",
         w[0]
     );
     // A movement cost, or a hook that names it, is an effect.
+    let hooked = (
+        "game.ron",
+        "    hooks: [\n",
+        "    hooks: [\n        (id: \"no_sr_into_bog\", rule: \"test\", at: MayRedeploy, when: \"to.terrain == bog\", then: Forbid),\n",
+    );
+    assert!(warnings_with(&[BOG, HOLLAND_BOG, hooked], "W0021").is_empty());
     let costed = (
         "game.ron",
         r##"(id: "clear", name: "Clear", color: Some("#e8e2c8")),"##,
@@ -621,7 +627,11 @@ fn validate_warns_of_a_connection_kind_no_move_can_cross_for_no_reason() {
     );
     let w = warnings_with(&[ford, edge], "W0022");
     assert_eq!(w.len(), 1, "{w:#?}");
-    assert!(w[0].contains("connection kind `ford`"), "{}", w[0]);
+    assert!(
+        w[0].contains("connection kind `ford`") && w[0].contains("cross its 1 connection,"),
+        "{}",
+        w[0]
+    );
     let movable = (
         "game.ron",
         r#"move_kinds: ["regular", "river"],"#,

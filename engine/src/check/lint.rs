@@ -94,6 +94,11 @@ fn find_named(v: &serde_json::Value, game: bool, at: &mut String, asked: &mut [A
     }
 }
 
+/// `its 1 space`, `its 3 spaces`.
+fn its(n: usize, one: &str, many: &str) -> String {
+    format!("its {n} {}", if n == 1 { one } else { many })
+}
+
 /// Whether the value at `pointer` lies at or under the value at `place`.
 fn under(pointer: &str, place: &str) -> bool {
     pointer
@@ -209,8 +214,9 @@ impl Checker<'_> {
                     "W0021",
                     game.at(&format!("/terrains/{i}/id")),
                     format!(
-                        "no table, movement cost, rule or script gives terrain `{}` an effect: its {used} spaces (`{example}` …) play as any other",
-                        t.id
+                        "no table, movement cost, rule or script gives terrain `{}` an effect: {} (`{example}` …) play as any other",
+                        t.id,
+                        its(used, "space", "spaces")
                     ),
                 )
                 .with_hint("give it a row in the terrain table, a `move_cost`, or a hook that names it"),
@@ -225,8 +231,9 @@ impl Checker<'_> {
                     "W0022",
                     game.at(&format!("/connection_kinds/{i}/id")),
                     format!(
-                        "connection kind `{}` is in none of the play rules' move, SR or sea kinds and no rule or script names it: units can never cross its {used} connections, though supply does",
-                        g.connection_kinds[i].id
+                        "connection kind `{}` is in none of the play rules' move, SR or sea kinds and no rule or script names it: units can never cross {}, though supply does",
+                        g.connection_kinds[i].id,
+                        its(used, "connection", "connections")
                     ),
                 )
                 .with_hint("add it to `move_kinds` (or `sr_kinds`), or name it where it has an effect"),
