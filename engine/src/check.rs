@@ -203,7 +203,7 @@ fn ids<'a, T: 'a>(
 
 /// Checks the meaning of all files and fills `content`.
 pub(crate) fn check(
-    files: &Files,
+    files: &mut Files,
     sources: &Sources,
     content: &mut Content,
     diags: &mut Vec<Diagnostic>,
@@ -261,9 +261,10 @@ pub(crate) fn check(
             );
         }
     }
-    if let Some(map) = &files.map {
+    if let Some(map) = &mut files.map {
         content.graph = c.map(map, files.game.as_ref().map(|g| &g.data));
-        content.map = map.data.clone();
+        // Nothing checks the map's file after its graph: its data moves to the content.
+        content.map = std::mem::take(&mut map.data);
         if let Some(play) = files
             .game
             .as_ref()

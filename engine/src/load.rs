@@ -288,9 +288,9 @@ pub fn load_dir(root: impl Into<PathBuf>) -> Loaded {
 pub fn load(source: &dyn ContentSource) -> Loaded {
     let mut loaded = Loaded::default();
     let root = source.root();
-    let files = read_files(source, &root, &mut loaded);
+    let mut files = read_files(source, &root, &mut loaded);
     check::check(
-        &files,
+        &mut files,
         &loaded.sources,
         &mut loaded.content,
         &mut loaded.diagnostics,
