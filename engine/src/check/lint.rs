@@ -200,75 +200,61 @@ impl Checker<'_> {
             }
         }
         let mut found = asked.iter().map(|a| a.found);
-        for (i, used) in terrains {
-            if found.next() == Some(true) {
-                continue;
+        let mut warn = |code, at: String, message: String, hint: &str| {
+            if found.next() != Some(true) {
+                let d = Diagnostic::warning(code, game.at(&at), message).with_hint(hint);
+                self.diags.push(d);
             }
+        };
+        for (i, used) in terrains {
             let t = &g.terrains[i];
             let example = spaces
                 .iter()
                 .find(|s| s.terrain.as_deref() == Some(t.id.as_str()))
                 .map_or("", |s| s.id.as_str());
-            self.diags.push(
-                Diagnostic::warning(
-                    "W0021",
-                    game.at(&format!("/terrains/{i}/id")),
-                    format!(
-                        "no table, movement cost, rule or script gives terrain `{}` an effect: {} (`{example}` …) play as any other",
-                        t.id,
-                        its(used, "space", "spaces")
-                    ),
-                )
-                .with_hint("give it a row in the terrain table, a `move_cost`, or a hook that names it"),
+            warn(
+                "W0021",
+                format!("/terrains/{i}/id"),
+                format!(
+                    "no table, movement cost, rule or script gives terrain `{}` an effect: {} (`{example}` …) play as any other",
+                    t.id,
+                    its(used, "space", "spaces")
+                ),
+                "give it a row in the terrain table, a `move_cost`, or a hook that names it",
             );
         }
         for (i, used) in crossings {
-            if found.next() == Some(true) {
-                continue;
-            }
-            self.diags.push(
-                Diagnostic::warning(
-                    "W0022",
-                    game.at(&format!("/connection_kinds/{i}/id")),
-                    format!(
-                        "connection kind `{}` is in none of the play rules' move, SR or sea kinds and no rule or script names it: units can never cross {}, though supply does",
-                        g.connection_kinds[i].id,
-                        its(used, "connection", "connections")
-                    ),
-                )
-                .with_hint("add it to `move_kinds` (or `sr_kinds`), or name it where it has an effect"),
+            warn(
+                "W0022",
+                format!("/connection_kinds/{i}/id"),
+                format!(
+                    "connection kind `{}` is in none of the play rules' move, SR or sea kinds and no rule or script names it: units can never cross {}, though supply does",
+                    g.connection_kinds[i].id,
+                    its(used, "connection", "connections")
+                ),
+                "add it to `move_kinds` (or `sr_kinds`), or name it where it has an effect",
             );
         }
         for (own, a) in captures {
-            if found.next() == Some(true) {
-                continue;
-            }
-            self.diags.push(
-                Diagnostic::warning(
-                    "W0023",
-                    game.at(&format!("{own}/marker")),
-                    format!(
-                        "this capture rule can never fire: no scenario or script places marker `{}`",
-                        a.id
-                    ),
-                )
-                .with_hint("place the marker in a scenario, or from a script"),
+            warn(
+                "W0023",
+                format!("{own}/marker"),
+                format!(
+                    "this capture rule can never fire: no scenario or script places marker `{}`",
+                    a.id
+                ),
+                "place the marker in a scenario, or from a script",
             );
         }
         for (own, a) in offensives {
-            if found.next() == Some(true) {
-                continue;
-            }
-            self.diags.push(
-                Diagnostic::warning(
-                    "W0023",
-                    game.at(&format!("{own}/flag")),
-                    format!(
-                        "this offensive can never be owed: no scenario or script sets flag `{}`",
-                        a.id
-                    ),
-                )
-                .with_hint("set the flag from a script (`set_flag`) or a scenario"),
+            warn(
+                "W0023",
+                format!("{own}/flag"),
+                format!(
+                    "this offensive can never be owed: no scenario or script sets flag `{}`",
+                    a.id
+                ),
+                "set the flag from a script (`set_flag`) or a scenario",
             );
         }
     }
