@@ -32,6 +32,7 @@ pub use play::*;
 pub use scenario::*;
 pub use sequence::*;
 mod start;
+mod untagged;
 pub use start::{Opening, OpeningRules, PlayedCard, RuleSetting};
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
@@ -301,7 +302,8 @@ pub struct PropertyDecl {
 }
 
 /// A value of a declared space property.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+// Read by a visitor of its own (`model/untagged.rs`), not serde's buffering derive.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum PropertyValue {
     Bool(bool),

@@ -127,7 +127,8 @@ pub enum FieldType {
     Symbol(Vec<String>),
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+// Read by a visitor of its own (`model/untagged.rs`), not serde's buffering derive.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Scalar {
     Bool(bool),
@@ -135,7 +136,8 @@ pub enum Scalar {
     Symbol(String),
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+// Read by a visitor of its own (`model/untagged.rs`), not serde's buffering derive.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum RowKey {
     /// One die roll or number.
@@ -154,7 +156,8 @@ pub struct Row {
 }
 
 /// A table cell, checked against the table's result type.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+// Read by a visitor of its own (`model/untagged.rs`), not serde's buffering derive.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Cell {
     Scalar(Scalar),
