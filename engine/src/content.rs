@@ -192,7 +192,9 @@ pub struct Content {
     memo: MemoId,
     /// The names of its ids, for people (see [`names::Names`]); built on first use.
     names: std::sync::OnceLock<names::Names>,
-    /// The spaces' graph indexes in the order of their ids; built on first use.
+    /// Each card's place in `decks` (deck, card) by its id, the first of an id; built on
+    /// first use, and checked against the card's id when used.
+    card_index: std::sync::OnceLock<HashMap<String, (usize, usize), BuildHasherDefault<IdHash>>>,
     /// The spaces' graph indexes in the order of their ids, and each space's place in it.
     space_order: std::sync::OnceLock<(Vec<usize>, Vec<u32>)>,
 }
@@ -472,6 +474,28 @@ impl Content {
             .iter()
             .flat_map(|d| d.cards.iter().map(move |c| (d.deck.as_str(), c)))
     }
+
+    /// The card with an id, and its deck: the first of [`Content::cards`] with it.
+    pub fn card(&self, id: &str) -> Option<(&str, &Card)> {
+        let index = self.card_index.get_or_init(|| {
+            let mut index = HashMap::default();
+            for (d, file) in self.decks.iter().enumerate() {
+                for (c, card) in file.cards.iter().enumerate() {
+                    index.entry(card.id.clone()).or_insert((d, c));
+                }
+            }
+            index
+        });
+        let indexed = index.get(id).and_then(|&(d, c)| {
+            let file = self.decks.get(d)?;
+            Some((
+                file.deck.as_str(),
+                file.cards.get(c).filter(|x| x.id == id)?,
+            ))
+        });
+        // A content whose decks changed after the index was made finds its cards by looking.
+        indexed.or_else(|| self.cards().find(|(_, c)| c.id == id))
+    }
 }
 
 /// The map as one graph, whichever way it was authored.
@@ -495,8 +519,13 @@ pub trait SpaceKey {
 }
 
 impl SpaceKey for &str {
+    /// By the address of the text when it is a space's id's own (as the rules nearly always
+    /// ask: an id read as text), else by the text.
     fn index_in(self, g: &MapGraph) -> Option<usize> {
-        g.index.get(self).copied()
+        let own = g.by_addr.get(&(self.as_ptr() as usize)).copied();
+        // Kept texts are never freed: the same address and length is the same text.
+        own.filter(|&i| g.spaces.get(i).is_some_and(|s| s.id.len() == self.len()))
+            .or_else(|| g.index.get(self).copied())
     }
 }
 

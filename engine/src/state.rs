@@ -489,7 +489,7 @@ impl State {
         let discarded = scenario.played.iter().map(|p| (&p.card, true));
         let discarded = discarded.chain(scenario.discarded.iter().map(|c| (c, false)));
         for (card, as_event) in discarded {
-            let found = content.cards().find(|(_, c)| c.id == *card);
+            let found = content.card(card);
             if as_event {
                 let turn = scenario
                     .played

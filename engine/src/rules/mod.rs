@@ -550,10 +550,7 @@ impl<'c> Rules<'c> {
     }
 
     pub fn card(&self, id: &str) -> Option<&'c crate::model::Card> {
-        self.content
-            .cards()
-            .find(|(_, c)| c.id == id)
-            .map(|(_, c)| c)
+        self.content.card(id).map(|(_, c)| c)
     }
 
     pub fn season(&self, turn: u32) -> Option<&'c str> {

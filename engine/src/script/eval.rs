@@ -626,7 +626,7 @@ impl<'a> Eval<'a> {
                     _ => return fail(range, format!("a counter has no `{name}`")),
                 })
             }
-            Value::Id(Kind::Card, id) => match (name, content.cards().find(|(_, c)| c.id == *id)) {
+            Value::Id(Kind::Card, id) => match (name, content.card(id)) {
                 ("ops", Some((_, c))) => Ok(Value::Int(i64::from(
                     c.values.get("ops").copied().unwrap_or(0),
                 ))),

@@ -27,7 +27,8 @@ const SYMBOLS: [&str; 21] = [
 ];
 
 pub(super) fn lex(text: &str, errors: &mut Vec<ScriptError>) -> Vec<Token> {
-    let mut tokens = Vec::new();
+    // Room for a token every few bytes, so that a long script's list is not copied as it grows.
+    let mut tokens = Vec::with_capacity(text.len() / 4 + 1);
     let bytes = text.as_bytes();
     let mut i = 0;
     // Open brackets: inside `(` and `[` a line break is only white space; inside `{` (a block)

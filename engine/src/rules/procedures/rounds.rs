@@ -416,8 +416,7 @@ fn replayed(
 pub(in crate::rules) fn card_title(rules: &Rules, card: &str) -> String {
     rules
         .content
-        .cards()
-        .find(|(_, c)| c.id == card)
+        .card(card)
         .map_or(String::new(), |(_, c)| c.title.clone())
 }
 

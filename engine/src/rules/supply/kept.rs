@@ -27,7 +27,6 @@ use crate::Id;
 const MOST: usize = 64;
 
 /// Everything a trace reads of the state, with the content it belongs to.
-#[derive(PartialEq)]
 struct Key {
     content: u64,
     nation: Id,
@@ -67,25 +66,38 @@ struct ViewReads {
 }
 
 /// What a side's view reads of each piece: the space it stands on (if on the map), its
-/// counter and whom it serves (its side).
-#[derive(PartialEq)]
-struct Pieces(Vec<(Option<Id>, Id, Option<usize>)>);
+/// counter and whom it serves (its side). Each piece is compared as three words (the addresses of
+/// the ids' texts, which are the ids), runs of pieces at once.
+struct Pieces {
+    /// Each piece's space, by the address of its id (0 off the map), its counter's, and
+    /// whom it serves (the side's index and 1, 0 for its own).
+    words: Vec<[u64; 3]>,
+    /// Each piece's space (to tell where a changed piece was).
+    at: Vec<Option<Id>>,
+}
+
+/// How many pieces [`Pieces::changed_spaces`] compares at once.
+const RUN: usize = 16;
 
 impl Pieces {
     fn of(state: &State) -> Pieces {
-        Pieces(
-            state
-                .units
-                .iter()
-                .map(|u| {
-                    let at = match &u.at {
-                        crate::state::Loc::Space(s) => Some(*s),
-                        _ => None,
-                    };
-                    (at, u.counter, u.serves)
-                })
-                .collect(),
-        )
+        let mut pieces = Pieces {
+            words: Vec::with_capacity(state.units.len()),
+            at: Vec::with_capacity(state.units.len()),
+        };
+        for u in state.units.iter() {
+            let at = match &u.at {
+                crate::state::Loc::Space(s) => Some(*s),
+                _ => None,
+            };
+            pieces.words.push([
+                at.map_or(0, |s| s.addr() as u64),
+                u.counter.addr() as u64,
+                u.serves.map_or(0, |s| s as u64 + 1),
+            ]);
+            pieces.at.push(at);
+        }
+        pieces
     }
 
     /// The spaces (graph indexes) of the pieces that differ from `before`'s, where they were
@@ -97,19 +109,23 @@ impl Pieces {
         content: &Content,
         most: usize,
     ) -> Option<Vec<usize>> {
-        if self.0.len() != before.0.len() {
+        if self.words.len() != before.words.len() {
             return None;
         }
         let mut spaces = Vec::new();
-        for (now, was) in self.0.iter().zip(&before.0) {
+        let runs = self.words.chunks(RUN).zip(before.words.chunks(RUN));
+        for (k, (now, was)) in runs.enumerate() {
             if now == was {
                 continue;
             }
-            if spaces.len() >= most {
-                return None;
-            }
-            for at in [now.0, was.0].into_iter().flatten() {
-                spaces.extend(content.graph.index_of(at));
+            for (j, _) in now.iter().zip(was).enumerate().filter(|(_, (a, b))| a != b) {
+                if spaces.len() >= most {
+                    return None;
+                }
+                let i = k * RUN + j;
+                for at in [self.at[i], before.at[i]].into_iter().flatten() {
+                    spaces.extend(content.graph.index_of(at));
+                }
             }
         }
         Some(spaces)
@@ -123,7 +139,7 @@ const MOST_CHANGED: usize = 8;
 const VIEWS: usize = 4;
 
 thread_local! {
-    static KEPT: RefCell<VecDeque<(Key, Vec<Level>)>> = const { RefCell::new(VecDeque::new()) };
+    static KEPT: RefCell<VecDeque<(u64, Key, Vec<Level>)>> = const { RefCell::new(VecDeque::new()) };
     static KEPT_VIEWS: RefCell<VecDeque<(ViewReads, Rc<SideView>)>> =
         const { RefCell::new(VecDeque::new()) };
     static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
@@ -153,38 +169,95 @@ pub fn levels_kept_reaching(
     if view.closed || OFF.with(std::cell::Cell::get) {
         return levels_seen(content, state, view, nation);
     }
-    let key = Key {
-        content: content.memo_id(),
-        nation: Id::new(nation),
-        side: Id::new(&view.side),
-        reach,
-        view: view.bits.clone(),
-        markers: state
+    let (nation, side) = (Id::new(nation), Id::new(&view.side));
+    let markers = || {
+        state
             .markers
             .iter()
             .filter(|m| read_by_traces(content, m.marker))
             .map(|m| (m.marker, m.space))
-            .collect(),
-        flags: state.flags.iter().copied().collect(),
     };
+    let reads = Reads {
+        content: content.memo_id(),
+        nation,
+        side,
+        reach,
+        view: &view.bits,
+    };
+    let print = reads.print(markers(), &state.flags);
     let found = KEPT.with(|k| {
         k.borrow()
             .iter()
-            .find(|(x, _)| *x == key)
-            .map(|(_, levels)| levels.clone())
+            .find(|(p, x, _)| {
+                *p == print
+                    && reads.is(x)
+                    && x.markers.iter().copied().eq(markers())
+                    && x.flags.iter().eq(state.flags.iter())
+            })
+            .map(|(_, _, levels)| levels.clone())
     });
     if let Some(levels) = found {
         return levels;
     }
-    let levels = levels_seen(content, state, view, nation);
+    let levels = levels_seen(content, state, view, nation.as_str());
+    let key = Key {
+        content: reads.content,
+        nation,
+        side,
+        reach,
+        view: view.bits.clone(),
+        markers: markers().collect(),
+        flags: state.flags.iter().copied().collect(),
+    };
     KEPT.with(|k| {
         let mut k = k.borrow_mut();
         if k.len() >= MOST {
             k.pop_front();
         }
-        k.push_back((key, levels.clone()));
+        k.push_back((print, key, levels.clone()));
     });
     levels
+}
+
+/// What a trace reads, borrowed from the state: a [`Key`] to look for without making one.
+struct Reads<'v> {
+    content: u64,
+    nation: Id,
+    side: Id,
+    reach: u32,
+    view: &'v [u64],
+}
+
+impl Reads<'_> {
+    /// A number that two keys with the same reads share, to pass over most kept traces
+    /// without comparing their reads in full.
+    fn print(
+        &self,
+        markers: impl Iterator<Item = (Id, Id)>,
+        flags: &std::collections::BTreeSet<Id>,
+    ) -> u64 {
+        let mix = |h: u64, word: u64| (h.rotate_left(5) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let words = [
+            self.content,
+            self.nation.addr() as u64,
+            self.side.addr() as u64,
+            u64::from(self.reach),
+        ];
+        let mut h = words.iter().chain(self.view).fold(0, |h, &w| mix(h, w));
+        for (marker, space) in markers {
+            h = mix(mix(h, marker.addr() as u64), space.addr() as u64);
+        }
+        flags.iter().fold(h, |h, flag| mix(h, flag.addr() as u64))
+    }
+
+    /// Whether a kept key read the same (the markers and flags compared by the caller).
+    fn is(&self, key: &Key) -> bool {
+        key.content == self.content
+            && key.nation == self.nation
+            && key.side == self.side
+            && key.reach == self.reach
+            && key.view == self.view
+    }
 }
 
 /// A side's whole view of the map ([`SideView::new`]), the one built before when the state
