@@ -23,7 +23,7 @@ enum Plain {
     Text(String),
 }
 
-/// Visits a plain value, or (when `T` takes one) a map or a sequence.
+/// Visits a plain value (a bool, a whole number or a text) and makes a `T` of it.
 struct PlainVisitor<T> {
     what: &'static str,
     made: fn(Plain) -> T,

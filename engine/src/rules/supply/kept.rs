@@ -66,8 +66,9 @@ struct ViewReads {
 }
 
 /// What a side's view reads of each piece: the space it stands on (if on the map), its
-/// counter and whom it serves (its side). Each piece is compared as three words (the addresses of
-/// the ids' texts, which are the ids), runs of pieces at once.
+/// counter and whom it serves (its side). Each piece is compared as three words (the addresses
+/// of its space's and counter's ids, which stand for the ids, and whom it serves), a run of
+/// pieces at once.
 struct Pieces {
     /// Each piece's space, by the address of its id (0 off the map), its counter's, and
     /// whom it serves (the side's index and 1, 0 for its own).
