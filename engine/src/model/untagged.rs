@@ -33,13 +33,13 @@ impl<T> PlainVisitor<T> {
     fn plain<E: de::Error>(&self, value: Plain) -> Result<T, E> {
         Ok((self.made)(value))
     }
+}
 
-    fn mismatch<E: de::Error>(&self) -> E {
-        E::custom(format!(
-            "data did not match any variant of untagged enum {}",
-            self.what
-        ))
-    }
+/// The error of a value no variant of the untagged enum `what` takes (serde's words for it).
+fn mismatch<E: de::Error>(what: &str) -> E {
+    E::custom(format!(
+        "data did not match any variant of untagged enum {what}"
+    ))
 }
 
 impl<'de, T> Visitor<'de> for PlainVisitor<T> {
@@ -60,7 +60,7 @@ impl<'de, T> Visitor<'de> for PlainVisitor<T> {
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
         match i64::try_from(v) {
             Ok(v) => self.plain(Plain::Int(v)),
-            Err(_) => Err(self.mismatch()),
+            Err(_) => Err(mismatch(self.what)),
         }
     }
 
@@ -158,7 +158,7 @@ impl RowKeyVisitor {
     fn number<E: de::Error>(v: i64) -> Result<RowKey, E> {
         i32::try_from(v)
             .map(RowKey::One)
-            .map_err(|_| E::custom("data did not match any variant of untagged enum RowKey"))
+            .map_err(|_| mismatch("RowKey"))
     }
 }
 
@@ -186,7 +186,7 @@ impl<'de> Visitor<'de> for RowKeyVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RowKey, A::Error> {
-        let wrong = || de::Error::custom("data did not match any variant of untagged enum RowKey");
+        let wrong = || mismatch("RowKey");
         let low = seq.next_element::<i32>()?.ok_or_else(wrong)?;
         let high = seq.next_element::<i32>()?.ok_or_else(wrong)?;
         match seq.next_element::<de::IgnoredAny>()? {

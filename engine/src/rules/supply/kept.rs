@@ -184,17 +184,13 @@ pub fn levels_kept_reaching(
         side,
         reach,
         view: &view.bits,
+        flags: &state.flags,
     };
-    let print = reads.print(markers(), &state.flags);
+    let print = reads.print(markers());
     let found = KEPT.with(|k| {
         k.borrow()
             .iter()
-            .find(|(p, x, _)| {
-                *p == print
-                    && reads.is(x)
-                    && x.markers.iter().copied().eq(markers())
-                    && x.flags.iter().eq(state.flags.iter())
-            })
+            .find(|(p, x, _)| *p == print && reads.is(x, markers()))
             .map(|(_, _, levels)| levels.clone())
     });
     if let Some(levels) = found {
@@ -208,7 +204,7 @@ pub fn levels_kept_reaching(
         reach,
         view: view.bits.clone(),
         markers: markers().collect(),
-        flags: state.flags.iter().copied().collect(),
+        flags: reads.flags.iter().copied().collect(),
     };
     KEPT.with(|k| {
         let mut k = k.borrow_mut();
@@ -227,16 +223,13 @@ struct Reads<'v> {
     side: Id,
     reach: u32,
     view: &'v [u64],
+    flags: &'v std::collections::BTreeSet<Id>,
 }
 
 impl Reads<'_> {
     /// A number that two keys with the same reads share, to pass over most kept traces
     /// without comparing their reads in full.
-    fn print(
-        &self,
-        markers: impl Iterator<Item = (Id, Id)>,
-        flags: &std::collections::BTreeSet<Id>,
-    ) -> u64 {
+    fn print(&self, markers: impl Iterator<Item = (Id, Id)>) -> u64 {
         let mix = |h: u64, word: u64| (h.rotate_left(5) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let words = [
             self.content,
@@ -248,16 +241,20 @@ impl Reads<'_> {
         for (marker, space) in markers {
             h = mix(mix(h, marker.addr() as u64), space.addr() as u64);
         }
-        flags.iter().fold(h, |h, flag| mix(h, flag.addr() as u64))
+        self.flags
+            .iter()
+            .fold(h, |h, flag| mix(h, flag.addr() as u64))
     }
 
-    /// Whether a kept key read the same (the markers and flags compared by the caller).
-    fn is(&self, key: &Key) -> bool {
+    /// Whether a kept key read the same, with these markers.
+    fn is(&self, key: &Key, markers: impl Iterator<Item = (Id, Id)>) -> bool {
         key.content == self.content
             && key.nation == self.nation
             && key.side == self.side
             && key.reach == self.reach
             && key.view == self.view
+            && key.markers.iter().copied().eq(markers)
+            && key.flags.iter().eq(self.flags.iter())
     }
 }
 
