@@ -10,9 +10,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod control;
 mod occupancy;
+mod shared;
 mod units;
 pub use control::{ByIndex as ControlByIndex, Control};
 pub use occupancy::UnitsAt;
+pub use shared::Shared;
 pub use units::Units;
 
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -213,18 +215,18 @@ pub struct State {
     pub units: Units,
     pub markers: Vec<MarkerOnMap>,
     /// Cards played as events, with the turn each was first played; and those of this turn.
-    pub played: BTreeMap<String, u32>,
-    pub played_this_turn: BTreeSet<String>,
-    pub hands: BTreeMap<String, Vec<String>>,
-    pub draw_piles: BTreeMap<String, Vec<String>>,
-    pub discards: BTreeMap<String, Vec<String>>,
+    pub played: Shared<BTreeMap<String, u32>>,
+    pub played_this_turn: Shared<BTreeSet<String>>,
+    pub hands: Shared<BTreeMap<String, Vec<String>>>,
+    pub draw_piles: Shared<BTreeMap<String, Vec<String>>>,
+    pub discards: Shared<BTreeMap<String, Vec<String>>>,
     /// Cards set aside (groups not yet in play).
-    pub set_aside: BTreeMap<String, Vec<String>>,
+    pub set_aside: Shared<BTreeMap<String, Vec<String>>>,
     /// Combat cards a side won a combat with, kept face up for later combats, by side.
-    pub kept_cards: BTreeMap<String, Vec<String>>,
-    pub revealed: BTreeSet<String>,
+    pub kept_cards: Shared<BTreeMap<String, Vec<String>>>,
+    pub revealed: Shared<BTreeSet<String>>,
     /// Cards a side must show, by side, until the end of the turn.
-    pub revealed_cards: BTreeMap<String, BTreeSet<String>>,
+    pub revealed_cards: Shared<BTreeMap<String, BTreeSet<String>>>,
     pub modifiers: Vec<Modifier>,
     /// Die results to use before the seeded dice (playtests with fixed rolls).
     pub forced_dice: Vec<i64>,
@@ -243,7 +245,7 @@ pub struct State {
     /// Where play stands in the sequence of play, and the prompt it waits on.
     pub flow: crate::rules::Flow,
     /// For statistics (see [`Record`]).
-    pub record: Record,
+    pub record: Shared<Record>,
     rng: ChaCha8Rng,
 }
 
@@ -272,15 +274,15 @@ impl State {
             control: Control::default(),
             units: Units::default(),
             markers: Vec::new(),
-            played: BTreeMap::new(),
-            played_this_turn: BTreeSet::new(),
-            hands: BTreeMap::new(),
-            draw_piles: BTreeMap::new(),
-            discards: BTreeMap::new(),
-            set_aside: BTreeMap::new(),
-            kept_cards: BTreeMap::new(),
-            revealed: BTreeSet::new(),
-            revealed_cards: BTreeMap::new(),
+            played: Shared::default(),
+            played_this_turn: Shared::default(),
+            hands: Shared::default(),
+            draw_piles: Shared::default(),
+            discards: Shared::default(),
+            set_aside: Shared::default(),
+            kept_cards: Shared::default(),
+            revealed: Shared::default(),
+            revealed_cards: Shared::default(),
             modifiers: Vec::new(),
             delayed: BTreeMap::new(),
             still: BTreeMap::new(),
@@ -289,7 +291,7 @@ impl State {
             vp_counted: BTreeMap::new(),
             forced_dice: Vec::new(),
             flow: crate::rules::Flow::default(),
-            record: Record::default(),
+            record: Shared::default(),
             rng: ChaCha8Rng::seed_from_u64(seed),
         };
         for t in &game.tracks {

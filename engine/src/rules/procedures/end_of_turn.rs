@@ -190,7 +190,7 @@ pub(super) fn check_victory(rules: &Rules, state: &mut State) {
 pub(super) fn end_turn(rules: &Rules, state: &mut State) {
     state.end("end_of_turn");
     // Combat cards kept face up are discarded at the end of the turn (7.64).
-    for (side, cards) in std::mem::take(&mut state.kept_cards) {
+    for (side, cards) in std::mem::take(&mut *state.kept_cards) {
         for card in cards {
             discard(rules, state, &side, &card);
         }
