@@ -12,12 +12,6 @@ use std::sync::Arc;
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Shared<T>(Arc<T>);
 
-impl<T> Shared<T> {
-    pub fn new(value: T) -> Shared<T> {
-        Shared(Arc::new(value))
-    }
-}
-
 impl<T> Clone for Shared<T> {
     fn clone(&self) -> Shared<T> {
         Shared(Arc::clone(&self.0))
@@ -36,12 +30,6 @@ impl<T> std::ops::Deref for Shared<T> {
 impl<T: Clone> std::ops::DerefMut for Shared<T> {
     fn deref_mut(&mut self) -> &mut T {
         Arc::make_mut(&mut self.0)
-    }
-}
-
-impl<T> From<T> for Shared<T> {
-    fn from(value: T) -> Shared<T> {
-        Shared::new(value)
     }
 }
 
