@@ -183,6 +183,9 @@ pub struct Content {
     /// How the play rules' conditions can be remembered, by their place (a JSON pointer), each
     /// with its number among the remembered scripts.
     condition_reads: std::sync::OnceLock<ConditionReads>,
+    /// How the cards' `playable` conditions can be remembered, by card id, each with its
+    /// number among the remembered scripts.
+    card_reads: std::sync::OnceLock<ConditionReads>,
     /// Each counter's side (its own, else its nation's): one of `game.ron`'s sides, or none.
     counter_sides: std::sync::OnceLock<Vec<Option<crate::Id>>>,
     /// For each `operate_in` play rule, whether its nations, counters and sizes name each
@@ -275,6 +278,26 @@ impl Content {
                 .collect()
         });
         all.get(pointer).map(|(i, memo)| (*i, memo))
+    }
+
+    /// How a card's `playable` condition can be remembered, with its number among the
+    /// remembered scripts (after the play rules' conditions).
+    pub(crate) fn playable_memo(&self, card: &str) -> (usize, Option<&crate::script::reads::Memo>) {
+        let all = self.card_reads.get_or_init(|| {
+            let first = usize::MAX / 4 * 3;
+            self.scripts
+                .iter()
+                .enumerate()
+                .filter_map(|(i, (card, s))| {
+                    let memo = crate::script::reads::memo(s.playable.as_ref()?)?;
+                    Some((card.clone(), (first + i, memo)))
+                })
+                .collect()
+        });
+        match all.get(card) {
+            Some((i, memo)) => (*i, Some(memo)),
+            None => (usize::MAX, None),
+        }
     }
 
     /// The side of the counter at index `i` (its own, else its nation's), if it is one of the

@@ -14,7 +14,8 @@ fn remembered(text: &str) -> bool {
 }
 
 #[test]
-fn a_hook_is_remembered_only_when_it_reads_the_units_counter_the_spaces_flags_and_the_turn() {
+fn a_hook_is_remembered_only_when_it_reads_the_units_counter_the_spaces_flags_the_turn_cards_played_and_control(
+) {
     for pure in [
         "u.type == armor and (to.terrain == rough or connected_by(from, to, river))",
         "not flag(frozen) and season() == winter and in_region(to, finnish_reach)",
@@ -24,6 +25,12 @@ fn a_hook_is_remembered_only_when_it_reads_the_units_counter_the_spaces_flags_an
         "count(union(spaces(country: turkey), spaces(adjacent_to: to))) > 2",
         // A marker named on a space named: whether it lies there is a word of the key.
         "has_marker(space, beach_head_allied) and u.nation == ge",
+        // Cards played (B2B 19.6's Tito, 7.63's invasions): whether, this turn, on which turn.
+        "played(tito) and u.nation == su and space.country == yugoslavia",
+        "turn() > turn_played(us_build_up) and not played_this_turn(torch)",
+        // Control, of a space named or of the map (its table's stamp is a word of the key).
+        "controls(me, to)",
+        "not exists(spaces(region: greater_germany, controlled_by: allied))",
     ] {
         assert!(remembered(pure), "{pure}");
     }
@@ -32,8 +39,8 @@ fn a_hook_is_remembered_only_when_it_reads_the_units_counter_the_spaces_flags_an
         "any(attackers, |a| a.nation == ge)",
         "track(axis_vp) > 3",
         "out_of_supply(u)",
-        "controls(me, to)",
-        "exists(spaces(controlled_by: me, region: wehrkreis))",
+        "controls(me, u.space)",
+        "exists(spaces(occupied_by: me, region: wehrkreis))",
         "has_marker(u.space, trench)",
     ] {
         assert!(!remembered(dynamic), "{dynamic}");
@@ -43,8 +50,9 @@ fn a_hook_is_remembered_only_when_it_reads_the_units_counter_the_spaces_flags_an
 #[test]
 fn a_chain_of_ands_is_remembered_by_its_longest_first_part_that_can_be() {
     use sandtable_engine::script::reads::{memo, Memo};
-    let (expr, _) =
-        parse_expr("u.nation == su and u.size == lcu and controls(axis, moscow) and turn() > 2");
+    let (expr, _) = parse_expr(
+        "u.nation == su and u.size == lcu and count(units(in: moscow)) > 2 and turn() > 2",
+    );
     match memo(&expr.unwrap()) {
         // `(u.nation == su and u.size == lcu)`, two steps down the left side.
         Some(Memo::Guard { depth: 2, reads }) => assert!(
@@ -53,7 +61,7 @@ fn a_chain_of_ands_is_remembered_by_its_longest_first_part_that_can_be() {
         ),
         other => panic!("{other:?}"),
     }
-    let (expr, _) = parse_expr("controls(axis, moscow) and u.nation == su");
+    let (expr, _) = parse_expr("count(units(in: moscow)) > 2 and u.nation == su");
     assert_eq!(memo(&expr.unwrap()), None);
 }
 

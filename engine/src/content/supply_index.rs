@@ -49,6 +49,9 @@ pub(crate) struct Source {
 pub struct SupplyIndex {
     pub(crate) edges: Vec<TraceSupply>,
     pub(crate) sources: std::collections::BTreeMap<String, Vec<Source>>,
+    /// The markers a trace reads where they lie: those that are sources, and the one that
+    /// marks a fort destroyed (a marker that hinders supply is read through a side's view).
+    pub(crate) traced_markers: Vec<crate::Id>,
 }
 
 impl SupplyIndex {
@@ -67,9 +70,17 @@ impl SupplyIndex {
                 }
             }
         }
+        let play = content.game.as_ref().and_then(|g| g.play.as_ref());
+        let traced_markers = play.map_or(Vec::new(), |p| {
+            let sources = p.marker_sources.iter().map(|s| crate::Id::new(&s.marker));
+            sources
+                .chain(p.fort_destroyed.iter().map(|d| crate::Id::new(d)))
+                .collect()
+        });
         SupplyIndex {
             edges: (0..g.edges.len()).map(|e| edge_trace(content, e)).collect(),
             sources,
+            traced_markers,
         }
     }
 }

@@ -5,16 +5,21 @@
 //!
 //! A script is remembered only when everything it reads is known beforehand
 //! ([`analyse`]): the names its point gives it (a unit through the fields its counter fixes,
-//! a space, a side, a number, a truth value), `flag(some_flag)`, the turn and the round, and
-//! builtins that read only the content (the map, regions, features). Its result is then a
-//! function of those values, which make the key; anything else (a unit's space, a set, the
+//! a space, a side, a number, a truth value), `flag(some_flag)`, the turn and the round, the
+//! cards played (`played`, `played_this_turn`, `turn_played` of a card named), control
+//! (`controls` of a side and a space named; `spaces(controlled_by: ...)`, by the stamp of the
+//! control table, which no table with other contents had), and builtins that read only the
+//! content (the map, regions, features). Its result is then a function of those values, which
+//! make the key (truth values packed 64 to a word); anything else (a unit's space, a set, the
 //! units on the map, a track) and the script is evaluated each time. A condition that is a
 //! chain of `and`s and cannot be remembered whole is remembered by its longest first part that
 //! can be: when that part is false, so is the whole, and only otherwise is the whole evaluated
-//! (`u.nation == su and u.size == lcu and controls(axis, moscow)`). The play rules' conditions
-//! (`/play/box_entries/0/to` and the like, asked of every space) are remembered the same way
-//! (`Rules::condition`). The table belongs to one loaded content (content is not changed after
-//! loading) and to the thread asking; a key hashes only the words its script uses.
+//! (`u.nation == su and u.size == lcu and count(units(in: moscow)) > 2`). The play rules'
+//! conditions (`/play/box_entries/0/to` and the like, asked of every space) are remembered the
+//! same way (`Rules::condition`), and so are the cards' `playable` conditions (asked of every
+//! card in a hand at every action prompt). The table belongs to one loaded content (content is
+//! not changed after loading) and to the thread asking; a key hashes only the words its
+//! script uses.
 //!
 //! **Invariant:** a remembered result is the one evaluation gives for the same key, so play
 //! is the same with or without the table.
@@ -25,7 +30,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::content::Content;
 use crate::script::eval::{Asker, Context, Value};
-pub use crate::script::reads::{analyse, Memo, Read};
+pub use crate::script::reads::{analyse, Memo, Played, Read};
 use crate::script::syntax::Expr;
 use crate::script::types::Kind;
 use crate::state::State;
@@ -37,6 +42,10 @@ const WORDS: usize = 10;
 struct Key {
     script: usize,
     len: usize,
+    /// The word that holds the truth values read last, and how many it holds (see
+    /// [`Key::add`]).
+    bit_word: usize,
+    bits: u32,
     words: [u64; WORDS],
 }
 
@@ -202,9 +211,7 @@ fn key(
 ) -> Option<Key> {
     let mut key = Key::new(script);
     for r in reads {
-        if let Some(w) = read_word(content, state, ctx, r)? {
-            key.push(w)?;
-        }
+        key.add(read_word(content, state, ctx, r)?)?;
     }
     Some(key)
 }
@@ -215,6 +222,8 @@ impl Key {
         Key {
             script,
             len: 0,
+            bit_word: 0,
+            bits: 0,
             words: [0; WORDS],
         }
     }
@@ -225,26 +234,71 @@ impl Key {
         self.len += 1;
         Some(())
     }
+
+    /// Adds what a read found: a word, or a truth value packed with the others into words of
+    /// 64 (a script's reads are in a fixed order, so each has its place).
+    fn add(&mut self, found: Found) -> Option<()> {
+        match found {
+            Found::Word(w) => self.push(w),
+            Found::Bit(b) => {
+                if self.bits == 0 || self.bits == 64 {
+                    self.push(0)?;
+                    (self.bit_word, self.bits) = (self.len - 1, 0);
+                }
+                self.words[self.bit_word] |= u64::from(b) << self.bits;
+                self.bits += 1;
+                Some(())
+            }
+            Found::Fixed => Some(()),
+        }
+    }
 }
 
-/// What one read finds, in a word: none (the outer) when it cannot be put in one, none (the
-/// inner) when it reads an id of the content, the same every time.
-fn read_word(content: &Content, state: &State, ctx: &Context, r: &Read) -> Option<Option<u64>> {
-    Some(Some(match r {
-        Read::Flag(f) => u64::from(state.flags.contains(f.as_str())),
-        Read::Turn => u64::from(state.turn),
-        Read::Round => u64::from(state.round),
+/// What one read finds (see [`read_word`]).
+enum Found {
+    /// A value in a word.
+    Word(u64),
+    /// A truth value.
+    Bit(bool),
+    /// An id of the content, the same every time: nothing to key.
+    Fixed,
+}
+
+/// What one read finds: none when it cannot be put in a word.
+fn read_word(content: &Content, state: &State, ctx: &Context, r: &Read) -> Option<Found> {
+    Some(match r {
+        Read::Flag(f) => Found::Bit(state.flags.contains(f.as_str())),
+        Read::Turn => Found::Word(u64::from(state.turn)),
+        Read::Round => Found::Word(u64::from(state.round)),
         Read::Marker { space, marker } => {
             let (space, marker) = (named(ctx, *space)?, named(ctx, *marker)?);
-            u64::from(
+            Found::Bit(
                 state
                     .markers
                     .iter()
                     .any(|m| m.space == space && m.marker == marker),
             )
         }
-        Read::Name { name, fields } => return given(content, state, ctx, (*name, fields)),
-    }))
+        Read::Played { card, how } => {
+            let card = named(ctx, *card)?;
+            match how {
+                Played::Ever => Found::Bit(state.played.contains_key(card.as_str())),
+                Played::ThisTurn => Found::Bit(state.played_this_turn.contains(card.as_str())),
+                Played::Turn => Found::Word(u64::from(
+                    state.played.get(card.as_str()).copied().unwrap_or(0),
+                )),
+            }
+        }
+        Read::Control => Found::Word(state.control.stamp()),
+        Read::Controls { side, space } => {
+            let (side, space) = (named(ctx, *side)?, named(ctx, *space)?);
+            Found::Bit(state.control.get(&space) == Some(&side))
+        }
+        Read::Name { name, fields } => match given(content, state, ctx, (*name, fields))? {
+            Some(w) => Found::Word(w),
+            None => Found::Fixed,
+        },
+    })
 }
 
 /// A condition's results kept by step, for a question asked of many steps that differ only
@@ -278,9 +332,7 @@ pub(crate) fn step_table(
             }
             _ => {}
         }
-        if let Some(w) = read_word(content, state, ctx, r)? {
-            key.push(w)?;
-        }
+        key.add(read_word(content, state, ctx, r)?)?;
     }
     let (id, words) = (content.memo_id(), key.len);
     STEPS.with(|t| {

@@ -181,7 +181,7 @@ pub fn intact_fort_at(content: &Content, state: &State, i: usize) -> bool {
 }
 
 /// The supply level of every space (by graph index) for a piece of `nation` serving `side`.
-pub fn levels(content: &Content, state: &State, nation: &str, side: &str) -> Vec<Level> {
+pub fn levels(content: &Content, state: &State, nation: &str, side: &str) -> std::rc::Rc<[Level]> {
     levels_kept(content, state, &view_kept(content, state, side), nation)
 }
 

@@ -121,6 +121,9 @@ pub struct Combat {
     pub defending_space: String,
 }
 
+/// The supply level of every space (by graph index), shared with the levels kept.
+type Levels = std::rc::Rc<[crate::rules::supply::Level]>;
+
 struct Eval<'a> {
     content: &'a Content,
     /// The state, copied on the first change (a condition never copies it; a script that
@@ -138,7 +141,7 @@ struct Eval<'a> {
     pub combat_modifiers: Vec<Modifier>,
     /// Supply levels traced so far (nation, side, level of every space), kept until the script
     /// next changes the state.
-    supply: std::cell::RefCell<Vec<(String, String, Vec<crate::rules::supply::Level>)>>,
+    supply: std::cell::RefCell<Vec<(String, String, Levels)>>,
     /// The cost of the supply traces made since the budget was last charged.
     traced: std::cell::Cell<u64>,
     /// The arguments of the builtins being called, evaluated, innermost call last: one stack

@@ -1,5 +1,6 @@
-//! What a condition or number reads, found from its text: for hooks whose results can be
-//! remembered by what they read (see `rules::hook_memo`).
+//! What a condition or number reads, found from its text: for hooks (and the play rules' and
+//! the cards' conditions) whose results can be remembered by what they read (see
+//! `rules::hook_memo`).
 
 use super::syntax::{BinaryOp, Expr, ExprKind};
 
@@ -20,6 +21,31 @@ pub enum Read {
     },
     Turn,
     Round,
+    /// `played(card)`, `played_this_turn(card)` or `turn_played(card)` with the card written
+    /// as a name: whether it was played (this turn), or the turn it was first played.
+    Played {
+        card: crate::id::Id,
+        how: Played,
+    },
+    /// Who controls every space (`spaces(controlled_by: side)`): the control table's stamp,
+    /// which no other table with other contents had.
+    Control,
+    /// `controls(side, space)` with both written as names: whether that side controls it.
+    Controls {
+        side: crate::id::Id,
+        space: crate::id::Id,
+    },
+}
+
+/// What a [`Read::Played`] asks of a card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Played {
+    /// Whether it has been played as an event in this game.
+    Ever,
+    /// Whether it has been played as an event this turn.
+    ThisTurn,
+    /// The turn it was first played (0 if it has not been).
+    Turn,
 }
 
 /// Builtins whose result depends on their arguments and the content only (`season` and
@@ -150,36 +176,42 @@ fn walk(e: &Expr, reads: &mut Vec<Read>) -> bool {
         ExprKind::Call { name, args } => {
             let positional = args.iter().all(|a| a.name.is_none());
             match name.name.as_str() {
-                "flag" => match args.as_slice() {
-                    [a] if positional => match &a.value.kind {
-                        ExprKind::Name(f) => {
-                            let read = Read::Flag(f.to_string());
-                            if !reads.contains(&read) {
-                                reads.push(read);
-                            }
-                            // The flag's name could be a name the point gives: read it too.
-                            note(reads, f, None);
-                            true
-                        }
-                        _ => false,
-                    },
-                    _ => false,
+                "flag" => match bare_names(args) {
+                    Some([f]) => {
+                        push_new(reads, Read::Flag(f.to_string()));
+                        // The flag's name could be a name the point gives: read it too.
+                        note(reads, &f, None);
+                        true
+                    }
+                    None => false,
                 },
-                "has_marker" => match args.as_slice() {
-                    [s, m] if positional => match (&s.value.kind, &m.value.kind) {
-                        (ExprKind::Name(space), ExprKind::Name(marker)) => {
-                            let read = Read::Marker {
-                                space: *space,
-                                marker: *marker,
-                            };
-                            if !reads.contains(&read) {
-                                reads.push(read);
-                            }
-                            true
-                        }
-                        _ => false,
-                    },
-                    _ => false,
+                "has_marker" | "controls" => match bare_names(args) {
+                    Some([a, b]) => {
+                        push_new(
+                            reads,
+                            match name.name.as_str() {
+                                "has_marker" => Read::Marker {
+                                    space: a,
+                                    marker: b,
+                                },
+                                _ => Read::Controls { side: a, space: b },
+                            },
+                        );
+                        true
+                    }
+                    None => false,
+                },
+                "played" | "played_this_turn" | "turn_played" => match bare_names(args) {
+                    Some([card]) => {
+                        let how = match name.name.as_str() {
+                            "played" => Played::Ever,
+                            "played_this_turn" => Played::ThisTurn,
+                            _ => Played::Turn,
+                        };
+                        push_new(reads, Read::Played { card, how });
+                        true
+                    }
+                    None => false,
                 },
                 "turn" | "season" | "year" => {
                     if !reads.contains(&Read::Turn) {
@@ -194,10 +226,15 @@ fn walk(e: &Expr, reads: &mut Vec<Read>) -> bool {
                     args.is_empty()
                 }
                 "spaces" => args.iter().all(|a| {
-                    a.name
-                        .as_ref()
-                        .is_some_and(|n| MAP_FILTERS.contains(&n.name.as_str()))
-                        && walk(&a.value, reads)
+                    let Some(filter) = a.name.as_ref().map(|n| n.name.as_str()) else {
+                        return false;
+                    };
+                    if filter == "controlled_by" {
+                        push_new(reads, Read::Control);
+                    } else if !MAP_FILTERS.contains(&filter) {
+                        return false;
+                    }
+                    walk(&a.value, reads)
                 }),
                 builtin if PURE.contains(&builtin) => {
                     positional && args.iter().all(|a| walk(&a.value, reads))
@@ -206,6 +243,26 @@ fn walk(e: &Expr, reads: &mut Vec<Read>) -> bool {
             }
         }
         ExprKind::Lambda { .. } | ExprKind::List(_) | ExprKind::Error => false,
+    }
+}
+
+/// The arguments of a call, when there are `N` and each is a name written bare, without its
+/// parameter's name.
+fn bare_names<const N: usize>(args: &[super::syntax::Arg]) -> Option<[crate::id::Id; N]> {
+    let names: Vec<crate::id::Id> = args
+        .iter()
+        .map(|a| match (&a.name, &a.value.kind) {
+            (None, ExprKind::Name(n)) => Some(*n),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    names.try_into().ok()
+}
+
+/// Adds a read the list does not hold yet.
+fn push_new(reads: &mut Vec<Read>, read: Read) {
+    if !reads.contains(&read) {
+        reads.push(read);
     }
 }
 

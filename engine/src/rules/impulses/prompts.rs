@@ -299,9 +299,10 @@ pub(super) fn playable_chits<'s>(
         .filter(move |card| {
             let scripts = rules.content.scripts.get(card.as_str());
             scripts.is_some_and(|s| s.effect.is_some())
-                && scripts
-                    .and_then(|s| s.playable.as_ref())
-                    .is_none_or(|c| eval::condition(c, rules.content, state, &ctx).unwrap_or(false))
+                && scripts.and_then(|s| s.playable.as_ref()).is_none_or(|c| {
+                    let memo = rules.content.playable_memo(card);
+                    crate::rules::hook_memo::condition(rules.content, state, memo, c, &ctx)
+                })
         })
 }
 

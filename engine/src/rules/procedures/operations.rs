@@ -67,8 +67,7 @@ impl<'c> SupplyCache<'c> {
                     &self.views[v],
                     &nation,
                     signature.reach(),
-                )
-                .into(),
+                ),
             };
             self.levels.push((nation, side, signature, levels));
             self.levels.len() - 1

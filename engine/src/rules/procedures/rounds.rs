@@ -58,9 +58,13 @@ pub(super) fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt 
                         ..ctx.clone()
                     };
                     let playable = match &scripts.playable {
-                        Some(cond) => {
-                            eval::condition(cond, rules.content, state, &ctx).unwrap_or(false)
-                        }
+                        Some(cond) => crate::rules::hook_memo::condition(
+                            rules.content,
+                            state,
+                            rules.content.playable_memo(card_id),
+                            cond,
+                            &ctx,
+                        ),
                         None => true,
                     };
                     if playable {

@@ -41,14 +41,7 @@ struct Key {
 /// Whether a trace reads where markers of a kind lie: a marker that is a source, or that marks
 /// a fort destroyed (a marker that hinders supply is read through the view).
 pub(super) fn read_by_traces(content: &Content, marker: Id) -> bool {
-    content
-        .game
-        .as_ref()
-        .and_then(|g| g.play.as_ref())
-        .is_some_and(|p| {
-            p.marker_sources.iter().any(|s| s.marker == marker)
-                || p.fort_destroyed.as_ref().is_some_and(|d| *d == marker)
-        })
+    content.supply_index().traced_markers.contains(&marker)
 }
 
 /// Everything a side's view ([`SideView::new`]) reads of the state: where each piece is, its
@@ -136,11 +129,14 @@ impl Pieces {
 /// How many pieces may have changed for a view to be made from an earlier one.
 const MOST_CHANGED: usize = 8;
 
+/// The levels of every space (by graph index), shared.
+type Levels = Rc<[Level]>;
+
 /// How many views a thread keeps: a prompt asks for its side's, a script sometimes the other.
 const VIEWS: usize = 4;
 
 thread_local! {
-    static KEPT: RefCell<VecDeque<(u64, Key, Vec<Level>)>> = const { RefCell::new(VecDeque::new()) };
+    static KEPT: RefCell<VecDeque<(u64, Key, Levels)>> = const { RefCell::new(VecDeque::new()) };
     static KEPT_VIEWS: RefCell<VecDeque<(ViewReads, Rc<SideView>)>> =
         const { RefCell::new(VecDeque::new()) };
     static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
@@ -154,7 +150,7 @@ pub fn without_kept<R>(f: impl FnOnce() -> R) -> R {
 
 /// [`levels_seen`] on a side's whole view (as [`SideView::new`] makes it), from the levels
 /// kept when an earlier trace read the same; a view with spaces closed is traced each time.
-pub fn levels_kept(content: &Content, state: &State, view: &SideView, nation: &str) -> Vec<Level> {
+pub fn levels_kept(content: &Content, state: &State, view: &SideView, nation: &str) -> Rc<[Level]> {
     let reach = max_reach(content, state, nation, &view.side);
     levels_kept_reaching(content, state, view, nation, reach)
 }
@@ -166,9 +162,9 @@ pub fn levels_kept_reaching(
     view: &SideView,
     nation: &str,
     reach: u32,
-) -> Vec<Level> {
+) -> Rc<[Level]> {
     if view.closed || OFF.with(std::cell::Cell::get) {
-        return levels_seen(content, state, view, nation);
+        return levels_seen(content, state, view, nation).into();
     }
     let (nation, side) = (Id::new(nation), Id::new(&view.side));
     let markers = || {
@@ -191,12 +187,12 @@ pub fn levels_kept_reaching(
         k.borrow()
             .iter()
             .find(|(p, x, _)| *p == print && reads.is(x, markers()))
-            .map(|(_, _, levels)| levels.clone())
+            .map(|(_, _, levels)| Rc::clone(levels))
     });
     if let Some(levels) = found {
         return levels;
     }
-    let levels = levels_seen(content, state, view, nation.as_str());
+    let levels: Rc<[Level]> = levels_seen(content, state, view, nation.as_str()).into();
     let key = Key {
         content: reads.content,
         nation,
@@ -211,7 +207,7 @@ pub fn levels_kept_reaching(
         if k.len() >= MOST {
             k.pop_front();
         }
-        k.push_back((print, key, levels.clone()));
+        k.push_back((print, key, Rc::clone(&levels)));
     });
     levels
 }
