@@ -157,12 +157,12 @@ impl Checker<'_> {
         file: &dyn At,
         pointer: &(impl Pointer + ?Sized),
         what: &str,
-        ids: &[String],
+        ids: &[impl AsRef<str>],
         set: &BTreeSet<String>,
     ) {
         for (i, id) in ids.iter().enumerate() {
             let item = || format!("{}/{i}", pointer.write());
-            self.reference(file, &item, what, id, set);
+            self.reference(file, &item, what, id.as_ref(), set);
         }
     }
 }

@@ -20,6 +20,11 @@ thread_local! {
     /// The ids the thread made last, by the address of their text (see [`Id::new`]).
     static RECENT: [std::cell::Cell<Option<Id>>; REMEMBERED] =
         const { [const { std::cell::Cell::new(None) }; REMEMBERED] };
+    /// The ids the thread made last of texts that are not ids' own (a `String` of the
+    /// content), by the address of that text: the text there may have changed since (a
+    /// string freed, its memory used again), so a hit is compared as text before it is taken.
+    static RECENT_TEXTS: [std::cell::Cell<Option<(usize, Id)>>; REMEMBERED] =
+        const { [const { std::cell::Cell::new(None) }; REMEMBERED] };
 }
 
 /// A text's slot in a direct-mapped table of `slots` by its address and length.
@@ -48,12 +53,21 @@ impl Id {
     /// as `&str` and made an id again, as the rules do all the time) is found by its address
     /// among the ids the thread made last, without hashing it: its address and length are the
     /// kept copy's, and kept copies are never freed, so the text can be no other.
+    ///
+    /// Another text made an id lately is found by its address too, and taken when it reads
+    /// the same: one comparison instead of hashing it and looking it up among all the ids.
     pub fn new(text: &str) -> Id {
         if let Some(id) = Id::recent(text) {
             return id;
         }
+        let at = text.as_ptr() as usize;
+        let kept = RECENT_TEXTS.with(|r| r[slot(text)].get());
+        if let Some((_, id)) = kept.filter(|(a, id)| *a == at && id.0 == text) {
+            return id;
+        }
         let id = Id::interned(text);
         RECENT.with(|r| r[slot(id.0)].set(Some(id)));
+        RECENT_TEXTS.with(|r| r[slot(text)].set(Some((at, id))));
         id
     }
 

@@ -168,7 +168,7 @@ pub struct Nation {
     pub side: Option<String>,
     /// Nations in one group count as one nationality where the rules say so (activation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub group: Option<String>,
+    pub group: Option<crate::id::Id>,
     /// The regions that are this nation's home country.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub home: Vec<String>,
@@ -437,7 +437,7 @@ pub struct Stacking {
     pub apart: Vec<Apart>,
     /// Counters that may not stack with any other piece.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub alone: Vec<String>,
+    pub alone: Vec<crate::id::Id>,
     /// Limits for some nations only, or in some regions only (2 Soviet units or 3 German ones in
     /// a zone, 1 German unit in a Berlin zone); each holds besides `limit`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -531,10 +531,10 @@ impl StackLimit {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Apart {
-    pub nations: Vec<String>,
+    pub nations: Vec<crate::id::Id>,
     /// The nations they may not stack with; empty means every other nation.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub from: Vec<String>,
+    pub from: Vec<crate::id::Id>,
     /// Regions where they may stack together after all (a Berlin city zone).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub except: Vec<String>,

@@ -48,20 +48,34 @@ pub(crate) struct Source {
 #[derive(Debug, Clone, Default)]
 pub struct SupplyIndex {
     pub(crate) edges: Vec<TraceSupply>,
-    pub(crate) sources: std::collections::BTreeMap<String, Vec<Source>>,
+    /// Each nation's sources, by the address of its id (see [`SupplyIndex::sources_of`]).
+    sources: Sources,
     /// The markers a trace reads where they lie: those that are sources, and the one that
     /// marks a fort destroyed (a marker that hinders supply is read through a side's view).
     pub(crate) traced_markers: Vec<crate::Id>,
 }
 
+/// Sources by the address of their nation's id: looked up, never iterated.
+type Sources = std::collections::HashMap<
+    usize,
+    Vec<Source>,
+    std::hash::BuildHasherDefault<crate::content::AddrHash>,
+>;
+
 impl SupplyIndex {
+    /// A nation's sources on the map (none for a nation without any).
+    pub(crate) fn sources_of(&self, nation: crate::Id) -> &[Source] {
+        self.sources.get(&nation.addr()).map_or(&[], Vec::as_slice)
+    }
+
     pub fn new(content: &Content) -> SupplyIndex {
         let g = &content.graph;
-        let mut sources: std::collections::BTreeMap<String, Vec<_>> = Default::default();
+        let mut sources = Sources::default();
         for (i, s) in g.spaces.iter().enumerate() {
             for src in &s.supply {
                 for nation in &src.nations {
-                    sources.entry(nation.clone()).or_default().push(Source {
+                    let at = crate::Id::new(nation).addr();
+                    sources.entry(at).or_default().push(Source {
                         space: i,
                         level: src.level,
                         flag: src.flag.clone(),

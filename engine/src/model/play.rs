@@ -25,8 +25,8 @@ pub struct PlayRules {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sea_kinds: Vec<String>,
     /// The markers that activate a space for movement and for combat.
-    pub move_marker: String,
-    pub combat_marker: String,
+    pub move_marker: crate::Id,
+    pub combat_marker: crate::Id,
     /// Unit types that are mechanized (move then attack, advance further).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mechanized: Vec<String>,
@@ -210,7 +210,7 @@ pub struct Entrench {
 #[serde(deny_unknown_fields)]
 pub struct MarkerSource {
     pub marker: String,
-    pub nations: Vec<String>,
+    pub nations: Vec<crate::Id>,
     pub full_within: u32,
 }
 
@@ -237,8 +237,8 @@ pub struct RpCardLimit {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReplacementCap {
-    pub nations: Vec<String>,
-    pub types: Vec<String>,
+    pub nations: Vec<crate::Id>,
+    pub types: Vec<crate::Id>,
     /// Steps a turn ...
     pub steps: u32,
     /// ... or this many from the turn after a card's event was played.
@@ -360,7 +360,7 @@ pub struct TerrainLost {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AlwaysSupplied {
-    pub nations: Vec<String>,
+    pub nations: Vec<crate::Id>,
     /// Anywhere, not only in their home regions.
     #[serde(default, skip_serializing_if = "is_default")]
     pub anywhere: bool,
@@ -371,7 +371,7 @@ pub struct AlwaysSupplied {
 #[serde(deny_unknown_fields)]
 pub struct Demechanized {
     pub flag: String,
-    pub nations: Vec<String>,
+    pub nations: Vec<crate::Id>,
     pub region: String,
 }
 
@@ -387,9 +387,9 @@ pub struct OosDelay {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HinderingMarker {
-    pub marker: String,
+    pub marker: crate::Id,
     /// The side it hinders.
-    pub side: String,
+    pub side: crate::Id,
     #[serde(default, skip_serializing_if = "is_default")]
     pub limits_supply: bool,
     #[serde(default, skip_serializing_if = "is_default")]
@@ -405,11 +405,11 @@ pub struct ActivationExtra {
     /// A space holding a unit of one of these counters, or of these nations and sizes, costs
     /// more to activate ...
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub counters: Vec<String>,
+    pub counters: Vec<crate::Id>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub nations: Vec<String>,
+    pub nations: Vec<crate::Id>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub sizes: Vec<String>,
+    pub sizes: Vec<crate::Id>,
     /// ... when it lies outside this region (anywhere, if none) ...
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outside: Option<String>,
@@ -511,7 +511,7 @@ pub struct FireTable {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SizeCost {
-    pub size: String,
+    pub size: crate::Id,
     pub cost: u32,
 }
 
@@ -522,7 +522,7 @@ pub struct ReplacementPool {
     /// The card value that adds to the pool (defaults to the track's id).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
-    pub nations: Vec<String>,
+    pub nations: Vec<crate::Id>,
     /// The pool fills only while this flag is set (U.S. RPs while the U.S. is at war).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flag: Option<String>,
@@ -547,11 +547,11 @@ pub struct StepDown {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NoEntry {
-    pub side: String,
+    pub side: crate::Id,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrains: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub spaces: Vec<String>,
+    pub spaces: Vec<crate::Id>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -128,7 +128,7 @@ pub(super) fn take_control(rules: &Rules, state: &mut State, space: &str, side: 
                 .graph
                 .space(space)
                 .is_some_and(|s| s.features.contains(fort));
-            if has_fort && !has_marker(state, space, destroyed) {
+            if has_fort && !has_marker(state, space, crate::Id::new(destroyed)) {
                 state.markers.push(MarkerOnMap {
                     marker: destroyed.as_str().into(),
                     space: space.into(),
@@ -172,7 +172,9 @@ fn counts_as(rules: &Rules, state: &State, space: &str) -> Option<String> {
     let controller = state.control.get(space).map(|x| x.as_str());
     let rules_for = &rules.play.victory.counts_as;
     rules_for.iter().enumerate().find_map(|(i, c)| {
-        if controller == Some(c.side.as_str()) || !has_marker(state, space, &c.marker) {
+        if controller == Some(c.side.as_str())
+            || !has_marker(state, space, crate::Id::new(&c.marker))
+        {
             return None;
         }
         let holds = c.when.as_ref().is_none_or(|_| {

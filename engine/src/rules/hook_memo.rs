@@ -38,7 +38,7 @@ use crate::state::State;
 /// Most words a key holds.
 const WORDS: usize = 10;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 struct Key {
     script: usize,
     len: usize,
@@ -48,6 +48,16 @@ struct Key {
     bits: u32,
     words: [u64; WORDS],
 }
+
+impl PartialEq for Key {
+    /// The script and its words (those it does not use are zero): all the words at once, a
+    /// comparison of fixed size, rather than as many as it uses.
+    fn eq(&self, other: &Key) -> bool {
+        self.script == other.script && self.len == other.len && self.words == other.words
+    }
+}
+
+impl Eq for Key {}
 
 impl std::hash::Hash for Key {
     /// The script and the words it uses (the rest are zero).

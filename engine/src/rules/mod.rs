@@ -343,6 +343,9 @@ pub struct Rules<'c> {
     movement: usize,
     /// Whether an Activate prompt's costs may be kept for the next (see [`KeptCosts`]).
     pub(crate) keeps_activation_costs: bool,
+    /// Whether units may move across each edge (by index): every kind of it is one of the
+    /// play rules' `move_kinds`.
+    movable: Vec<bool>,
 }
 
 impl<'c> Rules<'c> {
@@ -398,7 +401,15 @@ impl<'c> Rules<'c> {
             loss: stat(&play.loss_factor)?,
             movement: stat(&play.movement)?,
             keeps_activation_costs: procedures::activation_costs_keep(content, play),
+            movable: (content.graph.edges.iter())
+                .map(|e| e.kinds.iter().all(|k| play.move_kinds.contains(k)))
+                .collect(),
         })
+    }
+
+    /// Whether units may move across an edge (see `movable`).
+    pub(crate) fn movable(&self, edge: usize) -> bool {
+        self.movable.get(edge).copied().unwrap_or(false)
     }
 
     /// Whether the play rules' condition at `pointer` (`/play/box_entries/0/to`) holds in a
@@ -483,6 +494,12 @@ impl<'c> Rules<'c> {
         self.counter(unit).map_or("", |c| c.size.as_str())
     }
 
+    /// [`Rules::size`] as an id (the empty one for an unknown counter).
+    pub fn size_id(&self, unit: &Unit) -> crate::Id {
+        self.counter(unit)
+            .map_or_else(crate::Id::default, |c| c.size)
+    }
+
     pub fn unit_type(&self, unit: &Unit) -> &'c str {
         self.counter(unit).map_or("", |c| c.unit_type.as_str())
     }
@@ -519,12 +536,13 @@ impl<'c> Rules<'c> {
     }
 
     /// The activation group of a nation: its group, else itself.
-    pub fn group(&self, nation: &str) -> &'c str {
+    /// The group a nation counts in (its own id when it has none); ids compared by address.
+    pub fn group(&self, nation: crate::Id) -> crate::Id {
         self.game
             .nations
             .iter()
             .find(|n| n.id == nation)
-            .map_or("", |n| n.group.as_deref().unwrap_or(n.id.as_str()))
+            .map_or_else(crate::Id::default, |n| n.group.unwrap_or(n.id))
     }
 
     pub fn other_side(&self, side: &str) -> &'c str {

@@ -20,7 +20,7 @@ pub fn may_enter(rules: &Rules, state: &State, side: &str, space: usize) -> bool
     }
     !rules.play.no_entry.iter().any(|n| {
         n.side == side
-            && (n.spaces.iter().any(|x| *x == s.id)
+            && (n.spaces.contains(&s.id)
                 || s.terrain.as_ref().is_some_and(|t| n.terrains.contains(t)))
     })
 }
@@ -240,10 +240,8 @@ fn may_be_together(
 ) -> bool {
     let u = &state.units[unit];
     let st = &rules.game.stacking;
-    if st.alone.iter().any(|x| *x == u.counter) && !others.is_empty()
-        || others
-            .iter()
-            .any(|o| st.alone.iter().any(|x| *x == o.counter))
+    if st.alone.contains(&u.counter) && !others.is_empty()
+        || others.iter().any(|o| st.alone.contains(&o.counter))
     {
         return false;
     }
@@ -264,17 +262,18 @@ fn may_be_together(
         })
     };
     let holds = |ap: &Apart| !(together_here(ap) || in_retreat && ap.retreat);
-    let clash = |a: &str, b: &str| {
+    // Ids compared by address.
+    let clash = |a: crate::Id, b: crate::Id| {
         st.apart.iter().any(|ap| {
             holds(ap)
-                && ap.nations.iter().any(|n| n == a)
-                && !ap.nations.iter().any(|n| n == b)
-                && (ap.from.is_empty() || ap.from.iter().any(|n| n == b))
+                && ap.nations.contains(&a)
+                && !ap.nations.contains(&b)
+                && (ap.from.is_empty() || ap.from.contains(&b))
         })
     };
-    let nation = rules.nation(u);
+    let nation = rules.nation_id(u);
     !others.iter().any(|x| {
-        let n = rules.nation(x);
+        let n = rules.nation_id(x);
         clash(nation, n) || clash(n, nation)
     })
 }

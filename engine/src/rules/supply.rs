@@ -30,7 +30,7 @@ pub enum Level {
 /// controls free of them, and which hinder its supply (a partisan marker).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SideView {
-    side: String,
+    side: crate::Id,
     friendly: Vec<bool>,
     hindered: Vec<bool>,
     /// The spaces the side controls, enemy pieces in them or not.
@@ -80,7 +80,7 @@ impl SideView {
             })
             .collect();
         SideView {
-            side: side.to_string(),
+            side: side_id,
             friendly,
             hindered,
             controlled,
@@ -255,15 +255,16 @@ impl Signature<'_> {
 pub(crate) fn signature<'c>(
     content: &'c Content,
     state: &State,
-    nation: &str,
+    nation: crate::Id,
     side: &str,
 ) -> Signature<'c> {
     let index = content.supply_index();
     let play = content.game.as_ref().and_then(|g| g.play.as_ref());
-    let named = |nations: &[String]| nations.iter().any(|n| n == nation);
+    // Ids compared by address.
+    let named = |nations: &[crate::Id]| nations.contains(&nation);
     Signature {
-        sources: index.sources.get(nation).map_or(&[][..], Vec::as_slice),
-        reach: max_reach(content, state, nation, side),
+        sources: index.sources_of(nation),
+        reach: max_reach(content, state, &nation, side),
         markers: play.map_or(Vec::new(), |p| {
             (0..p.marker_sources.len())
                 .filter(|&i| named(&p.marker_sources[i].nations))
@@ -271,7 +272,7 @@ pub(crate) fn signature<'c>(
         }),
         always: play
             .is_some_and(|p| p.always_supplied.iter().any(|a| named(&a.nations)))
-            .then(|| crate::Id::new(nation)),
+            .then_some(nation),
         limited: play.map_or(Vec::new(), |p| {
             (0..p.limited_while.len())
                 .filter(|&i| {
@@ -298,7 +299,7 @@ fn lines(
     let n = g.spaces.len();
     let side = view.side.as_str();
     let (friendly, hindered) = (&view.friendly, &view.hindered);
-    let sources = index.sources.get(nation).map_or(&[][..], Vec::as_slice);
+    let sources = index.sources_of(crate::Id::new(nation));
     let reach = max_reach(content, state, nation, side);
     let mut out = vec![Level::Out; n];
     let mut seen = vec![false; n];
@@ -482,7 +483,7 @@ pub fn unused_marker_sources(
     let g = &content.graph;
     let view = SideView::new(content, state, side);
     let mut out = Vec::new();
-    let ours = |n: &String| nation_side(content, n) == side;
+    let ours = |n: &crate::Id| nation_side(content, n) == side;
     for source in play
         .marker_sources
         .iter()
@@ -497,7 +498,7 @@ pub fn unused_marker_sources(
                 u.side(content) == side
                     && content
                         .counter_of(u)
-                        .is_some_and(|c| source.nations.iter().any(|x| *x == c.nation))
+                        .is_some_and(|c| source.nations.contains(&c.nation))
                     && matches!(&u.at, crate::state::Loc::Space(s)
                         if g.index_of(s).is_some_and(|i| dist[i] != u32::MAX))
             });

@@ -43,7 +43,7 @@ fn may_enter_or_attack(rules: &Rules, side: &str, space: usize) -> bool {
     let s = &rules.content.graph.spaces[space];
     !rules.play.no_entry.iter().any(|n| {
         n.side == side
-            && (n.spaces.iter().any(|x| *x == s.id)
+            && (n.spaces.contains(&s.id)
                 || s.terrain.as_ref().is_some_and(|t| n.terrains.contains(t)))
     })
 }

@@ -413,7 +413,7 @@ fn placed<'s>(rules: &Rules, state: &'s State, unit: usize) -> Option<(&'s str, 
 /// Whether two units fight each other: their nations are of different groups.
 pub(in crate::rules) fn hostile(rules: &Rules, state: &State, a: usize, b: usize) -> bool {
     let (x, y) = (&state.units[a], &state.units[b]);
-    rules.group(rules.nation(x)) != rules.group(rules.nation(y))
+    rules.group(rules.nation_id(x)) != rules.group(rules.nation_id(y))
 }
 
 pub(in crate::rules) fn hostile_in(rules: &Rules, state: &State, space: &str, unit: usize) -> bool {

@@ -157,7 +157,7 @@ pub(super) fn next_step(rules: &Rules, state: &mut State) {
 
 /// The side a replacement pool serves: its nations' side, or, for a neutral that went to war,
 /// the side its units serve now (Turkey, 17.4).
-fn pool_side<'c>(rules: &Rules<'c>, state: &State, nations: &[String]) -> &'c str {
+fn pool_side<'c>(rules: &Rules<'c>, state: &State, nations: &[crate::Id]) -> &'c str {
     let declared = nations
         .first()
         .map_or("", |n| supply::nation_side(rules.content, n));
@@ -167,7 +167,7 @@ fn pool_side<'c>(rules: &Rules<'c>, state: &State, nations: &[String]) -> &'c st
     state
         .units
         .iter()
-        .filter(|u| u.serves.is_some() && nations.iter().any(|n| n == rules.nation(u)))
+        .filter(|u| u.serves.is_some() && nations.contains(&rules.nation_id(u)))
         .map(|u| rules.side(u).as_str())
         .next()
         .unwrap_or("")

@@ -54,7 +54,7 @@ impl<'c> SupplyCache<'c> {
                 }
             };
             // A nation whose supply reads the same as one traced already shares its levels.
-            let signature = supply::signature(rules.content, state, &nation, &side);
+            let signature = supply::signature(rules.content, state, nation, &side);
             let same = self
                 .levels
                 .iter()
@@ -101,7 +101,8 @@ pub(in crate::rules) fn enemy_in(
     state.units_at(space).any(|(_, u)| rules.side(u) != side)
 }
 
-pub(in crate::rules) fn has_marker(state: &State, space: &str, marker: &str) -> bool {
+/// Whether a marker lies on a space (the marker's id compared by address first).
+pub(in crate::rules) fn has_marker(state: &State, space: &str, marker: crate::Id) -> bool {
     state
         .markers
         .iter()
@@ -122,10 +123,13 @@ pub(super) fn activation_cost<'c>(
     {
         units.len() as u32
     } else {
-        let groups: std::collections::BTreeSet<&str> = units
+        // Counted, not ordered: the groups' ids by address.
+        let mut groups: Vec<usize> = units
             .iter()
-            .map(|&u| rules.group(rules.nation(&state.units[u])))
+            .map(|&u| rules.group(rules.nation_id(&state.units[u])).addr())
             .collect();
+        groups.sort_unstable();
+        groups.dedup();
         groups.len() as u32
     };
     let extra: u32 = rules
@@ -139,9 +143,10 @@ pub(super) fn activation_cost<'c>(
                     return false;
                 };
                 let in_region = |r: &String| crate::state::space_in_region(rules.content, at, r);
-                let named = x.counters.iter().any(|x| *x == unit.counter)
-                    || x.nations.iter().any(|n| n == rules.nation(unit))
-                        && (x.sizes.is_empty() || x.sizes.iter().any(|s| s == rules.size(unit)));
+                // Ids compared by address.
+                let named = x.counters.contains(&unit.counter)
+                    || x.nations.contains(&rules.nation_id(unit))
+                        && (x.sizes.is_empty() || x.sizes.contains(&rules.size_id(unit)));
                 named
                     && x.outside.as_ref().is_none_or(|r| !in_region(r))
                     && x.within.as_ref().is_none_or(in_region)
@@ -204,17 +209,22 @@ pub fn space_activation_cost(rules: &Rules, state: &State, space: &str, side: &s
 
 /// Spaces a side has units on, in the order of their ids.
 pub(super) fn occupied_spaces(rules: &Rules, state: &State, side: &str) -> Vec<crate::Id> {
-    let mut seen: Vec<crate::Id> = state
+    // In the order of their ids, by each space's place in it (found once per content); a
+    // space off the graph after them, by its id.
+    let (g, ranks) = (&rules.content.graph, rules.content.space_ranks());
+    let mut seen: Vec<(u32, crate::Id)> = state
         .units
         .iter()
         .filter_map(|u| match &u.at {
-            Loc::Space(s) if rules.side(u) == side => Some(*s),
+            Loc::Space(s) if rules.side(u) == side => {
+                Some((g.index_of(*s).map_or(u32::MAX, |i| ranks[i]), *s))
+            }
             _ => None,
         })
         .collect();
-    seen.sort_unstable();
-    seen.dedup();
-    seen
+    seen.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+    seen.dedup_by_key(|x| x.1);
+    seen.into_iter().map(|(_, s)| s).collect()
 }
 
 pub(super) fn ops_prompt(
@@ -309,7 +319,7 @@ fn activation_costs(rules: &Rules, state: &State, side: &str, points: u32) -> Ve
         // The hooks' context, made at the first space and changed in place for the others.
         let mut ctx = None;
         for space in occupied_spaces(rules, state, side) {
-            if has_marker(state, &space, mv) || has_marker(state, &space, cb) {
+            if has_marker(state, &space, *mv) || has_marker(state, &space, *cb) {
                 continue;
             }
             let units = own_units(rules, state, &space, side);
@@ -564,10 +574,7 @@ pub(in crate::rules) fn run_rule_script(
 
 /// Whether a connection may be crossed by a move, a retreat or an advance.
 pub(in crate::rules) fn movable(rules: &Rules, edge: usize) -> bool {
-    rules.content.graph.edges[edge]
-        .kinds
-        .iter()
-        .all(|k| rules.play.move_kinds.contains(k))
+    rules.movable(edge)
 }
 
 /// The moves offered to a side's units in spaces activated for movement: each unit's steps,
@@ -587,7 +594,7 @@ pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<Act
     for (i, u) in state.units.iter().enumerate() {
         let Loc::Space(at) = &u.at else { continue };
         if rules.side(u) != side
-            || !has_marker(state, at, mv) && !state.flow.marks.moved.contains_key(&i)
+            || !has_marker(state, at, *mv) && !state.flow.marks.moved.contains_key(&i)
         {
             continue;
         }
@@ -600,7 +607,7 @@ pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<Act
 /// hooks allow, and, unless it is `mech`anized (and supplied), not on a Combat marker (10.1:
 /// it may only move through such a space).
 fn ends_in(rules: &Rules, state: &State, (unit, mech): (usize, bool), space: &str) -> bool {
-    (mech || !has_marker(state, space, &rules.play.combat_marker))
+    (mech || !has_marker(state, space, rules.play.combat_marker))
         && stacking_allows(rules, state, unit, space)
         && movement::may_end(rules, state, unit, space)
 }

@@ -3,7 +3,7 @@
 use super::*;
 
 pub(super) fn rp_cost(rules: &Rules, state: &State, unit: usize) -> u32 {
-    let size = rules.size(&state.units[unit]);
+    let size = rules.size_id(&state.units[unit]);
     rules
         .play
         .rp_half_costs
@@ -13,12 +13,12 @@ pub(super) fn rp_cost(rules: &Rules, state: &State, unit: usize) -> u32 {
 }
 
 pub(super) fn pool_of<'c>(rules: &Rules<'c>, state: &State, unit: usize) -> Option<&'c str> {
-    let nation = rules.nation(&state.units[unit]);
+    let nation = rules.nation_id(&state.units[unit]);
     rules
         .play
         .replacements
         .iter()
-        .find(|p| p.nations.iter().any(|n| n == nation))
+        .find(|p| p.nations.contains(&nation))
         .map(|p| p.track.as_str())
 }
 
@@ -119,8 +119,11 @@ pub(super) fn replacement_cap(rules: &Rules, state: &State, unit: usize) -> Opti
         .iter()
         .enumerate()
         .find(|(_, c)| {
-            c.nations.iter().any(|n| n == rules.nation(u))
-                && c.types.iter().any(|t| t == rules.unit_type(u))
+            // Ids compared by address.
+            c.nations.contains(&rules.nation_id(u))
+                && rules
+                    .counter(u)
+                    .is_some_and(|x| c.types.contains(&x.unit_type))
         })
         .map(|(i, c)| {
             let raised = c.after_card.as_ref().and_then(|(card, steps)| {

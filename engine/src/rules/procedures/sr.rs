@@ -5,7 +5,7 @@ use super::*;
 use crate::script::eval::Asker;
 
 pub(super) fn sr_cost(rules: &Rules, state: &State, unit: usize) -> u32 {
-    let size = rules.size(&state.units[unit]);
+    let size = rules.size_id(&state.units[unit]);
     rules
         .play
         .sr_costs

@@ -34,7 +34,7 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
     let blocked =
         |i: usize| {
             rules.play.hindering_markers.iter().any(|h| {
-                h.blocks_sr && h.side == side && has_marker(state, &g.spaces[i].id, &h.marker)
+                h.blocks_sr && h.side == side && has_marker(state, &g.spaces[i].id, h.marker)
             })
         };
     if blocked(start) {

@@ -37,11 +37,11 @@ pub(in crate::rules) fn sources(
         .map_or(0, |r| i64::from(r.spaces));
     let reach = super::reach_from(rules.content, state, (nation, &side), base, true);
     let zones_block = spec.zones_block.iter().any(|n| n == nation);
-    let group = rules.group(nation);
+    let group = rules.group(rules.nation_id(u));
     let hostile_in = |s: usize| {
         occ.present[s]
             .iter()
-            .any(|&i| rules.group(rules.nation(&state.units[i])) != group)
+            .any(|&i| rules.group(rules.nation_id(&state.units[i])) != group)
     };
     let zone_blocks =
         |s: usize| zones_block && occ.present[s].is_empty() && occ.in_zone_against(rules, s, &side);

@@ -166,7 +166,7 @@ pub fn levels_kept_reaching(
     if view.closed || OFF.with(std::cell::Cell::get) {
         return levels_seen(content, state, view, nation).into();
     }
-    let (nation, side) = (Id::new(nation), Id::new(&view.side));
+    let (nation, side) = (Id::new(nation), view.side);
     let markers = || {
         state
             .markers

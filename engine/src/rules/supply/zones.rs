@@ -122,12 +122,12 @@ fn supply_reach(
     let g = &rules.content.graph;
     let u = &state.units[unit];
     let (nation, side) = (rules.nation(u), rules.side(u));
-    let group = rules.group(nation);
+    let group = rules.group(rules.nation_id(u));
     let blocked_by_friends = spec.blocked_by_other_sides.iter().any(|n| n == nation);
     let zones_block = spec.zones_block.is_empty() || spec.zones_block.iter().any(|n| n == nation);
     let by_zones = rules.game.zones_of_control.is_some();
     let units = |s: usize| occ.present[s].iter().map(|&i| &state.units[i]);
-    let holds_hostile = |s: usize| units(s).any(|x| rules.group(rules.nation(x)) != group);
+    let holds_hostile = |s: usize| units(s).any(|x| rules.group(rules.nation_id(x)) != group);
     let holds_own = |s: usize| units(s).any(|x| rules.side(x) == side);
     let passable: Vec<bool> = g
         .spaces
@@ -142,7 +142,8 @@ fn supply_reach(
                 return false;
             }
             if blocked_by_friends
-                && units(i).any(|x| rules.side(x) != side && rules.group(rules.nation(x)) == group)
+                && units(i)
+                    .any(|x| rules.side(x) != side && rules.group(rules.nation_id(x)) == group)
             {
                 return false;
             }
