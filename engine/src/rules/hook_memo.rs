@@ -10,7 +10,7 @@
 //! (`controls` of a side and a space named; `spaces(controlled_by: ...)`, by the stamp of the
 //! control table, which no table with other contents had), and builtins that read only the
 //! content (the map, regions, features). Its result is then a function of those values, which
-//! make the key (truth values packed 64 to a word); anything else (a unit's space, a set, the
+//! make the key; anything else (a unit's space, a set, the
 //! units on the map, a track) and the script is evaluated each time. A condition that is a
 //! chain of `and`s and cannot be remembered whole is remembered by its longest first part that
 //! can be: when that part is false, so is the whole, and only otherwise is the whole evaluated
@@ -38,26 +38,12 @@ use crate::state::State;
 /// Most words a key holds.
 const WORDS: usize = 10;
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Key {
     script: usize,
     len: usize,
-    /// The word that holds the truth values read last, and how many it holds (see
-    /// [`Key::add`]).
-    bit_word: usize,
-    bits: u32,
     words: [u64; WORDS],
 }
-
-impl PartialEq for Key {
-    /// The script and its words (those it does not use are zero): all the words at once, a
-    /// comparison of fixed size, rather than as many as it uses.
-    fn eq(&self, other: &Key) -> bool {
-        self.script == other.script && self.len == other.len && self.words == other.words
-    }
-}
-
-impl Eq for Key {}
 
 impl std::hash::Hash for Key {
     /// The script and the words it uses (the rest are zero).
@@ -221,7 +207,9 @@ fn key(
 ) -> Option<Key> {
     let mut key = Key::new(script);
     for r in reads {
-        key.add(read_word(content, state, ctx, r)?)?;
+        if let Some(w) = read_word(content, state, ctx, r)? {
+            key.push(w)?;
+        }
     }
     Some(key)
 }
@@ -232,8 +220,6 @@ impl Key {
         Key {
             script,
             len: 0,
-            bit_word: 0,
-            bits: 0,
             words: [0; WORDS],
         }
     }
@@ -244,45 +230,18 @@ impl Key {
         self.len += 1;
         Some(())
     }
-
-    /// Adds what a read found: a word, or a truth value packed with the others into words of
-    /// 64 (a script's reads are in a fixed order, so each has its place).
-    fn add(&mut self, found: Found) -> Option<()> {
-        match found {
-            Found::Word(w) => self.push(w),
-            Found::Bit(b) => {
-                if self.bits == 0 || self.bits == 64 {
-                    self.push(0)?;
-                    (self.bit_word, self.bits) = (self.len - 1, 0);
-                }
-                self.words[self.bit_word] |= u64::from(b) << self.bits;
-                self.bits += 1;
-                Some(())
-            }
-            Found::Fixed => Some(()),
-        }
-    }
 }
 
-/// What one read finds (see [`read_word`]).
-enum Found {
-    /// A value in a word.
-    Word(u64),
-    /// A truth value.
-    Bit(bool),
-    /// An id of the content, the same every time: nothing to key.
-    Fixed,
-}
-
-/// What one read finds: none when it cannot be put in a word.
-fn read_word(content: &Content, state: &State, ctx: &Context, r: &Read) -> Option<Found> {
-    Some(match r {
-        Read::Flag(f) => Found::Bit(state.flags.contains(f.as_str())),
-        Read::Turn => Found::Word(u64::from(state.turn)),
-        Read::Round => Found::Word(u64::from(state.round)),
+/// What one read finds, in a word: none (the outer) when it cannot be put in one, none (the
+/// inner) when it reads an id of the content, the same every time.
+fn read_word(content: &Content, state: &State, ctx: &Context, r: &Read) -> Option<Option<u64>> {
+    Some(Some(match r {
+        Read::Flag(f) => u64::from(state.flags.contains(f.as_str())),
+        Read::Turn => u64::from(state.turn),
+        Read::Round => u64::from(state.round),
         Read::Marker { space, marker } => {
             let (space, marker) = (named(ctx, *space)?, named(ctx, *marker)?);
-            Found::Bit(
+            u64::from(
                 state
                     .markers
                     .iter()
@@ -292,23 +251,18 @@ fn read_word(content: &Content, state: &State, ctx: &Context, r: &Read) -> Optio
         Read::Played { card, how } => {
             let card = named(ctx, *card)?;
             match how {
-                Played::Ever => Found::Bit(state.played.contains_key(card.as_str())),
-                Played::ThisTurn => Found::Bit(state.played_this_turn.contains(card.as_str())),
-                Played::Turn => Found::Word(u64::from(
-                    state.played.get(card.as_str()).copied().unwrap_or(0),
-                )),
+                Played::Ever => u64::from(state.played.contains_key(card.as_str())),
+                Played::ThisTurn => u64::from(state.played_this_turn.contains(card.as_str())),
+                Played::Turn => u64::from(state.played.get(card.as_str()).copied().unwrap_or(0)),
             }
         }
-        Read::Control => Found::Word(state.control.stamp()),
+        Read::Control => state.control.stamp(),
         Read::Controls { side, space } => {
             let (side, space) = (named(ctx, *side)?, named(ctx, *space)?);
-            Found::Bit(state.control.get(&space) == Some(&side))
+            u64::from(state.control.get(&space) == Some(&side))
         }
-        Read::Name { name, fields } => match given(content, state, ctx, (*name, fields))? {
-            Some(w) => Found::Word(w),
-            None => Found::Fixed,
-        },
-    })
+        Read::Name { name, fields } => return given(content, state, ctx, (*name, fields)),
+    }))
 }
 
 /// A condition's results kept by step, for a question asked of many steps that differ only
@@ -342,7 +296,9 @@ pub(crate) fn step_table(
             }
             _ => {}
         }
-        key.add(read_word(content, state, ctx, r)?)?;
+        if let Some(w) = read_word(content, state, ctx, r)? {
+            key.push(w)?;
+        }
     }
     let (id, words) = (content.memo_id(), key.len);
     STEPS.with(|t| {
