@@ -10,11 +10,11 @@
 //! (`controls` of a side and a space named; `spaces(controlled_by: ...)`, by the stamp of the
 //! control table, which no table with other contents had), and builtins that read only the
 //! content (the map, regions, features). Its result is then a function of those values, which
-//! make the key; anything else (a unit's space, a set, the
-//! units on the map, a track) and the script is evaluated each time. A condition that is a
-//! chain of `and`s and cannot be remembered whole is remembered by its longest first part that
-//! can be: when that part is false, so is the whole, and only otherwise is the whole evaluated
-//! (`u.nation == su and u.size == lcu and count(units(in: moscow)) > 2`). The play rules'
+//! make the key; anything else (a unit's space, a set, the units on the map, a track) and the
+//! script is evaluated each time. A condition that is a chain of `and`s and cannot be
+//! remembered whole is remembered by its longest first part that can be: when that part is
+//! false, so is the whole, and only otherwise is the whole evaluated (`u.nation == su and
+//! u.size == lcu and count(units(in: moscow)) > 2`). The play rules'
 //! conditions (`/play/box_entries/0/to` and the like, asked of every space) are remembered the
 //! same way (`Rules::condition`), and so are the cards' `playable` conditions (asked of every
 //! card in a hand at every action prompt). The table belongs to one loaded content (content is
