@@ -407,7 +407,8 @@ impl<'c> Rules<'c> {
         })
     }
 
-    /// Whether units may move across an edge (see `movable`).
+    /// Whether a connection (by edge index) may be crossed by a move, a retreat or an advance:
+    /// every kind of it is one of the play rules' `move_kinds`, worked out once.
     pub(crate) fn movable(&self, edge: usize) -> bool {
         self.movable.get(edge).copied().unwrap_or(false)
     }

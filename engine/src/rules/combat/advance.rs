@@ -87,7 +87,7 @@ fn pursuit_options(rules: &Rules, state: &State, c: &CombatTask) -> Vec<Action> 
             {
                 continue;
             }
-            if !movable(rules, e)
+            if !rules.movable(e)
                 || !may_enter(rules, state, &c.side, n)
                 || enemy_in(rules, state, to, &c.side)
                 || !may_stack(rules, state, u, to)

@@ -26,7 +26,7 @@ pub fn targets(rules: &Rules, state: &State, side: &str) -> Vec<String> {
         }
         for &(n, e) in g.neighbours(from) {
             let id = &g.spaces[n].id;
-            if movable(rules, e)
+            if rules.movable(e)
                 && enemy_in(rules, state, id, side)
                 && !state.flow.marks.attacked.contains(id.as_str())
                 && !banned(rules, state, side, id)
@@ -68,7 +68,7 @@ fn eligible(rules: &Rules, state: &State, c: &CombatTask) -> Vec<usize> {
     let mut out = Vec::new();
     for &(n, e) in g.neighbours(t) {
         let space = &g.spaces[n].id;
-        if !movable(rules, e)
+        if !rules.movable(e)
             || !state
                 .markers
                 .iter()

@@ -32,8 +32,8 @@ mod retreats;
 use super::action::Word::{Text, Unit};
 pub use super::losses::{lose_step, loss_options};
 use super::procedures::{
-    discard, enemy_in, enter, leave_stand_fast, may_enter, may_operate, may_stack, movable,
-    offensive_made, SupplyCache,
+    discard, enemy_in, enter, leave_stand_fast, may_enter, may_operate, may_stack, offensive_made,
+    SupplyCache,
 };
 use super::supply::Level;
 use super::{battle, hooks, movement, retreat, Action, Prompt, Rules, Task, Word};

@@ -94,7 +94,7 @@ pub fn retreat_options(rules: &Rules, state: &State, c: &CombatTask, unit: usize
     retreat::options(rules, state, unit, |n, e| {
         let to = &g.spaces[n].id;
         if *to == c.target
-            || !movable(rules, e)
+            || !rules.movable(e)
             || !may_enter(rules, state, &side, n)
             || enemy_in(rules, state, to, side)
             || !may_operate(rules, state, unit, to)

@@ -357,7 +357,7 @@ pub(in crate::rules) fn activation_costs_keep(
     content: &crate::content::Content,
     play: &crate::model::PlayRules,
 ) -> bool {
-    let markers = [&play.move_marker, &play.combat_marker].map(|m| crate::Id::new(m));
+    let markers = [play.move_marker, play.combat_marker];
     let named = [HookPoint::MayActivate, HookPoint::ActivationCost]
         .into_iter()
         .any(|at| crate::rules::hooks::any_names(content, at, &markers));
@@ -572,11 +572,6 @@ pub(in crate::rules) fn run_rule_script(
     }
 }
 
-/// Whether a connection may be crossed by a move, a retreat or an advance.
-pub(in crate::rules) fn movable(rules: &Rules, edge: usize) -> bool {
-    rules.movable(edge)
-}
-
 /// The moves offered to a side's units in spaces activated for movement: each unit's steps,
 /// or only the steps of the unit passing through a space where it may not stop (`true`: it
 /// must go on).
@@ -640,7 +635,7 @@ fn unit_moves<'c>(
     let mech = rules.is_mech_now(state, u) && level != Level::Out;
     let may = |n: usize, e: usize| {
         let to = &g.spaces[n].id;
-        movable(rules, e)
+        rules.movable(e)
             && may_enter(rules, state, &side, n)
             && !enemy_in(rules, state, to, side)
             && may_operate(rules, state, i, to)
