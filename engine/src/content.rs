@@ -534,6 +534,8 @@ pub struct MapGraph {
     by_addr: HashMap<usize, usize, BuildHasherDefault<AddrHash>>,
     /// For each space, its neighbours and the edge that joins them.
     neighbours: Vec<Vec<(usize, usize)>>,
+    /// The room made for each new space's neighbours ([`MapGraph::reserve`]).
+    room: usize,
 }
 
 /// What a space is looked up by: its id as text, or interned.
@@ -585,6 +587,17 @@ pub struct Edge {
 }
 
 impl MapGraph {
+    /// Room for `spaces` more spaces, each with `neighbours` neighbours, so that building a
+    /// large map does not copy what it built so far as it grows.
+    pub(crate) fn reserve(&mut self, spaces: usize, neighbours: usize) {
+        self.spaces.reserve(spaces);
+        self.neighbours.reserve(spaces);
+        self.edges.reserve(spaces * neighbours / 2);
+        self.index.reserve(spaces);
+        self.by_addr.reserve(spaces);
+        self.room = neighbours;
+    }
+
     pub(crate) fn add_space(&mut self, space: Space) -> Option<usize> {
         if self.index.contains_key(&space.id) {
             return None;
@@ -593,7 +606,7 @@ impl MapGraph {
         self.index.insert(space.id, i);
         self.by_addr.insert(space.id.addr(), i);
         self.spaces.push(space);
-        self.neighbours.push(Vec::new());
+        self.neighbours.push(Vec::with_capacity(self.room));
         Some(i)
     }
 

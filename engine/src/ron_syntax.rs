@@ -310,7 +310,7 @@ impl Parser<'_> {
         let start = self.pos;
         let bytes = self.text.as_bytes();
         while let Some(&b) = bytes.get(self.pos) {
-            if b.is_ascii_alphanumeric() || b == b'_' {
+            if IDENT_BYTES[usize::from(b)] {
                 self.pos += 1;
             } else if b.is_ascii() {
                 break;
@@ -625,6 +625,17 @@ pub use stream::from_text;
 
 pub use json::{pointer_segment, to_json, SpanMap};
 pub use write::{write_canonical, WIDTH};
+
+/// The ASCII bytes an identifier is made of (letters, digits, `_`), by byte.
+const IDENT_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    table
+};
 
 #[cfg(test)]
 mod tests {

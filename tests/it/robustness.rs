@@ -318,3 +318,38 @@ proptest! {
         prop_assert_eq!(straight, json);
     }
 }
+
+#[test]
+fn content_fingerprint_changes_with_any_rule_file_and_not_with_an_example() {
+    let fingerprint = |files: BTreeMap<String, String>| {
+        load(&MemSource {
+            name: "mini".into(),
+            files,
+        })
+        .content
+        .hash
+    };
+    let files = fixture_files();
+    let first = fingerprint(files.clone());
+    assert_eq!(first.len(), 16, "{first}");
+    assert!(first.chars().all(|c| c.is_ascii_hexdigit()), "{first}");
+    // The same files give the same fingerprint.
+    assert_eq!(fingerprint(files.clone()), first);
+    // One character more in any file, or one file's text moved into another's place, is
+    // another content.
+    for name in files.keys() {
+        let mut changed = files.clone();
+        changed.get_mut(name).unwrap().push(' ');
+        assert_ne!(fingerprint(changed), first, "{name}");
+    }
+    // (game.ron's last characters made map.ron's first: the same characters in the same order.)
+    let mut moved = files.clone();
+    let game = moved.get_mut("game.ron").unwrap();
+    let tail = game.split_off(game.len() - 10);
+    moved.get_mut("map.ron").unwrap().insert_str(0, &tail);
+    assert_ne!(fingerprint(moved), first);
+    // The rulebook's examples are not the rules.
+    let mut with_example = files;
+    with_example.insert("examples/note.ron".into(), "(id: \"note\")".into());
+    assert_eq!(fingerprint(with_example), first);
+}

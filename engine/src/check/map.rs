@@ -9,12 +9,23 @@ impl Checker<'_> {
     pub(super) fn map(&mut self, f: &Parsed<MapFile>, game: Option<&GameFile>) -> MapGraph {
         let mut graph = MapGraph::default();
         let m = &f.data;
+        // A hex grid's cells (listed or not) have six neighbours at most; other maps few.
+        match &m.hex_grid {
+            Some(grid) => {
+                let area = i64::from(grid.columns.max(0)) * i64::from(grid.rows.max(0));
+                let cells = usize::try_from(area.min(MAX_HEX_CELLS)).unwrap_or(0);
+                graph.reserve(cells.max(m.spaces.len()), 6);
+            }
+            None => graph.reserve(m.spaces.len(), 0),
+        }
         let default_kind = game
             .map(|g| g.default_connection_kind.clone())
             .unwrap_or_default();
         // Spaces listed explicitly (including listed hexes).
         let mut hex_of: BTreeMap<(i32, i32), usize> = BTreeMap::new();
         let ids = std::mem::take(&mut self.ids);
+        // The grid's holes in a set: a large map has hundreds, asked of every listed hex.
+        let grid_cells = m.hex_grid.as_ref().map(HexGrid::cells);
         for (i, s) in m.spaces.iter().enumerate() {
             let p = || format!("/spaces/{i}");
             let mut space = s.clone();
@@ -29,7 +40,7 @@ impl Checker<'_> {
                         .hints
                         .push("add a `hex_grid` to map.ron, or remove `hex`".into());
                     }
-                    Some(grid) if !grid.contains(cell) => {
+                    Some(grid) if !grid_cells.as_ref().is_some_and(|c| c.contains(cell)) => {
                         self.error(
                             f.at(&format!("{}/hex", p())),
                             "E0203",
@@ -131,7 +142,9 @@ impl Checker<'_> {
                     );
                 }
             }
-            let cells = grid.cells();
+            let Some(cells) = &grid_cells else {
+                break 'grid;
+            };
             for cell in cells.iter() {
                 if hex_of.contains_key(&cell) {
                     continue;

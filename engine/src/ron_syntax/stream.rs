@@ -225,7 +225,8 @@ impl<'t> Stream<'t> {
         }
         let open = self.p.pos;
         let rest = &text[open + 1..];
-        if let Some(run) = rest.find(['"', '\\']) {
+        // Both bytes are ASCII, so neither is part of a longer character: the text splits there.
+        if let Some(run) = memchr::memchr2(b'"', b'\\', rest.as_bytes()) {
             if rest.as_bytes()[run] == b'"' {
                 self.p.pos = open + 1 + run + 1;
                 return Ok(Cow::Borrowed(&rest[..run]));
