@@ -56,13 +56,22 @@ fn a_chain_of_ands_is_remembered_by_its_longest_first_part_that_can_be() {
     match memo(&expr.unwrap()) {
         // `(u.nation == su and u.size == lcu)`, two steps down the left side.
         Some(Memo::Guard { depth: 2, reads }) => assert!(
-            matches!(&reads[0], Read::Name { name, fields } if name == "u" && fields == &["nation", "size"]),
+            matches!(&reads[0], Read::Name { name, fields, whole: false } if name == "u" && fields == &["nation", "size"]),
             "{reads:?}"
         ),
         other => panic!("{other:?}"),
     }
     let (expr, _) = parse_expr("count(units(in: moscow)) > 2 and u.nation == su");
     assert_eq!(memo(&expr.unwrap()), None);
+    // A unit read through its space reads more than its counter fixes: no key holds it.
+    let (expr, _) = parse_expr("u.nation == su and u.space == moscow");
+    match memo(&expr.unwrap()) {
+        Some(Memo::Whole(reads)) => assert!(
+            matches!(&reads[0], Read::Name { name, whole: true, .. } if name == "u"),
+            "{reads:?}"
+        ),
+        other => panic!("{other:?}"),
+    }
 }
 
 /// The first `actions` of a seeded random game: each prompt's options and the state after

@@ -234,6 +234,7 @@ impl Key {
 
 /// What one read finds, in a word: none (the outer) when it cannot be put in one, none (the
 /// inner) when it reads an id of the content, the same every time.
+#[inline]
 fn read_word(content: &Content, state: &State, ctx: &Context, r: &Read) -> Option<Option<u64>> {
     Some(Some(match r {
         Read::Flag(f) => u64::from(state.flags.contains(f.as_str())),
@@ -261,7 +262,7 @@ fn read_word(content: &Content, state: &State, ctx: &Context, r: &Read) -> Optio
             let (side, space) = (named(ctx, *side)?, named(ctx, *space)?);
             u64::from(state.control.get(&space) == Some(&side))
         }
-        Read::Name { name, fields } => return given(content, state, ctx, (*name, fields)),
+        Read::Name { name, whole, .. } => return given(content, state, ctx, (*name, *whole)),
     }))
 }
 
@@ -333,10 +334,11 @@ fn named(ctx: &Context, id: crate::Id) -> Option<crate::Id> {
             _ => None,
         };
     }
-    Some(match (id.as_str(), &ctx.space) {
-        ("space", Some(space)) => *space,
-        ("me", _) => ctx.me,
-        ("enemy", _) => ctx.enemy,
+    let [space, me, enemy] = point_names();
+    Some(match &ctx.space {
+        Some(at) if id == *space => *at,
+        _ if id == *me => ctx.me,
+        _ if id == *enemy => ctx.enemy,
         _ => id,
     })
 }
@@ -349,37 +351,44 @@ fn given(
     content: &Content,
     state: &State,
     ctx: &Context,
-    (id, fields): (crate::Id, &[String]),
+    (id, whole): (crate::Id, bool),
 ) -> Option<Option<u64>> {
     if ctx.combat.is_some() {
         return None;
     }
-    let name = id.as_str();
     if let Some((_, v)) = ctx.names.iter().rev().find(|(n, _)| *n == id) {
-        return word(content, state, v, fields).map(Some);
+        return word(content, state, v, whole).map(Some);
     }
-    let side = |id: &str| {
+    let side = |id: crate::Id| {
         let sides = &content.game.as_ref()?.sides;
         Some(6 << TAG | sides.iter().position(|s| s.id == id)? as u64)
     };
-    match (name, &ctx.space) {
-        ("space", Some(space)) => Some(Some(space_word(*space)?)),
-        ("me", _) => side(&ctx.me).map(Some),
-        ("enemy", _) => side(&ctx.enemy).map(Some),
+    // The names compared by address.
+    let [space, me, enemy] = point_names();
+    match &ctx.space {
+        Some(at) if id == *space => Some(Some(space_word(*at)?)),
+        _ if id == *me => side(ctx.me).map(Some),
+        _ if id == *enemy => side(ctx.enemy).map(Some),
         _ => Some(None),
     }
+}
+
+/// `space`, `me` and `enemy` as ids.
+fn point_names() -> &'static [crate::Id; 3] {
+    static NAMES: std::sync::OnceLock<[crate::Id; 3]> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| ["space", "me", "enemy"].map(crate::Id::new))
 }
 
 /// A value in one word, as far as the fields read of it need: a unit by its counter, its
 /// step and the side it serves (what its fields but `space` depend on); a space or a side by
 /// its place; a number; a truth value.
-fn word(content: &Content, state: &State, v: &Value, fields: &[String]) -> Option<u64> {
+fn word(content: &Content, state: &State, v: &Value, whole: bool) -> Option<u64> {
     match v {
         Value::Bool(b) => Some(1 << TAG | u64::from(*b)),
         Value::Int(n) if (0..1 << 40).contains(n) => Some(2 << TAG | *n as u64),
         Value::Int(n) if (-(1 << 40)..0).contains(n) => Some(3 << TAG | n.unsigned_abs()),
         Value::Unit(u) => {
-            if fields.iter().any(|f| f.is_empty() || f == "space") {
+            if whole {
                 return None;
             }
             let unit = state.units.get(*u)?;

@@ -105,7 +105,7 @@ pub fn zone_cost(rules: &Rules, state: &State, u: usize, (from, to): (usize, usi
 thread_local! {
     /// While a prompt's options are worked out on a state that does not change: the sides
     /// whose units exert a zone of control, by space index (see [`with_zones`]).
-    static ZONES: std::cell::RefCell<Option<Vec<Vec<String>>>> =
+    static ZONES: std::cell::RefCell<Option<Vec<Vec<crate::Id>>>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -117,7 +117,7 @@ pub fn with_zones<R>(rules: &Rules, state: &State, f: impl FnOnce() -> R) -> R {
         return f();
     }
     let exerting = super::supply::zones::Occupancy::of(rules, state).exerting;
-    struct Restore(Option<Vec<Vec<String>>>);
+    struct Restore(Option<Vec<Vec<crate::Id>>>);
     impl Drop for Restore {
         fn drop(&mut self) {
             let before = self.0.take();
@@ -135,11 +135,13 @@ pub fn in_enemy_zone(rules: &Rules, state: &State, side: &str, space: usize) -> 
         return false;
     };
     let g = &rules.content.graph;
+    // Sides compared as ids, by address.
+    let side = crate::Id::new(side);
     let cached = ZONES.with(|z| {
         z.borrow().as_ref().map(|ex| {
             g.neighbours(space)
                 .iter()
-                .any(|&(n, _)| ex[n].iter().any(|s| s != side))
+                .any(|&(n, _)| ex[n].iter().any(|s| *s != side))
         })
     });
     if let Some(found) = cached {

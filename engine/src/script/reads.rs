@@ -11,6 +11,9 @@ pub enum Read {
     Name {
         name: crate::id::Id,
         fields: Vec<String>,
+        /// Whether it is read wholly or through its `space` (of a unit: more than its counter
+        /// fixes), worked out once from `fields`.
+        whole: bool,
     },
     Flag(String),
     /// `has_marker(space, marker)` with both written as names: whether that marker lies on
@@ -275,10 +278,12 @@ fn note(reads: &mut Vec<Read>, name: &str, field: Option<&str>) {
         reads.push(Read::Name {
             name: name.into(),
             fields: Vec::new(),
+            whole: false,
         });
         reads.len() - 1
     });
-    if let Read::Name { fields, .. } = &mut reads[i] {
+    if let Read::Name { fields, whole, .. } = &mut reads[i] {
+        *whole |= field.is_none_or(|f| f == "space");
         match field {
             Some(f) => {
                 if !fields.iter().any(|x| x == f) {

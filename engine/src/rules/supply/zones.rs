@@ -73,14 +73,15 @@ pub(in crate::rules) fn trace_supply(rules: &Rules, state: &mut State, spec: &Zo
 /// exert a zone of control (every unit, when the game has no `zones_of_control`).
 pub(in crate::rules) struct Occupancy {
     pub present: Vec<Vec<usize>>,
-    pub exerting: Vec<Vec<String>>,
+    /// By id: compared by address.
+    pub exerting: Vec<Vec<crate::Id>>,
 }
 
 impl Occupancy {
     pub(in crate::rules) fn of(rules: &Rules, state: &State) -> Occupancy {
         let g = &rules.content.graph;
         let mut present = vec![Vec::new(); g.spaces.len()];
-        let mut exerting: Vec<Vec<String>> = vec![Vec::new(); g.spaces.len()];
+        let mut exerting: Vec<Vec<crate::Id>> = vec![Vec::new(); g.spaces.len()];
         let zoc = rules.game.zones_of_control.as_ref();
         for (i, u) in state.units.iter().enumerate() {
             let Loc::Space(at) = &u.at else { continue };
@@ -89,8 +90,8 @@ impl Occupancy {
             let exerts =
                 zoc.is_none_or(|z| !z.not_exerted_by.iter().any(|t| t == rules.unit_type(u)));
             let side = rules.side(u);
-            if exerts && !exerting[x].iter().any(|s| *s == side) {
-                exerting[x].push(side.to_string());
+            if exerts && !exerting[x].contains(&side) {
+                exerting[x].push(side);
             }
         }
         Occupancy { present, exerting }
@@ -103,12 +104,13 @@ impl Occupancy {
         space: usize,
         side: &str,
     ) -> bool {
+        let side = crate::Id::new(side);
         rules
             .content
             .graph
             .neighbours(space)
             .iter()
-            .any(|&(n, _)| self.exerting[n].iter().any(|s| s != side))
+            .any(|&(n, _)| self.exerting[n].iter().any(|s| *s != side))
     }
 }
 
