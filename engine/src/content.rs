@@ -186,6 +186,9 @@ pub struct Content {
     /// How the cards' `playable` conditions can be remembered, by card id, each with its
     /// number among the remembered scripts.
     card_reads: std::sync::OnceLock<ConditionReads>,
+    /// For each hook point, what all its modifier hooks read, when each of their scripts can be
+    /// remembered wholly (see `Content::point_memo`); built on first use.
+    point_reads: std::sync::OnceLock<PointReads>,
     /// Each counter's side (its own, else its nation's): one of `game.ron`'s sides, or none.
     counter_sides: std::sync::OnceLock<Vec<Option<crate::Id>>>,
     /// For each `operate_in` play rule, whether its nations, counters and sizes name each
@@ -227,6 +230,14 @@ impl Clone for MemoId {
     }
 }
 
+/// The hook points with what their hooks read together, each with its number among the
+/// remembered scripts.
+type PointReads = Vec<(
+    crate::model::HookPoint,
+    usize,
+    Vec<crate::script::reads::Read>,
+)>;
+
 /// Each edge's movement cost in half points and whether it is the whole cost; each space's
 /// terrain cost in half points.
 type MoveCosts = (Vec<(u32, bool)>, Vec<u32>);
@@ -257,6 +268,51 @@ impl Content {
         });
         let script = index * 2 + which;
         (script, all.get(script).and_then(Option::as_ref))
+    }
+
+    /// What the hooks at a point read together, when every condition and number of theirs can
+    /// be remembered wholly: the value they make of a number is then a function of those reads
+    /// and the number (the running `value` each hook sees is made from them). Numbered among
+    /// the remembered scripts after the cards' conditions.
+    pub(crate) fn point_memo(
+        &self,
+        at: crate::model::HookPoint,
+    ) -> Option<(usize, &[crate::script::reads::Read])> {
+        use crate::script::reads::{Memo, Read};
+        let all = self.point_reads.get_or_init(|| {
+            let hooks = &self.sequence.hooks;
+            let mut points: Vec<crate::model::HookPoint> = hooks.iter().map(|h| h.at).collect();
+            points.sort();
+            points.dedup();
+            let value = crate::Id::new("value");
+            let first = usize::MAX / 8 * 7;
+            let mut all = Vec::new();
+            'point: for (k, at) in points.into_iter().enumerate() {
+                let mut reads: Vec<Read> = Vec::new();
+                for h in hooks.iter().filter(|h| h.at == at) {
+                    for which in [0, 1] {
+                        let script = [&h.when, &h.value][which];
+                        if script.is_none() {
+                            continue;
+                        }
+                        let Some(Memo::Whole(own)) = self.hook_memo(h.index, which).1 else {
+                            continue 'point;
+                        };
+                        for r in own {
+                            let running = matches!(r, Read::Name { name, .. } if *name == value);
+                            if !running && !reads.contains(r) {
+                                reads.push(r.clone());
+                            }
+                        }
+                    }
+                }
+                all.push((at, first + k, reads));
+            }
+            all
+        });
+        all.iter()
+            .find(|(point, _, _)| *point == at)
+            .map(|(_, script, reads)| (*script, reads.as_slice()))
     }
 
     /// How the play rules' condition at `pointer` can be remembered, with its number among the

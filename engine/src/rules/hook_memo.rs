@@ -17,9 +17,11 @@
 //! u.size == lcu and count(units(in: moscow)) > 2`). The play rules'
 //! conditions (`/play/box_entries/0/to` and the like, asked of every space) are remembered the
 //! same way (`Rules::condition`), and so are the cards' `playable` conditions (asked of every
-//! card in a hand at every action prompt). The table belongs to one loaded content (content is
-//! not changed after loading) and to the thread asking; a key hashes only the words its
-//! script uses.
+//! card in a hand at every action prompt). The number the modifier hooks of a point make of a
+//! value (a step's cost, a supply line's reach) is remembered whole when every script of theirs
+//! can be, by what they read together, the value and its scale ([`modified`]). The table
+//! belongs to one loaded content (content is not changed after loading) and to the thread
+//! asking; a key hashes only the words its script uses.
 //!
 //! **Invariant:** a remembered result is the one evaluation gives for the same key, so play
 //! is the same with or without the table.
@@ -105,6 +107,26 @@ pub fn remembered(
     eval: impl FnOnce() -> Option<i64>,
 ) -> Option<i64> {
     recall(content, key(content, state, (script, reads), ctx), eval)
+}
+
+/// The number the hooks at a point make of `value` (`modify` of `eval`), remembered by what
+/// they read together ([`Content::point_memo`]), `value` and `scale`: one key for all of them,
+/// where each hook's condition and number would make a key of its own.
+pub(crate) fn modified(
+    content: &Content,
+    state: &State,
+    (at, value, scale): (crate::model::HookPoint, i64, i64),
+    ctx: &mut Context,
+    modify: impl FnOnce(&mut Context) -> i64,
+) -> i64 {
+    let key = content.point_memo(at).and_then(|(script, reads)| {
+        let mut key = key(content, state, (script, reads), ctx)?;
+        // Their bits as they are: the key is only compared and hashed.
+        key.push(value as u64)?;
+        key.push(scale as u64)?;
+        Some(key)
+    });
+    recall(content, key, || Some(modify(ctx))).unwrap_or(value)
 }
 
 /// The result kept under `key`, or worked out by `eval` and kept; `eval` each time when there

@@ -352,7 +352,13 @@ pub fn modify_scaled(
     (value, scale): (i64, i64),
     names: impl FnOnce() -> Names,
 ) -> i64 {
-    modify_noted(content, state, at, me, (value, scale), names).0
+    if !any_at(content, at) {
+        return value;
+    }
+    let mut ctx = context(content, me, names());
+    super::hook_memo::modified(content, state, (at, value, scale), &mut ctx, |ctx| {
+        modify_in(content, state, at, (value, scale), ctx, None)
+    })
 }
 
 /// [`modify_scaled`], and the hooks (by their place in `game.ron`) that acted.
