@@ -32,44 +32,18 @@ pub(super) fn options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<Acti
         }
     }
     // The counters that may be made now (a piece free, the flag set), asked once, not of
-    // every stack; each with how many units of each counter it takes (ids, by address).
-    let makeable: Vec<(&Counter, Vec<(crate::Id, usize)>)> = (rules.content.counters.iter())
+    // every stack.
+    let makeable: Vec<&Counter> = (rules.content.counters.iter())
         .filter(|c| has(&c.id, 1) && combinable(state, c))
-        .map(|c| (c, needed(c)))
         .collect();
-    if makeable.is_empty() {
-        return out;
-    }
     for (space, units) in stacks {
-        for (c, needs) in &makeable {
-            // As `recipe` finds the pieces: enough of each counter among the stack's units.
-            let enough = needs.iter().all(|&(counter, n)| {
-                units
-                    .iter()
-                    .filter(|&&u| state.units[u].counter == counter)
-                    .count()
-                    >= n
-            });
-            if enough {
+        for c in &makeable {
+            if recipe(state, c, &units).is_some() {
                 out.push(Action::new("combine").and(c.id).and(Word::id(space)));
             }
         }
     }
     out
-}
-
-/// How many units of each counter make up a counter (its parts' counts, a counter named by
-/// two parts counted once with both).
-fn needed(c: &Counter) -> Vec<(crate::Id, usize)> {
-    let mut needs: Vec<(crate::Id, usize)> = Vec::new();
-    for part in &c.breaks_into {
-        let id = crate::Id::new(&part.counter);
-        match needs.iter_mut().find(|(x, _)| *x == id) {
-            Some((_, n)) => *n += part.count as usize,
-            None => needs.push((id, part.count as usize)),
-        }
-    }
-    needs
 }
 
 /// Whether the counter mix holds the pieces of a break-down.
@@ -99,10 +73,12 @@ fn combinable(state: &State, c: &Counter) -> bool {
 fn recipe(state: &State, c: &Counter, units: &[usize]) -> Option<Vec<usize>> {
     let mut picked = Vec::new();
     for part in &c.breaks_into {
+        // The part's counter as an id: compared by address with each unit's.
+        let counter = crate::Id::new(&part.counter);
         let found: Vec<usize> = units
             .iter()
             .copied()
-            .filter(|&u| state.units[u].counter == part.counter && !picked.contains(&u))
+            .filter(|&u| state.units[u].counter == counter && !picked.contains(&u))
             .take(part.count as usize)
             .collect();
         if found.len() < part.count as usize {
