@@ -4,11 +4,13 @@
 //! nothing places, an offensive whose flag nothing sets. Warnings, each at its declaration.
 //!
 //! The ids in question are gathered first, then looked for in one walk over the strings of
-//! `game.ron`, the tables and the cards, word by word (an id is named where it stands as a whole
-//! word); the JSON pointer of a string is read only to skip the places that do not count.
+//! `game.ron`, the tables and the cards ([`strings`]: as serde_json would write them, without
+//! making the JSON), word by word (an id is named where it stands as a whole word); the JSON
+//! pointer of a string is read only to skip the places that do not count.
 
 use super::*;
-use std::fmt::Write as _;
+
+mod strings;
 
 /// A rule's place in `game.ron`, with the id it asks about.
 type Placed = (String, Asked);
@@ -40,57 +42,45 @@ fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// Finds, in one walk over every string of the texts (`game.ron`'s first), the ids asked about
-/// that each string names; `at` is the JSON pointer of the value walked.
-fn find_named(v: &serde_json::Value, game: bool, at: &mut String, asked: &mut [Asked]) {
+/// Looks for the ids asked about in every string of a file's content (`game` for
+/// `game.ron`), until all are found.
+fn look_in<T: serde::Serialize + ?Sized>(value: &T, game: bool, asked: &mut [Asked]) {
     if asked.iter().all(|a| a.found) {
         return;
     }
-    let len = at.len();
-    match v {
-        serde_json::Value::String(s) => {
-            let skipped = |a: &Asked| game && a.skip.iter().any(|place| under(at, place));
-            // An id of word characters is named when it is one of the string's words.
-            let bytes = s.as_bytes();
-            let mut i = 0;
-            while i < bytes.len() {
-                if !is_word_byte(bytes[i]) {
-                    i += 1;
-                    continue;
-                }
-                let start = i;
-                while i < bytes.len() && is_word_byte(bytes[i]) {
-                    i += 1;
-                }
-                let word = &bytes[start..i];
-                for a in asked.iter_mut() {
-                    if !a.found && a.id.as_bytes() == word && !skipped(a) {
-                        a.found = true;
-                    }
-                }
-            }
-            for a in asked.iter_mut() {
-                if !a.found && !a.id.bytes().all(is_word_byte) && names(s, &a.id) && !skipped(a) {
-                    a.found = true;
-                }
+    strings::each_string(value, &mut |at, s| {
+        find_named(s, game, at, asked);
+        !asked.iter().all(|a| a.found)
+    });
+}
+
+/// Marks found the ids asked about that a string names (`at`, its JSON pointer, counts in
+/// `game.ron` only, for the places each id skips).
+fn find_named(s: &str, game: bool, at: &str, asked: &mut [Asked]) {
+    let skipped = |a: &Asked| game && a.skip.iter().any(|place| under(at, place));
+    // An id of word characters is named when it is one of the string's words.
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !is_word_byte(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && is_word_byte(bytes[i]) {
+            i += 1;
+        }
+        let word = &bytes[start..i];
+        for a in asked.iter_mut() {
+            if !a.found && a.id.as_bytes() == word && !skipped(a) {
+                a.found = true;
             }
         }
-        serde_json::Value::Array(items) => {
-            for (i, x) in items.iter().enumerate() {
-                let _ = write!(at, "/{i}");
-                find_named(x, game, at, asked);
-                at.truncate(len);
-            }
+    }
+    for a in asked.iter_mut() {
+        if !a.found && !a.id.bytes().all(is_word_byte) && names(s, &a.id) && !skipped(a) {
+            a.found = true;
         }
-        serde_json::Value::Object(m) => {
-            for (k, x) in m {
-                at.push('/');
-                at.push_str(k);
-                find_named(x, game, at, asked);
-                at.truncate(len);
-            }
-        }
-        _ => {}
     }
 }
 
@@ -182,21 +172,12 @@ impl Checker<'_> {
         }
         asked.extend(captures.iter().chain(&offensives).map(|(_, a)| a.clone()));
         if !asked.is_empty() {
-            let texts = [
-                serde_json::to_value(g).ok(),
-                files
-                    .tables
-                    .as_ref()
-                    .and_then(|t| serde_json::to_value(&t.data).ok()),
-            ];
-            let cards = files
-                .cards
-                .iter()
-                .map(|c| serde_json::to_value(&c.data).ok());
-            for (i, text) in texts.into_iter().chain(cards).enumerate() {
-                if let Some(text) = text {
-                    find_named(&text, i == 0, &mut String::new(), &mut asked);
-                }
+            look_in(g, true, &mut asked);
+            if let Some(t) = &files.tables {
+                look_in(&t.data, false, &mut asked);
+            }
+            for c in &files.cards {
+                look_in(&c.data, false, &mut asked);
             }
         }
         let mut found = asked.iter().map(|a| a.found);

@@ -9,7 +9,8 @@ use super::syntax::{Range, ScriptError};
 pub enum Tok {
     Int(i64),
     Str(String),
-    Name(String),
+    /// A word (a name, a keyword), interned as it is read: the parser makes names ids.
+    Name(crate::id::Id),
     Sym(&'static str),
     Newline,
     Eof,
@@ -47,8 +48,8 @@ pub(super) fn lex(text: &str, errors: &mut Vec<ScriptError>) -> Vec<Token> {
             i += 1;
         } else if c.is_ascii_whitespace() {
             i += 1;
-        } else if text[i..].starts_with("//") {
-            i += text[i..].find('\n').unwrap_or(text.len() - i);
+        } else if c == b'/' && bytes.get(i + 1) == Some(&b'/') {
+            i = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |n| i + n);
         } else if c == b';' {
             tokens.push(Token {
                 tok: Tok::Newline,
@@ -76,7 +77,7 @@ pub(super) fn lex(text: &str, errors: &mut Vec<ScriptError>) -> Vec<Token> {
                 i += 1;
             }
             tokens.push(Token {
-                tok: Tok::Name(text[start..i].to_string()),
+                tok: Tok::Name(crate::id::Id::new(&text[start..i])),
                 range: Range::new(start, i),
             });
         } else if c == b'"' {
@@ -98,8 +99,8 @@ pub(super) fn lex(text: &str, errors: &mut Vec<ScriptError>) -> Vec<Token> {
                     hint: Some("close it with `\"` on the same line".into()),
                 });
             }
-        } else if let Some(sym) = SYMBOLS.iter().find(|s| text[i..].starts_with(**s)) {
-            match *sym {
+        } else if let Some(sym) = symbol_at(bytes, i) {
+            match sym {
                 "(" | "[" | "{" => open.push(c),
                 ")" | "]" | "}" => {
                     open.pop();
@@ -147,6 +148,18 @@ pub(super) fn lex(text: &str, errors: &mut Vec<ScriptError>) -> Vec<Token> {
         range: Range::new(text.len(), text.len()),
     });
     tokens
+}
+
+/// The symbol that starts at byte `i`, the longest (`<=` before `<`).
+fn symbol_at(bytes: &[u8], i: usize) -> Option<&'static str> {
+    let two = bytes.get(i..i + 2);
+    SYMBOLS
+        .iter()
+        .find(|s| match s.len() {
+            1 => bytes[i] == s.as_bytes()[0],
+            _ => two == Some(s.as_bytes()),
+        })
+        .copied()
 }
 
 /// Whether the lexer rejects `c` wherever it stands (it starts no token and is no white space).

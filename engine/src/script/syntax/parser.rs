@@ -82,12 +82,23 @@ impl Parser {
         self.tokens[self.pos.saturating_sub(1)].range
     }
 
-    fn bump(&mut self) -> Token {
-        let t = self.tokens[self.pos].clone();
+    /// Moves past the token read, giving its place.
+    fn bump(&mut self) -> Range {
+        let range = self.tokens[self.pos].range;
         if self.pos + 1 < self.tokens.len() {
             self.pos += 1;
         }
-        t
+        range
+    }
+
+    /// Moves past a text token, taking its text (the token is not read again).
+    fn take_text(&mut self) -> String {
+        let text = match &mut self.tokens[self.pos].tok {
+            Tok::Str(s) => std::mem::take(s),
+            _ => String::new(),
+        };
+        self.bump();
+        text
     }
 
     fn is_sym(&self, s: &str) -> bool {
@@ -163,13 +174,10 @@ impl Parser {
     }
 
     fn ident(&mut self) -> Option<Ident> {
-        match self.peek().clone() {
+        match *self.peek() {
             Tok::Name(name) if !is_keyword(&name) => {
-                let range = self.bump().range;
-                Some(Ident {
-                    name: name.into(),
-                    range,
-                })
+                let range = self.bump();
+                Some(Ident { name, range })
             }
             _ => {
                 let found = self.describe();
@@ -404,7 +412,7 @@ impl Parser {
             return self.too_deep(self.range());
         }
         let mut left = if min <= 3 && self.is_name("not") {
-            let start = self.bump().range;
+            let start = self.bump();
             self.depth += 1;
             let operand = if self.depth > MAX_DEPTH {
                 self.too_deep(start)
@@ -435,7 +443,7 @@ impl Parser {
                 break;
             }
             let left_height = self.height;
-            let op_range = self.bump().range;
+            let op_range = self.bump();
             self.skip_newlines();
             let right = self.binary(prec + 1);
             if self.too_deep || !self.grow(left_height.max(self.height)) {
@@ -472,7 +480,7 @@ impl Parser {
             Tok::Sym("+") => UnaryOp::Plus,
             _ => return self.postfix(),
         };
-        let start = self.bump().range;
+        let start = self.bump();
         self.depth += 1;
         let operand = if self.depth > MAX_DEPTH {
             self.too_deep(start)
@@ -496,7 +504,7 @@ impl Parser {
     fn postfix(&mut self) -> Expr {
         let mut e = self.primary();
         while self.is_sym(".") && !self.too_deep {
-            let dot = self.bump().range;
+            let dot = self.bump();
             if !self.grow(self.height) {
                 return self.too_deep(dot);
             }
@@ -521,23 +529,20 @@ impl Parser {
         }
         // Leaves; the rules below raise it over their children.
         self.height = 1;
-        let kind = match self.peek().clone() {
+        let kind = match *self.peek() {
             Tok::Int(n) => {
                 self.bump();
                 ExprKind::Int(n)
             }
-            Tok::Str(s) => {
-                self.bump();
-                ExprKind::Text(s)
-            }
+            Tok::Str(_) => ExprKind::Text(self.take_text()),
             Tok::Name(n) if n == "true" || n == "false" => {
                 self.bump();
                 ExprKind::Bool(n == "true")
             }
             Tok::Name(n) if !is_keyword(&n) => {
                 let name = Ident {
-                    name: n.into(),
-                    range: self.bump().range,
+                    name: n,
+                    range: self.bump(),
                 };
                 if self.is_sym("(") {
                     self.bump();
@@ -653,18 +658,13 @@ impl Parser {
                     self.tokens.get(self.pos + 1).map(|t| &t.tok),
                     Some(Tok::Sym(":"))
                 );
-            let name = if named {
-                let token = self.bump();
-                self.bump(); // :
-                match token.tok {
-                    Tok::Name(name) => Some(Ident {
-                        name: name.into(),
-                        range: token.range,
-                    }),
-                    _ => None,
+            let name = match *self.peek() {
+                Tok::Name(name) if named => {
+                    let range = self.bump();
+                    self.bump(); // :
+                    Some(Ident { name, range })
                 }
-            } else {
-                None
+                _ => None,
             };
             let value = self.expr();
             if self.too_deep {
