@@ -13,8 +13,13 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::{OnceLock, RwLock};
 
-/// How many ids a thread remembers by address (see [`Id::new`]).
-const REMEMBERED: usize = 1024;
+/// How many ids a thread remembers by address (see [`Id::new`]): room for every id of a
+/// large map (a hex map has thousands of spaces), so that a search over the map does not
+/// push out the ids it will ask for next.
+const REMEMBERED: usize = 4096;
+
+/// How many texts that are not ids' own a thread remembers by address.
+const REMEMBERED_TEXTS: usize = 1024;
 
 thread_local! {
     /// The ids the thread made last, by the address of their text (see [`Id::new`]).
@@ -23,18 +28,28 @@ thread_local! {
     /// The ids the thread made last of texts that are not ids' own (a `String` of the
     /// content), by the address of that text: the text there may have changed since (a
     /// string freed, its memory used again), so a hit is compared as text before it is taken.
-    static RECENT_TEXTS: [std::cell::Cell<Option<(usize, Id)>>; REMEMBERED] =
-        const { [const { std::cell::Cell::new(None) }; REMEMBERED] };
+    static RECENT_TEXTS: [std::cell::Cell<Option<(usize, Id)>>; REMEMBERED_TEXTS] =
+        const { [const { std::cell::Cell::new(None) }; REMEMBERED_TEXTS] };
 }
 
-/// A text's slot in a direct-mapped table of `slots` by its address and length.
+/// A text's slot in a direct-mapped table of `slots` (a power of two) by its address and
+/// length, mixed by one multiplication: texts side by side in memory (the literals of the
+/// program, ids made one after another) spread over the whole table instead of falling
+/// into slots that the next run of them shares.
 fn slot_of(text: &str, slots: usize) -> usize {
-    (text.as_ptr() as usize >> 3 ^ text.len()) % slots
+    let word = (text.as_ptr() as u64) ^ (text.len() as u64) << 48;
+    let mixed = word.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (mixed >> (64 - slots.trailing_zeros())) as usize
 }
 
 /// A text's slot in [`RECENT`].
 fn slot(text: &str) -> usize {
     slot_of(text, REMEMBERED)
+}
+
+/// A text's slot in [`RECENT_TEXTS`].
+fn text_slot(text: &str) -> usize {
+    slot_of(text, REMEMBERED_TEXTS)
 }
 
 /// An interned id. See the module's documentation.
@@ -61,13 +76,13 @@ impl Id {
             return id;
         }
         let at = text.as_ptr() as usize;
-        let kept = RECENT_TEXTS.with(|r| r[slot(text)].get());
+        let kept = RECENT_TEXTS.with(|r| r[text_slot(text)].get());
         if let Some((_, id)) = kept.filter(|(a, id)| *a == at && id.0 == text) {
             return id;
         }
         let id = Id::interned(text);
         RECENT.with(|r| r[slot(id.0)].set(Some(id)));
-        RECENT_TEXTS.with(|r| r[slot(text)].set(Some((at, id))));
+        RECENT_TEXTS.with(|r| r[text_slot(text)].set(Some((at, id))));
         id
     }
 

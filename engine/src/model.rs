@@ -473,7 +473,7 @@ pub enum PassThrough {
 pub struct StackLimit {
     /// The nations whose pieces it counts; none: every piece that counts for stacking.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub nations: Vec<String>,
+    pub nations: Vec<crate::id::Id>,
     pub limit: u32,
     /// Only in spaces of these regions; none: everywhere.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -487,28 +487,27 @@ pub struct StackLimit {
     /// It holds only while this flag is set, or only while that one is not (a limit that
     /// changes on a date of the game).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub while_flag: Option<String>,
+    pub while_flag: Option<crate::id::Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unless_flag: Option<String>,
+    pub unless_flag: Option<crate::id::Id>,
 }
 
 /// A piece of this size counts for `count` pieces in a stacking limit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SizeWeight {
-    pub size: String,
+    pub size: crate::id::Id,
     pub count: u32,
 }
 
 impl StackLimit {
     /// Whether it holds with these flags set.
-    pub fn in_force(&self, set: impl Fn(&str) -> bool) -> bool {
-        self.while_flag.as_deref().is_none_or(&set)
-            && self.unless_flag.as_deref().is_none_or(|f| !set(f))
+    pub fn in_force(&self, set: impl Fn(crate::id::Id) -> bool) -> bool {
+        self.while_flag.is_none_or(&set) && self.unless_flag.is_none_or(|f| !set(f))
     }
 
-    /// How many pieces a piece of this size counts for.
-    pub fn weight(&self, size: &str) -> u32 {
+    /// How many pieces a piece of this size counts for (ids compared by address).
+    pub fn weight(&self, size: crate::id::Id) -> u32 {
         self.weights
             .iter()
             .find(|w| w.size == size)
@@ -522,9 +521,9 @@ impl StackLimit {
             && !self.except.iter().any(lies_in)
     }
 
-    /// Whether it counts a piece of this nation.
-    pub fn counts(&self, nation: &str) -> bool {
-        self.nations.is_empty() || self.nations.iter().any(|n| n == nation)
+    /// Whether it counts a piece of this nation (ids compared by address).
+    pub fn counts(&self, nation: crate::id::Id) -> bool {
+        self.nations.is_empty() || self.nations.contains(&nation)
     }
 }
 

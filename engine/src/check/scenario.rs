@@ -260,7 +260,7 @@ impl Checker<'_> {
                 );
             }
             let here = &graph.spaces[space];
-            let flag_set = |f: &str| f_flags.iter().any(|x| x == f);
+            let flag_set = |f: crate::Id| f_flags.iter().any(|x| *x == *f);
             for l in rules
                 .limits
                 .iter()
@@ -269,9 +269,9 @@ impl Checker<'_> {
                 let n: u32 = pieces
                     .iter()
                     .filter(|(_, c, _)| {
-                        !exempt.contains(c.unit_type.as_str()) && l.counts(&c.nation)
+                        !exempt.contains(c.unit_type.as_str()) && l.counts(c.nation)
                     })
-                    .map(|p| p.2 * l.weight(&p.1.size))
+                    .map(|p| p.2 * l.weight(p.1.size))
                     .sum();
                 if n > l.limit {
                     let whose = if l.nations.is_empty() {

@@ -226,27 +226,36 @@ pub(super) fn settle_counted_vp(rules: &Rules, state: &mut State) {
     if rules_for.is_empty() {
         return;
     }
-    let mut spaces: Vec<String> = state
+    // The rules' markers as ids, compared by address (this runs before every step of play).
+    let markers: Vec<crate::Id> = rules_for
+        .iter()
+        .map(|c| crate::Id::new(&c.marker))
+        .collect();
+    let mut spaces: Vec<crate::Id> = state
         .markers
         .iter()
-        .filter(|m| rules_for.iter().any(|c| c.marker == m.marker))
-        .map(|m| m.space.to_string())
-        .chain(state.vp_counted.keys().cloned())
+        .filter(|m| markers.contains(&m.marker))
+        .map(|m| m.space)
+        .chain(state.vp_counted.keys().map(|s| crate::Id::new(s)))
         .collect();
+    if spaces.is_empty() {
+        return;
+    }
     spaces.sort();
     spaces.dedup();
     for space in spaces {
-        let now = counts_as(rules, state, &space);
-        if state.vp_counted.get(&space) == now.as_ref() {
+        let space = space.as_str();
+        let now = counts_as(rules, state, space);
+        if state.vp_counted.get(space) == now.as_ref() {
             continue;
         }
-        let controller = state.control.get(space.as_str()).map(|x| x.to_string());
-        let was = state.vp_counted.remove(&space).or(controller.clone());
+        let controller = state.control.get(space).map(|x| x.to_string());
+        let was = state.vp_counted.remove(space).or(controller.clone());
         let counted_now = now.clone().or(controller);
         vp_change(
             rules,
             state,
-            &space,
+            space,
             (was.as_deref(), counted_now.as_deref()),
         );
         if let Some(side) = now {

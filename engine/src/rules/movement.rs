@@ -93,10 +93,10 @@ pub fn zone_cost(rules: &Rules, state: &State, u: usize, (from, to): (usize, usi
     };
     let side = rules.side(unit);
     let mut extra = 0;
-    if cost(&zoc.enter) > 0 && in_enemy_zone(rules, state, &side, to) {
+    if cost(&zoc.enter) > 0 && in_enemy_zone(rules, state, side, to) {
         extra += cost(&zoc.enter);
     }
-    if cost(&zoc.leave) > 0 && in_enemy_zone(rules, state, &side, from) {
+    if cost(&zoc.leave) > 0 && in_enemy_zone(rules, state, side, from) {
         extra += cost(&zoc.leave);
     }
     extra
@@ -130,13 +130,12 @@ pub fn with_zones<R>(rules: &Rules, state: &State, f: impl FnOnce() -> R) -> R {
 
 /// Whether a space (a graph index) lies in the zone of control of a unit hostile to `side`:
 /// next to one that exerts a zone.
-pub fn in_enemy_zone(rules: &Rules, state: &State, side: &str, space: usize) -> bool {
+pub fn in_enemy_zone(rules: &Rules, state: &State, side: crate::Id, space: usize) -> bool {
     let Some(zoc) = &rules.game.zones_of_control else {
         return false;
     };
     let g = &rules.content.graph;
     // Sides compared as ids, by address.
-    let side = crate::Id::new(side);
     let cached = ZONES.with(|z| {
         z.borrow().as_ref().map(|ex| {
             g.neighbours(space)

@@ -214,17 +214,17 @@ fn within_limits(rules: &Rules, state: &State, unit: usize, space: &str, others:
     let applies = |l: &crate::model::StackLimit| {
         (l.within.is_empty() || l.within.iter().any(lies_in)) && !l.except.iter().any(lies_in)
     };
-    let nation = rules.nation(u);
+    let nation = rules.nation_id(u);
     !st.limits.iter().any(|l| {
         l.counts(nation)
-            && l.in_force(|f| state.flags.contains(f))
+            && l.in_force(|f| state.flags.contains(&f))
             && applies(l)
             && others
                 .iter()
-                .filter(|x| counts(rules, x) && l.counts(rules.nation(x)))
-                .map(|x| l.weight(rules.size(x)))
+                .filter(|x| counts(rules, x) && l.counts(rules.nation_id(x)))
+                .map(|x| l.weight(rules.size_id(x)))
                 .sum::<u32>()
-                + l.weight(rules.size(u))
+                + l.weight(rules.size_id(u))
                 > l.limit
     })
 }

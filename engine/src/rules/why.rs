@@ -192,7 +192,7 @@ fn facts(rules: &Rules, state: &State, words: &[&str]) -> Vec<String> {
                 ));
             }
         }
-        if movement::in_enemy_zone(rules, state, &side, to) {
+        if movement::in_enemy_zone(rules, state, crate::Id::new(&side), to) {
             out.push(format!("{to_name} is in an enemy zone of control."));
         }
         let enemies: Vec<String> = state

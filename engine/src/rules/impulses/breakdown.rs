@@ -14,11 +14,13 @@ pub(super) fn options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<Acti
         return Vec::new();
     }
     let mut out = Vec::new();
-    let mut free: BTreeMap<&str, usize> = BTreeMap::new();
+    // The free pieces of each counter, by the address of its id.
+    let mut free: BTreeMap<usize, usize> = BTreeMap::new();
     for u in state.units.iter().filter(|u| u.at == Loc::Unplaced) {
-        *free.entry(u.counter.as_str()).or_insert(0) += 1;
+        *free.entry(u.counter.addr()).or_insert(0) += 1;
     }
-    let has = |counter: &str, n: u32| free.get(counter).copied().unwrap_or(0) >= n as usize;
+    let has =
+        |counter: crate::Id, n: u32| free.get(&counter.addr()).copied().unwrap_or(0) >= n as usize;
     let mut stacks: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for &(u, _) in &t.units {
         let Some(at) = on_map(state, u) else { continue };
@@ -26,19 +28,22 @@ pub(super) fn options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<Acti
         let fresh = t.used.get(&u).is_some_and(|&x| x == 0) && !t.acted.contains(&u);
         let parts = rules.counter(&state.units[u]).map(|c| &c.breaks_into);
         if fresh
-            && parts.is_some_and(|p| !p.is_empty() && p.iter().all(|x| has(&x.counter, x.count)))
+            && parts.is_some_and(|p| {
+                !p.is_empty() && p.iter().all(|x| has(crate::Id::new(&x.counter), x.count))
+            })
         {
             out.push(Action::new("break").and_unit(rules.content, state, u));
         }
     }
     // The counters that may be made now (a piece free, the flag set), asked once, not of
     // every stack.
-    let makeable: Vec<&Counter> = (rules.content.counters.iter())
-        .filter(|c| has(&c.id, 1) && combinable(state, c))
+    let makeable: Vec<(&Counter, Parts)> = (rules.content.counters.iter())
+        .filter(|c| has(c.id, 1) && combinable(state, c))
+        .map(|c| (c, parts(c)))
         .collect();
     for (space, units) in stacks {
-        for c in &makeable {
-            if recipe(state, c, &units).is_some() {
+        for (c, parts) in &makeable {
+            if recipe(state, parts, &units).is_some() {
                 out.push(Action::new("combine").and(c.id).and(Word::id(space)));
             }
         }
@@ -69,19 +74,28 @@ fn combinable(state: &State, c: &Counter) -> bool {
             .is_none_or(|f| state.flags.contains(f.as_str()))
 }
 
-/// The units among `units` that make up a counter, if they do (the first of each part).
-fn recipe(state: &State, c: &Counter, units: &[usize]) -> Option<Vec<usize>> {
+/// A counter's break-down: each part's counter as an id (compared by address with each
+/// unit's), with how many.
+type Parts = Vec<(crate::Id, usize)>;
+
+fn parts(c: &Counter) -> Parts {
+    (c.breaks_into.iter())
+        .map(|p| (crate::Id::new(&p.counter), p.count as usize))
+        .collect()
+}
+
+/// The units among `units` that make up a counter of these parts, if they do (the first of
+/// each part).
+fn recipe(state: &State, parts: &Parts, units: &[usize]) -> Option<Vec<usize>> {
     let mut picked = Vec::new();
-    for part in &c.breaks_into {
-        // The part's counter as an id: compared by address with each unit's.
-        let counter = crate::Id::new(&part.counter);
+    for &(counter, count) in parts {
         let found: Vec<usize> = units
             .iter()
             .copied()
             .filter(|&u| state.units[u].counter == counter && !picked.contains(&u))
-            .take(part.count as usize)
+            .take(count)
             .collect();
-        if found.len() < part.count as usize {
+        if found.len() < count {
             return None;
         }
         picked.extend(found);
@@ -163,7 +177,7 @@ pub(super) fn combine(
         .map(|&(u, _)| u)
         .filter(|&u| on_map(state, u) == Some(space))
         .collect();
-    let parts = recipe(state, c, &here).ok_or("the units there do not make it up")?;
+    let parts = recipe(state, &parts(c), &here).ok_or("the units there do not make it up")?;
     let moved = parts.iter().any(|u| t.acted.contains(u));
     let names: Vec<String> = parts
         .iter()

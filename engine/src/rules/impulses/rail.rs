@@ -28,7 +28,7 @@ pub(super) fn rail_option(
         && fresh
         && !t.rail.contains(&u)
         && !state.flow.oos.contains(&u)
-        && !movement::in_enemy_zone(rules, state, &rules.side(unit), at))
+        && !movement::in_enemy_zone(rules, state, rules.side(unit), at))
     .then(|| Action::new("rail").and_unit(rules.content, state, u))
 }
 
@@ -54,7 +54,7 @@ pub(super) fn rail_steps(
         .filter(|&&(n, e)| {
             let to = g.spaces[n].id.as_str();
             state.control.get(to).map(|x| x.as_str()) == Some(&side)
-                && !movement::in_enemy_zone(rules, state, &side, n)
+                && !movement::in_enemy_zone(rules, state, side, n)
                 && may_step(rules, state, s, u, from, n, e)
                 && super::crossing::slow(rules, s, e).is_none()
                 && movement::may(rules, state, HookPoint::MayMove, u, (from, to))

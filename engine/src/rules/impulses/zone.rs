@@ -184,7 +184,7 @@ pub(in crate::rules) fn retreat_options(
         // An empty space in a hostile zone of control, for the nations it blocks.
         if zones_block
             && state.units_at(to).next().is_none()
-            && movement::in_enemy_zone(rules, state, &side, n)
+            && movement::in_enemy_zone(rules, state, side, n)
         {
             return None;
         }
