@@ -418,22 +418,92 @@ mod tests {
         }
     }
 
+    #[derive(serde::Serialize, PartialEq, Eq, PartialOrd, Ord)]
+    enum Kind {
+        Road,
+        Rail,
+    }
+
+    #[derive(serde::Serialize)]
+    struct Wrapped(String);
+
+    #[derive(serde::Serialize)]
+    enum Shape {
+        Plain,
+        New(String),
+        Pair(u8, String),
+        Fields { a: String, b: Vec<char> },
+    }
+
+    /// Every shape serde gives a value: structs, lists, tuples, maps keyed by texts, numbers
+    /// and variants, options, newtypes and each kind of variant.
+    #[derive(serde::Serialize)]
+    struct Outer {
+        name: String,
+        some: Option<String>,
+        none: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        skipped: Option<String>,
+        shapes: Vec<Shape>,
+        by_text: std::collections::BTreeMap<String, Vec<String>>,
+        by_number: std::collections::BTreeMap<u32, String>,
+        by_variant: std::collections::BTreeMap<Kind, Kind>,
+        pair: (String, i64),
+        wrapped: Wrapped,
+        nothing: (),
+        flag: bool,
+    }
+
+    fn outer() -> Outer {
+        let text = |s: &str| s.to_string();
+        Outer {
+            name: text("minsk and riga"),
+            some: Some(text("kiev")),
+            none: None,
+            skipped: None,
+            shapes: vec![
+                Shape::Plain,
+                Shape::New(text("rail")),
+                Shape::Pair(3, text("sea")),
+                Shape::Fields {
+                    a: text("a text"),
+                    b: vec!['x', 'é'],
+                },
+            ],
+            by_text: [(text("west"), vec![text("rome"), text("paris")])].into(),
+            by_number: [(7, text("seven"))].into(),
+            by_variant: [(Kind::Rail, Kind::Road)].into(),
+            pair: (text("left"), -4),
+            wrapped: Wrapped(text("inside")),
+            nothing: (),
+            flag: true,
+        }
+    }
+
     #[test]
-    fn the_walk_finds_the_strings_and_pointers_serde_json_gives_a_content_file() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let loaded = crate::load::load_dir(root.join("content/barbarossa-to-berlin"));
-        let game = loaded.content.game.as_ref().expect("the game loads");
+    fn the_walk_finds_the_strings_and_pointers_serde_json_gives() {
+        let value = outer();
         let mut walked = Vec::new();
-        each_string(game, &mut |at, s| {
+        each_string(&value, &mut |at, s| {
             walked.push((at.to_string(), s.to_string()));
             true
         });
         let mut by_tree = Vec::new();
-        let tree = serde_json::to_value(game).expect("serializable");
+        let tree = serde_json::to_value(&value).expect("serializable");
         by_json(&tree, &mut String::new(), &mut by_tree);
-        assert!(walked.len() > 1000);
+        assert_eq!(walked.len(), 14, "{walked:?}");
         walked.sort();
         by_tree.sort();
         assert_eq!(walked, by_tree);
+    }
+
+    #[test]
+    fn the_walk_stops_when_asked() {
+        let mut seen = 0;
+        each_string(&outer(), &mut |_, _| {
+            seen += 1;
+            seen < 3
+        });
+        assert_eq!(seen, 3);
     }
 }
