@@ -288,6 +288,12 @@ impl Content {
             let first = usize::MAX / 8 * 7;
             let mut all = Vec::new();
             'point: for (k, at) in points.into_iter().enumerate() {
+                // A bare name the point does not give is an id of the content (the checker
+                // types it so), the same every time: not read (`armor` in `u.type == armor`).
+                let given = |name: &crate::Id| {
+                    matches!(name.as_str(), "me" | "enemy" | "space")
+                        || at.names().iter().any(|(n, _)| *n == name.as_str())
+                };
                 let mut reads: Vec<Read> = Vec::new();
                 for h in hooks.iter().filter(|h| h.at == at) {
                     for which in [0, 1] {
@@ -299,8 +305,9 @@ impl Content {
                             continue 'point;
                         };
                         for r in own {
-                            let running = matches!(r, Read::Name { name, .. } if *name == value);
-                            if !running && !reads.contains(r) {
+                            let constant = matches!(r, Read::Name { name, .. }
+                                if *name == value || !given(name));
+                            if !constant && !reads.contains(r) {
                                 reads.push(r.clone());
                             }
                         }

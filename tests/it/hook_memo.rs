@@ -274,3 +274,71 @@ fn an_sr_route_asks_its_hooks_part_by_part_and_reaches_what_asking_each_connecti
     }
     assert!(compared >= 20, "only {compared} SR destinations compared");
 }
+
+#[test]
+fn a_units_steps_asked_together_cost_and_allow_what_each_step_asked_alone_does() {
+    // The movement rules ask a unit's steps one after another with one context whose `from`
+    // and `to` change, and keep the `MayMove` hooks' verdicts by step (SPI: lakes closed but
+    // frozen, the Finns' six hexes; the motorized units' costs in rough terrain and across
+    // major rivers). Every step of every unit on the map, at states of random games, costs and
+    // is allowed as a step asked alone, with nothing kept, says; so too in a copy of SPI whose
+    // hooks tell a step from its way back (leaving rough terrain costs two more; a unit in
+    // clear terrain may step into rough only where there is a city).
+    use sandtable_engine::model::HookPoint;
+    use sandtable_engine::rules::movement::{self, UnitSteps};
+    use sandtable_engine::rules::{act, space_of, start, Rules};
+    let spi = crate::rule_changes::variant("spi-barbarossa", "", &[]);
+    let one_way = crate::rule_changes::variant(
+        "spi-barbarossa",
+        r#"
+        (id: "leaving_rough", rule: "variant", at: MoveCost, when: "from.terrain == rough and to.terrain != rough", then: Add("2")),
+        (id: "into_rough", rule: "variant", at: MayMove, when: "from.terrain == clear", then: May("to.terrain != rough or has_feature(to, city)")),
+"#,
+        &[],
+    );
+    let mut compared = 0;
+    for (content, scenario, seed) in [
+        (spi, "barbarossa", 5),
+        (one_way, "barbarossa", 9),
+        (crate::cards::b2b(), "campaign", 3),
+    ] {
+        let rules = Rules::new(content, scenario).unwrap();
+        let g = &content.graph;
+        let mut state = start(&rules, seed, &[], &[]).unwrap();
+        let mut agent = RandomAgent::new(seed);
+        for n in 0..400 {
+            let Some(prompt) = &state.flow.prompt else {
+                break;
+            };
+            if n % 10 == 0 {
+                for u in 0..state.units.len() {
+                    let Some(from) = space_of(&rules, &state.units[u]) else {
+                        continue;
+                    };
+                    let mut steps = UnitSteps::new(u);
+                    // Twice: the second time the verdicts kept are asked.
+                    for _ in 0..2 {
+                        for &(to, e) in g.neighbours(from) {
+                            let (a, b) = (g.spaces[from].id, g.spaces[to].id);
+                            let alone = without_table(|| {
+                                let cost = movement::step_cost(&rules, &state, u, (e, to), &[]);
+                                let may =
+                                    movement::may(&rules, &state, HookPoint::MayMove, u, (&a, &b));
+                                (cost, may)
+                            });
+                            let together = (
+                                steps.cost(&rules, &state, (e, to), &[]),
+                                steps.may(&rules, &state, (from, to, e)),
+                            );
+                            assert_eq!(together, alone, "{scenario}: unit {u}, {a} to {b}");
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+            let action = agent.act(prompt);
+            act(&rules, &mut state, &action).unwrap();
+        }
+    }
+    assert!(compared > 1000, "only {compared} steps compared");
+}

@@ -40,12 +40,24 @@ use crate::state::State;
 /// Most words a key holds.
 const WORDS: usize = 10;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 struct Key {
     script: usize,
     len: usize,
     words: [u64; WORDS],
 }
+
+impl PartialEq for Key {
+    /// The script and the words it uses (the rest are zero): a key of two words compares
+    /// two, not ten.
+    fn eq(&self, other: &Key) -> bool {
+        self.script == other.script
+            && self.len == other.len
+            && self.words[..self.len] == other.words[..other.len]
+    }
+}
+
+impl Eq for Key {}
 
 impl std::hash::Hash for Key {
     /// The script and the words it uses (the rest are zero).
@@ -119,6 +131,13 @@ pub(crate) fn modified(
     ctx: &mut Context,
     modify: impl FnOnce(&mut Context) -> i64,
 ) -> i64 {
+    // The point's reads leave out the names it does not give (see `Content::point_memo`).
+    debug_assert!(
+        ctx.names
+            .iter()
+            .all(|(n, _)| at.names().iter().any(|(m, _)| *m == n.as_str())),
+        "a context at {at:?} gives a name the point does not"
+    );
     let key = content.point_memo(at).and_then(|(script, reads)| {
         let mut key = key(content, state, (script, reads), ctx)?;
         // Their bits as they are: the key is only compared and hashed.

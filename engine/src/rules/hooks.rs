@@ -355,8 +355,27 @@ pub fn modify_scaled(
     if !any_at(content, at) {
         return value;
     }
-    let mut ctx = context(content, me, names());
-    super::hook_memo::modified(content, state, (at, value, scale), &mut ctx, |ctx| {
+    modify_scaled_at(
+        content,
+        state,
+        at,
+        (value, scale),
+        &mut context(content, me, names()),
+    )
+}
+
+/// [`modify_scaled`] in a context already built (see [`context_for`]), given back as it was.
+pub fn modify_scaled_at(
+    content: &Content,
+    state: &State,
+    at: HookPoint,
+    (value, scale): (i64, i64),
+    ctx: &mut Context,
+) -> i64 {
+    if !any_at(content, at) {
+        return value;
+    }
+    super::hook_memo::modified(content, state, (at, value, scale), ctx, |ctx| {
         modify_in(content, state, at, (value, scale), ctx, None)
     })
 }

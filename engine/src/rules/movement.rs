@@ -7,6 +7,8 @@
 use super::hooks::{self, space, unit};
 use super::Rules;
 use crate::model::HookPoint;
+use crate::script::eval::{Context, Value};
+use crate::script::types::Kind;
 use crate::state::State;
 
 /// A unit's movement allowance in whole points: its printed movement `printed`, changed by
@@ -31,49 +33,131 @@ pub fn step_cost(
     rules: &Rules,
     state: &State,
     u: usize,
-    (edge, to): (usize, usize),
+    step: (usize, usize),
     lifted: &[&String],
 ) -> u32 {
-    let content = rules.content;
-    let base = if lifted.is_empty() {
-        content.enter_cost(edge, to)
-    } else {
-        let kinds: Vec<String> = content.graph.edges[edge]
-            .kinds
-            .iter()
-            .filter(|k| !lifted.contains(k))
-            .cloned()
-            .collect();
-        let (cost, whole) = crate::model::move_cost_parts(rules.game, &kinds);
-        if whole {
-            cost
-        } else {
-            cost + content.terrain_cost(to)
+    UnitSteps::new(u).cost(rules, state, step, lifted)
+}
+
+/// A unit's steps asked one after another (each neighbour of a space, a search of its
+/// moves): the hooks' context is built once and its `from` and `to` changed from step to
+/// step, and the `MayMove` hooks' verdicts are kept by step, as an SR route keeps the
+/// `MayRedeploy` hooks' (see [`hooks::StepVerdicts`]): a step asked again, in this search or
+/// a later one where the hooks' parts read the same besides `from` and `to`, costs a look.
+/// Each step built a context of its own and worked out its memo's key.
+///
+/// **Invariant:** it answers as [`step_cost`] and the `MayMove` hooks asked one step at a
+/// time ([`hooks::may`]) answer.
+pub struct UnitSteps<'c> {
+    u: usize,
+    /// The `MoveCost` hooks' context, made at the first step asked.
+    cost: Option<Context>,
+    /// The `MayMove` hooks' context and their verdicts by step, made at the first step asked.
+    may: Option<(Context, hooks::StepVerdicts<'c>)>,
+}
+
+impl<'c> UnitSteps<'c> {
+    pub fn new(u: usize) -> UnitSteps<'c> {
+        UnitSteps {
+            u,
+            cost: None,
+            may: None,
         }
-    };
-    let g = &content.graph;
-    let e = &g.edges[edge];
-    let from = if e.a == to { e.b } else { e.a };
-    let base = base + zone_cost(rules, state, u, (from, to));
-    if !hooks::any_at(content, HookPoint::MoveCost) {
-        return base;
     }
+
+    /// What the unit's step across `edge` into `to` costs (see [`step_cost`]).
+    pub fn cost(
+        &mut self,
+        rules: &Rules<'c>,
+        state: &State,
+        (edge, to): (usize, usize),
+        lifted: &[&String],
+    ) -> u32 {
+        let content = rules.content;
+        let base = if lifted.is_empty() {
+            content.enter_cost(edge, to)
+        } else {
+            let kinds: Vec<String> = content.graph.edges[edge]
+                .kinds
+                .iter()
+                .filter(|k| !lifted.contains(k))
+                .cloned()
+                .collect();
+            let (cost, whole) = crate::model::move_cost_parts(rules.game, &kinds);
+            if whole {
+                cost
+            } else {
+                cost + content.terrain_cost(to)
+            }
+        };
+        let g = &content.graph;
+        let e = &g.edges[edge];
+        let from = if e.a == to { e.b } else { e.a };
+        let base = base + zone_cost(rules, state, self.u, (from, to));
+        if !hooks::any_at(content, HookPoint::MoveCost) {
+            return base;
+        }
+        let ctx = self
+            .cost
+            .get_or_insert_with(|| step_context(rules, state, self.u, from));
+        name_step(ctx, g.spaces[from].id, g.spaces[to].id);
+        let cost =
+            hooks::modify_scaled_at(content, state, HookPoint::MoveCost, (base as i64, 2), ctx);
+        cost.clamp(0, u32::MAX as i64 / 4) as u32
+    }
+
+    /// Whether the `MayMove` hooks allow the unit's step from `from` across `edge` into `to`
+    /// (graph indexes).
+    pub fn may(
+        &mut self,
+        rules: &Rules<'c>,
+        state: &State,
+        (from, to, edge): (usize, usize, usize),
+    ) -> bool {
+        let content = rules.content;
+        if !hooks::any_at(content, HookPoint::MayMove) {
+            return true;
+        }
+        let g = &content.graph;
+        let (ctx, verdicts) = self.may.get_or_insert_with(|| {
+            let ctx = step_context(rules, state, self.u, from);
+            let varying = [crate::Id::new("from"), crate::Id::new("to")];
+            let still = hooks::still_asked(content, state, HookPoint::MayMove, &ctx, &varying);
+            // A connection crossed one way or the other, numbered as an SR route numbers it.
+            let steps = g.edges.len() * 2;
+            let verdicts = hooks::StepVerdicts::new(content, state, still, &ctx, (&varying, steps));
+            (ctx, verdicts)
+        });
+        if verdicts.is_empty() {
+            return true;
+        }
+        // Named only when a hook's part is asked, not when every result is kept.
+        let name = |ctx: &mut Context| name_step(ctx, g.spaces[from].id, g.spaces[to].id);
+        verdicts.may(
+            content,
+            state,
+            (ctx, name),
+            edge * 2 + usize::from(from > to),
+        )
+    }
+}
+
+/// The hooks' context of a unit's step (`u`, `from`, `to`), from and to `at` until a step
+/// names them.
+fn step_context(rules: &Rules, state: &State, u: usize, at: usize) -> Context {
+    let at = rules.content.graph.spaces[at].id;
     let side = rules.side(&state.units[u]);
-    let cost = hooks::modify_scaled(
-        content,
-        state,
-        HookPoint::MoveCost,
+    hooks::context_for(
+        rules.content,
         &side,
-        (base as i64, 2),
-        || {
-            vec![
-                unit("u", u),
-                space("from", g.spaces[from].id),
-                space("to", g.spaces[to].id),
-            ]
-        },
-    );
-    cost.clamp(0, u32::MAX as i64 / 4) as u32
+        vec![unit("u", u), space("from", at), space("to", at)],
+    )
+}
+
+/// Names a step's `from` and `to` in its context (see [`step_context`]).
+fn name_step(ctx: &mut Context, from: crate::Id, to: crate::Id) {
+    ctx.names[1].1 = Value::Id(Kind::Space, from);
+    ctx.names[2].1 = Value::Id(Kind::Space, to);
 }
 
 /// What the game's zones of control add to unit `u`'s step from `from` into `to` (graph
@@ -185,14 +269,16 @@ pub fn steps_from(
     ((used, allowed), lifted): ((u32, u32), &[&String]),
     may: impl Fn(usize, usize) -> bool,
 ) -> Vec<(usize, u32)> {
-    let g = &rules.content.graph;
-    let at = &g.spaces[from].id;
-    g.neighbours(from)
+    let mut steps = UnitSteps::new(u);
+    rules
+        .content
+        .graph
+        .neighbours(from)
         .iter()
         .filter(|&&(n, e)| may(n, e))
         .filter_map(|&(n, e)| {
-            let cost = step_cost(rules, state, u, (e, n), lifted);
-            (fits(used, cost, allowed) && may_step(rules, state, u, at, &g.spaces[n].id))
+            let cost = steps.cost(rules, state, (e, n), lifted);
+            (fits(used, cost, allowed) && steps.may(rules, state, (from, n, e)))
                 .then_some((n, cost))
         })
         .collect()
@@ -235,11 +321,6 @@ pub fn reaches_stop(
 /// yet (a unit may always move one space) or has the points.
 pub fn fits(used: u32, cost: u32, allowed: u32) -> bool {
     used == 0 || used + cost <= allowed
-}
-
-/// Whether the `MayMove` hooks allow a unit's step from `from` into `to`.
-pub fn may_step(rules: &Rules, state: &State, u: usize, from: &str, to: &str) -> bool {
-    may(rules, state, HookPoint::MayMove, u, (from, to))
 }
 
 /// Whether the `MayStop` hooks let a unit's move end in `space`.
