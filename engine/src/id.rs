@@ -37,6 +37,7 @@ thread_local! {
 /// program, ids made one after another) spread over the whole table instead of falling
 /// into slots that the next run of them shares.
 fn slot_of(text: &str, slots: usize) -> usize {
+    debug_assert!(slots.is_power_of_two(), "a table of {slots} slots");
     let word = (text.as_ptr() as u64) ^ (text.len() as u64) << 48;
     let mixed = word.wrapping_mul(0x9e37_79b9_7f4a_7c15);
     (mixed >> (64 - slots.trailing_zeros())) as usize

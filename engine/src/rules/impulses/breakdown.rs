@@ -177,16 +177,16 @@ pub(super) fn combine(
         .map(|&(u, _)| u)
         .filter(|&u| on_map(state, u) == Some(space))
         .collect();
-    let parts = recipe(state, &parts(c), &here).ok_or("the units there do not make it up")?;
-    let moved = parts.iter().any(|u| t.acted.contains(u));
-    let names: Vec<String> = parts
+    let taken = recipe(state, &parts(c), &here).ok_or("the units there do not make it up")?;
+    let moved = taken.iter().any(|u| t.acted.contains(u));
+    let names: Vec<String> = taken
         .iter()
         .map(|&u| state.units[u].name(rules.content))
         .collect();
-    for &u in &parts {
+    for &u in &taken {
         state.units[u].at = Loc::Unplaced;
     }
-    t.units.retain(|(x, _)| !parts.contains(x));
+    t.units.retain(|(x, _)| !taken.contains(x));
     let piece = free_pieces(state, counter)[0];
     bring_in(rules, state, &mut t, piece, space);
     if moved {
