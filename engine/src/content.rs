@@ -180,6 +180,9 @@ pub struct Content {
     /// `rules::hook_memo`), built on first use: two entries per hook, by its place in
     /// `game.ron`'s `hooks`.
     hook_reads: std::sync::OnceLock<Vec<Option<crate::script::reads::Memo>>>,
+    /// What each part of each hook's condition reads (see [`Content::hook_part_memos`]),
+    /// built on first use.
+    part_reads: std::sync::OnceLock<Vec<Vec<Option<crate::script::reads::Memo>>>>,
     /// How the play rules' conditions can be remembered, by their place (a JSON pointer), each
     /// with its number among the remembered scripts.
     condition_reads: std::sync::OnceLock<ConditionReads>,
@@ -270,6 +273,26 @@ impl Content {
         (script, all.get(script).and_then(Option::as_ref))
     }
 
+    /// What each part of hook `index`'s condition reads (each of its chain of `and`s, in the
+    /// order `reads::conjuncts` gives them), found once: a procedure asking a point's hooks
+    /// step by step keeps each part's results by step (`rules::hooks::StepVerdicts`).
+    pub(crate) fn hook_part_memos(&self, index: usize) -> &[Option<crate::script::reads::Memo>] {
+        let all = self.part_reads.get_or_init(|| {
+            let hooks = &self.sequence.hooks;
+            let mut all = vec![Vec::new(); hooks.iter().map(|h| h.index + 1).max().unwrap_or(0)];
+            for h in hooks {
+                if let Some(w) = &h.when {
+                    all[h.index] = crate::script::reads::conjuncts(w)
+                        .into_iter()
+                        .map(crate::script::reads::memo)
+                        .collect();
+                }
+            }
+            all
+        });
+        all.get(index).map_or(&[], Vec::as_slice)
+    }
+
     /// What the hooks at a point read together, when every condition and number of theirs can
     /// be remembered wholly: the value they make of a number is then a function of those reads
     /// and the number (the running `value` each hook sees is made from them). Numbered among
@@ -305,10 +328,37 @@ impl Content {
                             continue 'point;
                         };
                         for r in own {
-                            let constant = matches!(r, Read::Name { name, .. }
-                                if *name == value || !given(name));
-                            if !constant && !reads.contains(r) {
-                                reads.push(r.clone());
+                            match r {
+                                Read::Name { name, .. } if *name == value || !given(name) => {}
+                                // A name read by several hooks, through several fields, makes
+                                // one word: read once, wholly if any reads it so.
+                                Read::Name {
+                                    name,
+                                    fields,
+                                    whole,
+                                } => {
+                                    let known = reads.iter_mut().find_map(|x| match x {
+                                        Read::Name {
+                                            name: n,
+                                            fields,
+                                            whole,
+                                        } if n == name => Some((fields, whole)),
+                                        _ => None,
+                                    });
+                                    match known {
+                                        Some((known, w)) => {
+                                            *w |= *whole;
+                                            for f in fields {
+                                                if !known.contains(f) {
+                                                    known.push(f.clone());
+                                                }
+                                            }
+                                        }
+                                        None => reads.push(r.clone()),
+                                    }
+                                }
+                                _ if !reads.contains(r) => reads.push(r.clone()),
+                                _ => {}
                             }
                         }
                     }

@@ -315,7 +315,7 @@ fn a_units_steps_asked_together_cost_and_allow_what_each_step_asked_alone_does()
                     let Some(from) = space_of(&rules, &state.units[u]) else {
                         continue;
                     };
-                    let mut steps = UnitSteps::new(u);
+                    let mut steps = UnitSteps::new(&rules, &state, u);
                     // Twice: the second time the verdicts kept are asked.
                     for _ in 0..2 {
                         for &(to, e) in g.neighbours(from) {
@@ -326,10 +326,7 @@ fn a_units_steps_asked_together_cost_and_allow_what_each_step_asked_alone_does()
                                     movement::may(&rules, &state, HookPoint::MayMove, u, (&a, &b));
                                 (cost, may)
                             });
-                            let together = (
-                                steps.cost(&rules, &state, (e, to), &[]),
-                                steps.may(&rules, &state, (from, to, e)),
-                            );
+                            let together = (steps.cost((e, to), &[]), steps.may((from, to, e)));
                             assert_eq!(together, alone, "{scenario}: unit {u}, {a} to {b}");
                             compared += 1;
                         }

@@ -131,13 +131,7 @@ pub(crate) fn modified(
     ctx: &mut Context,
     modify: impl FnOnce(&mut Context) -> i64,
 ) -> i64 {
-    // The point's reads leave out the names it does not give (see `Content::point_memo`).
-    debug_assert!(
-        ctx.names
-            .iter()
-            .all(|(n, _)| at.names().iter().any(|(m, _)| *m == n.as_str())),
-        "a context at {at:?} gives a name the point does not"
-    );
+    gives_only_its_names(at, ctx);
     let key = content.point_memo(at).and_then(|(script, reads)| {
         let mut key = key(content, state, (script, reads), ctx)?;
         // Their bits as they are: the key is only compared and hashed.
@@ -146,6 +140,78 @@ pub(crate) fn modified(
         Some(key)
     });
     recall(content, key, || Some(modify(ctx))).unwrap_or(value)
+}
+
+/// The part of a point's key ([`modified`]) that stays the same while only the names
+/// `varying` change (a unit's steps: `from` and `to`), read once; the reads of those names
+/// are read at each question ([`modified_step`]). None when the point's hooks cannot be
+/// remembered or what is read cannot be put in words.
+pub(crate) struct PointKey {
+    at: crate::model::HookPoint,
+    key: Key,
+    later: Vec<Read>,
+}
+
+/// Added to a point's number in a key made by [`PointKey`], whose words come in another
+/// order than [`key`] puts them: the points are numbered from `usize::MAX / 8 * 7` (see
+/// `Content::point_memo`), so these numbers lie past every other script's, and no key of one
+/// order is taken for one of the other.
+const STEP_ORDER: usize = usize::MAX / 16;
+
+/// The [`PointKey`] of point `at` in `ctx`, while only the names `varying` change.
+pub(crate) fn point_key(
+    content: &Content,
+    state: &State,
+    at: crate::model::HookPoint,
+    ctx: &Context,
+    varying: &[crate::Id],
+) -> Option<PointKey> {
+    let (script, reads) = content.point_memo(at)?;
+    let mut key = Key::new(script.wrapping_add(STEP_ORDER));
+    let mut later = Vec::new();
+    for r in reads {
+        if names_any(r, varying) {
+            later.push(r.clone());
+        } else if let Some(w) = read_word(content, state, ctx, r)? {
+            key.push(w)?;
+        }
+    }
+    Some(PointKey { at, key, later })
+}
+
+/// [`modified`], with the key's part that does not change read already (`fixed`: none when
+/// the point cannot be remembered); `ctx` names the question's varying names.
+pub(crate) fn modified_step(
+    content: &Content,
+    state: &State,
+    (fixed, value, scale): (Option<&PointKey>, i64, i64),
+    ctx: &mut Context,
+    modify: impl FnOnce(&mut Context) -> i64,
+) -> i64 {
+    let key = fixed.and_then(|p| {
+        gives_only_its_names(p.at, ctx);
+        let mut key = p.key;
+        for r in &p.later {
+            if let Some(w) = read_word(content, state, ctx, r)? {
+                key.push(w)?;
+            }
+        }
+        key.push(value as u64)?;
+        key.push(scale as u64)?;
+        Some(key)
+    });
+    recall(content, key, || Some(modify(ctx))).unwrap_or(value)
+}
+
+/// The point's reads leave out the names it does not give (see `Content::point_memo`): so a
+/// context at it must give no other.
+fn gives_only_its_names(at: crate::model::HookPoint, ctx: &Context) {
+    debug_assert!(
+        ctx.names
+            .iter()
+            .all(|(n, _)| at.names().iter().any(|(m, _)| *m == n.as_str())),
+        "a context at {at:?} gives a name the point does not"
+    );
 }
 
 /// The result kept under `key`, or worked out by `eval` and kept; `eval` each time when there
@@ -331,11 +397,8 @@ pub(crate) fn step_table(
     for r in reads {
         match r {
             Read::Name { name, .. } if varying.contains(name) => continue,
-            Read::Marker { space, marker }
-                if varying.contains(space) || varying.contains(marker) =>
-            {
-                return None
-            }
+            // What else reads a varying name reads something of the step besides the name.
+            _ if names_any(r, varying) => return None,
             _ => {}
         }
         if let Some(w) = read_word(content, state, ctx, r)? {
@@ -355,6 +418,18 @@ pub(crate) fn step_table(
         let fits = table.borrow().len() == steps;
         fits.then(|| (std::rc::Rc::clone(table), words))
     })
+}
+
+/// Whether a read names any of `names`: as a name, or as a marker's space, a card played, a
+/// side or a space controlled written as a name.
+fn names_any(r: &Read, names: &[crate::Id]) -> bool {
+    match r {
+        Read::Name { name, .. } => names.contains(name),
+        Read::Marker { space, marker } => names.contains(space) || names.contains(marker),
+        Read::Played { card, .. } => names.contains(card),
+        Read::Controls { side, space } => names.contains(side) || names.contains(space),
+        Read::Flag(_) | Read::Turn | Read::Round | Read::Control => false,
+    }
 }
 
 /// A condition's results by step (see [`step_table`]).

@@ -208,12 +208,12 @@ impl<'c> StepVerdicts<'c> {
         };
         // A part, with how widely its results are shared: by how many words its table's
         // key holds (none without a table).
-        let part = |e: &'c Expr, number: Option<usize>| -> (Part<'c>, usize) {
-            let table = match (number, crate::script::reads::memo(e)) {
+        let part = |e: &'c Expr, number: Option<usize>, memo: Option<&Memo>| -> (Part<'c>, usize) {
+            let table = match (number, memo) {
                 (Some(number), Some(Memo::Whole(reads))) => super::hook_memo::step_table(
                     content,
                     state,
-                    (number, &reads),
+                    (number, reads),
                     ctx,
                     (varying, steps),
                 ),
@@ -231,16 +231,20 @@ impl<'c> StepVerdicts<'c> {
                 // The parts whose results are shared most are asked first: a chain of `and`s
                 // holds when every part does, in any order (a part that cannot be evaluated
                 // does not hold, wherever it stands).
+                let memos = content.hook_part_memos(h.index);
                 let mut when: Vec<(Part, usize)> = h.when.as_ref().map_or(Vec::new(), |w| {
                     let parts = crate::script::reads::conjuncts(w).into_iter().enumerate();
-                    parts.map(|(i, e)| part(e, number(i + 1))).collect()
+                    parts
+                        .map(|(i, e)| part(e, number(i + 1), memos.get(i).and_then(Option::as_ref)))
+                        .collect()
                 });
                 when.sort_by_key(|(_, shared)| *shared);
                 let when = when.into_iter().map(|(p, _)| p).collect();
                 let (forbid, may) = match game.hooks.get(h.index).map(|x| &x.then) {
                     Some(HookEffect::Forbid) => (true, None),
                     Some(HookEffect::May(_)) => {
-                        (false, h.value.as_ref().map(|v| part(v, number(0)).0))
+                        let memo = content.hook_memo(h.index, 1).1;
+                        (false, h.value.as_ref().map(|v| part(v, number(0), memo).0))
                     }
                     // Other hooks never forbid.
                     _ => return None,
@@ -355,27 +359,8 @@ pub fn modify_scaled(
     if !any_at(content, at) {
         return value;
     }
-    modify_scaled_at(
-        content,
-        state,
-        at,
-        (value, scale),
-        &mut context(content, me, names()),
-    )
-}
-
-/// [`modify_scaled`] in a context already built (see [`context_for`]), given back as it was.
-pub fn modify_scaled_at(
-    content: &Content,
-    state: &State,
-    at: HookPoint,
-    (value, scale): (i64, i64),
-    ctx: &mut Context,
-) -> i64 {
-    if !any_at(content, at) {
-        return value;
-    }
-    super::hook_memo::modified(content, state, (at, value, scale), ctx, |ctx| {
+    let mut ctx = context(content, me, names());
+    super::hook_memo::modified(content, state, (at, value, scale), &mut ctx, |ctx| {
         modify_in(content, state, at, (value, scale), ctx, None)
     })
 }

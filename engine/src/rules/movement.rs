@@ -4,6 +4,7 @@
 //!
 //! Movement points are counted in halves (a road costs half a point).
 
+use super::hook_memo;
 use super::hooks::{self, space, unit};
 use super::Rules;
 use crate::model::HookPoint;
@@ -36,43 +37,55 @@ pub fn step_cost(
     step: (usize, usize),
     lifted: &[&String],
 ) -> u32 {
-    UnitSteps::new(u).cost(rules, state, step, lifted)
+    UnitSteps::new(rules, state, u).cost(step, lifted)
 }
 
-/// A unit's steps asked one after another (each neighbour of a space, a search of its
-/// moves): the hooks' context is built once and its `from` and `to` changed from step to
-/// step, and the `MayMove` hooks' verdicts are kept by step, as an SR route keeps the
-/// `MayRedeploy` hooks' (see [`hooks::StepVerdicts`]): a step asked again, in this search or
-/// a later one where the hooks' parts read the same besides `from` and `to`, costs a look.
-/// Each step built a context of its own and worked out its memo's key.
+/// A unit's steps asked one after another in one state (each neighbour of a space, a search
+/// of its moves): the hooks' context is built once and its `from` and `to` changed from step
+/// to step; the part of the `MoveCost` hooks' key that does not change is read once; and the
+/// `MayMove` hooks' verdicts are kept by step, as an SR route keeps the `MayRedeploy` hooks'
+/// (see [`hooks::StepVerdicts`]), so a step asked again, in this search or a later one where
+/// the hooks' parts read the same besides `from` and `to`, costs a look. Each step built a
+/// context of its own for each point and worked out its keys whole.
 ///
 /// **Invariant:** it answers as [`step_cost`] and the `MayMove` hooks asked one step at a
 /// time ([`hooks::may`]) answer.
-pub struct UnitSteps<'c> {
+pub struct UnitSteps<'a, 'c> {
+    rules: &'a Rules<'c>,
+    state: &'a State,
     u: usize,
-    /// The `MoveCost` hooks' context, made at the first step asked.
-    cost: Option<Context>,
-    /// The `MayMove` hooks' context and their verdicts by step, made at the first step asked.
-    may: Option<(Context, hooks::StepVerdicts<'c>)>,
+    /// The hooks' context (`u`, `from`, `to`), made at the first step asked.
+    ctx: Option<Context>,
+    /// The part of the `MoveCost` hooks' key that does not change from step to step, read at
+    /// the first step asked (the inner none: they cannot be remembered).
+    cost_key: Option<Option<hook_memo::PointKey>>,
+    /// The `MayMove` hooks' verdicts by step, made at the first step asked.
+    may: Option<hooks::StepVerdicts<'c>>,
+    /// What the zones of control cost the unit, worked out at the first step asked.
+    zones: Option<ZoneCosts>,
 }
 
-impl<'c> UnitSteps<'c> {
-    pub fn new(u: usize) -> UnitSteps<'c> {
+impl<'a, 'c> UnitSteps<'a, 'c> {
+    pub fn new(rules: &'a Rules<'c>, state: &'a State, u: usize) -> UnitSteps<'a, 'c> {
         UnitSteps {
+            rules,
+            state,
             u,
-            cost: None,
+            ctx: None,
+            cost_key: None,
             may: None,
+            zones: None,
         }
     }
 
+    /// The unit whose steps these are.
+    pub fn unit(&self) -> usize {
+        self.u
+    }
+
     /// What the unit's step across `edge` into `to` costs (see [`step_cost`]).
-    pub fn cost(
-        &mut self,
-        rules: &Rules<'c>,
-        state: &State,
-        (edge, to): (usize, usize),
-        lifted: &[&String],
-    ) -> u32 {
+    pub fn cost(&mut self, (edge, to): (usize, usize), lifted: &[&String]) -> u32 {
+        let (rules, state, u) = (self.rules, self.state, self.u);
         let content = rules.content;
         let base = if lifted.is_empty() {
             content.enter_cost(edge, to)
@@ -93,40 +106,51 @@ impl<'c> UnitSteps<'c> {
         let g = &content.graph;
         let e = &g.edges[edge];
         let from = if e.a == to { e.b } else { e.a };
-        let base = base + zone_cost(rules, state, self.u, (from, to));
-        if !hooks::any_at(content, HookPoint::MoveCost) {
+        let zones = self
+            .zones
+            .get_or_insert_with(|| ZoneCosts::of(rules, state, u));
+        let base = base + zone_cost_of(rules, state, zones, (from, to));
+        let at = HookPoint::MoveCost;
+        if !hooks::any_at(content, at) {
             return base;
         }
         let ctx = self
-            .cost
-            .get_or_insert_with(|| step_context(rules, state, self.u, from));
+            .ctx
+            .get_or_insert_with(|| step_context(rules, state, u, from));
         name_step(ctx, g.spaces[from].id, g.spaces[to].id);
-        let cost =
-            hooks::modify_scaled_at(content, state, HookPoint::MoveCost, (base as i64, 2), ctx);
+        let fixed = self
+            .cost_key
+            .get_or_insert_with(|| hook_memo::point_key(content, state, at, ctx, &step_names()));
+        let value = (base as i64, 2);
+        let cost = hook_memo::modified_step(
+            content,
+            state,
+            (fixed.as_ref(), value.0, value.1),
+            ctx,
+            |ctx| hooks::modify_in(content, state, at, value, ctx, None),
+        );
         cost.clamp(0, u32::MAX as i64 / 4) as u32
     }
 
     /// Whether the `MayMove` hooks allow the unit's step from `from` across `edge` into `to`
     /// (graph indexes).
-    pub fn may(
-        &mut self,
-        rules: &Rules<'c>,
-        state: &State,
-        (from, to, edge): (usize, usize, usize),
-    ) -> bool {
+    pub fn may(&mut self, (from, to, edge): (usize, usize, usize)) -> bool {
+        let (rules, state, u) = (self.rules, self.state, self.u);
         let content = rules.content;
         if !hooks::any_at(content, HookPoint::MayMove) {
             return true;
         }
         let g = &content.graph;
-        let (ctx, verdicts) = self.may.get_or_insert_with(|| {
-            let ctx = step_context(rules, state, self.u, from);
-            let varying = [crate::Id::new("from"), crate::Id::new("to")];
-            let still = hooks::still_asked(content, state, HookPoint::MayMove, &ctx, &varying);
+        let ctx = self
+            .ctx
+            .get_or_insert_with(|| step_context(rules, state, u, from));
+        let verdicts = self.may.get_or_insert_with(|| {
+            // The parts that name neither `from` nor `to` read the same at every step.
+            let varying = step_names();
+            let still = hooks::still_asked(content, state, HookPoint::MayMove, ctx, &varying);
             // A connection crossed one way or the other, numbered as an SR route numbers it.
             let steps = g.edges.len() * 2;
-            let verdicts = hooks::StepVerdicts::new(content, state, still, &ctx, (&varying, steps));
-            (ctx, verdicts)
+            hooks::StepVerdicts::new(content, state, still, ctx, (&varying, steps))
         });
         if verdicts.is_empty() {
             return true;
@@ -140,6 +164,11 @@ impl<'c> UnitSteps<'c> {
             edge * 2 + usize::from(from > to),
         )
     }
+}
+
+/// The names of a step that change from one to the next.
+fn step_names() -> [crate::Id; 2] {
+    [crate::Id::of_static("from"), crate::Id::of_static("to")]
 }
 
 /// The hooks' context of a unit's step (`u`, `from`, `to`), from and to `at` until a step
@@ -163,25 +192,52 @@ fn name_step(ctx: &mut Context, from: crate::Id, to: crate::Id) {
 /// What the game's zones of control add to unit `u`'s step from `from` into `to` (graph
 /// indexes), in half points: the entry cost when `to` lies in an enemy zone, the leaving cost
 /// when `from` does.
-pub fn zone_cost(rules: &Rules, state: &State, u: usize, (from, to): (usize, usize)) -> u32 {
-    let Some(zoc) = &rules.game.zones_of_control else {
-        return 0;
-    };
-    let unit = &state.units[u];
-    let ty = rules.unit_type(unit);
-    let cost = |costs: &[crate::model::ZocCost]| {
-        costs
-            .iter()
-            .find(|c| c.types.is_empty() || c.types.iter().any(|t| t == ty))
-            .map_or(0, |c| c.cost * 2)
-    };
-    let side = rules.side(unit);
-    let mut extra = 0;
-    if cost(&zoc.enter) > 0 && in_enemy_zone(rules, state, side, to) {
-        extra += cost(&zoc.enter);
+pub fn zone_cost(rules: &Rules, state: &State, u: usize, step: (usize, usize)) -> u32 {
+    zone_cost_of(rules, state, &ZoneCosts::of(rules, state, u), step)
+}
+
+/// What entering and leaving an enemy zone of control cost a unit, in half points, and its
+/// side: the same at every step it takes.
+struct ZoneCosts {
+    enter: u32,
+    leave: u32,
+    side: crate::Id,
+}
+
+impl ZoneCosts {
+    fn of(rules: &Rules, state: &State, u: usize) -> ZoneCosts {
+        let unit = &state.units[u];
+        let side = rules.side(unit);
+        let Some(zoc) = &rules.game.zones_of_control else {
+            return ZoneCosts {
+                enter: 0,
+                leave: 0,
+                side,
+            };
+        };
+        let ty = rules.unit_type(unit);
+        let cost = |costs: &[crate::model::ZocCost]| {
+            costs
+                .iter()
+                .find(|c| c.types.is_empty() || c.types.iter().any(|t| t == ty))
+                .map_or(0, |c| c.cost * 2)
+        };
+        ZoneCosts {
+            enter: cost(&zoc.enter),
+            leave: cost(&zoc.leave),
+            side,
+        }
     }
-    if cost(&zoc.leave) > 0 && in_enemy_zone(rules, state, side, from) {
-        extra += cost(&zoc.leave);
+}
+
+/// [`zone_cost`] with the unit's costs worked out.
+fn zone_cost_of(rules: &Rules, state: &State, z: &ZoneCosts, (from, to): (usize, usize)) -> u32 {
+    let mut extra = 0;
+    if z.enter > 0 && in_enemy_zone(rules, state, z.side, to) {
+        extra += z.enter;
+    }
+    if z.leave > 0 && in_enemy_zone(rules, state, z.side, from) {
+        extra += z.leave;
     }
     extra
 }
@@ -266,20 +322,29 @@ pub fn steps_from(
     state: &State,
     u: usize,
     from: usize,
+    budget: ((u32, u32), &[&String]),
+    may: impl Fn(usize, usize) -> bool,
+) -> Vec<(usize, u32)> {
+    steps_from_with(&mut UnitSteps::new(rules, state, u), from, budget, may)
+}
+
+/// [`steps_from`], asking the unit's steps through `steps` (see [`UnitSteps`]).
+pub fn steps_from_with(
+    steps: &mut UnitSteps,
+    from: usize,
     ((used, allowed), lifted): ((u32, u32), &[&String]),
     may: impl Fn(usize, usize) -> bool,
 ) -> Vec<(usize, u32)> {
-    let mut steps = UnitSteps::new(u);
-    rules
+    steps
+        .rules
         .content
         .graph
         .neighbours(from)
         .iter()
         .filter(|&&(n, e)| may(n, e))
         .filter_map(|&(n, e)| {
-            let cost = steps.cost(rules, state, (e, n), lifted);
-            (fits(used, cost, allowed) && steps.may(rules, state, (from, n, e)))
-                .then_some((n, cost))
+            let cost = steps.cost((e, n), lifted);
+            (fits(used, cost, allowed) && steps.may((from, n, e))).then_some((n, cost))
         })
         .collect()
 }

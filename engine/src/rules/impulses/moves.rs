@@ -144,11 +144,13 @@ fn unit_moves(
         }
         leave::leave_steps(rules, state, (s, t), u)
     } else {
-        steps(rules, state, (s, t), u, (at, used))
+        // The unit's steps asked through one `UnitSteps`, its search's too.
+        let mut asked = movement::UnitSteps::new(rules, state, u);
+        steps(rules, state, (s, t), &mut asked, (at, used))
             .into_iter()
             .filter(|&(n, cost)| {
                 may_stop(rules, state, u, &g.spaces[n].id)
-                    || passes_on(rules, state, (s, t), u, (n, used + cost))
+                    || passes_on(rules, state, (s, t), &mut asked, (n, used + cost))
             })
             .map(|(n, _)| n)
             .collect()
@@ -172,9 +174,10 @@ fn steps(
     rules: &Rules,
     state: &State,
     (s, t): (&Impulses, &ImpulseTask),
-    u: usize,
+    asked: &mut movement::UnitSteps,
     (at, used): (usize, u32),
 ) -> Vec<(usize, u32)> {
+    let u = asked.unit();
     let g = &rules.content.graph;
     let Some(&allowed) = t.allowed.get(&u) else {
         return Vec::new();
@@ -203,7 +206,7 @@ fn steps(
                 (n, used, || move_cost(rules, state, s, u, (e, n))),
             )
     };
-    movement::steps_from(rules, state, u, at, ((used, allowed), &lifted), may)
+    movement::steps_from_with(asked, at, ((used, allowed), &lifted), may)
 }
 
 /// Whether a unit may step into a space `n` where it may not stop, having then used `used`
@@ -213,16 +216,17 @@ fn passes_on(
     rules: &Rules,
     state: &State,
     (s, t): (&Impulses, &ImpulseTask),
-    u: usize,
+    asked: &mut movement::UnitSteps,
     (n, used): (usize, u32),
 ) -> bool {
+    let u = asked.unit();
     let g = &rules.content.graph;
     let goes_on = |x: usize| !stops_in(rules, state, s, u, &g.spaces[x].id);
     (passes_through(rules) || stacking_allows(rules, state, u, &g.spaces[n].id))
         && goes_on(n)
         && movement::reaches_stop(
             (n, used),
-            |x, spent| steps(rules, state, (s, t), u, (x, spent)),
+            |x, spent| steps(rules, state, (s, t), asked, (x, spent)),
             |x| may_stop(rules, state, u, &g.spaces[x].id),
             goes_on,
         )

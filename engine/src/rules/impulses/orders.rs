@@ -159,7 +159,7 @@ pub(super) fn can_approach(
     let property = restricted_property(s);
     let mut best: BTreeMap<usize, u32> = BTreeMap::from([(start, used)]);
     let mut frontier = vec![(start, used)];
-    let mut steps = movement::UnitSteps::new(unit);
+    let mut steps = movement::UnitSteps::new(rules, state, unit);
     while let Some((x, spent)) = frontier.pop() {
         if best.get(&x).is_some_and(|&b| b < spent) {
             continue;
@@ -167,11 +167,11 @@ pub(super) fn can_approach(
         let from = &g.spaces[x].id;
         for &(n, e) in g.neighbours(x) {
             let to = &g.spaces[n].id;
-            let cost = steps.cost(rules, state, (e, n), &lifted);
+            let cost = steps.cost((e, n), &lifted);
             if !movement::fits(spent, cost, allowed)
                 || floor.is_some_and(|f| prop(rules, to, &property) < f)
                 || !may_step(rules, state, s, unit, from, n, e)
-                || !steps.may(rules, state, (x, n, e))
+                || !steps.may((x, n, e))
             {
                 continue;
             }

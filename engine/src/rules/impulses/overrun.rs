@@ -30,17 +30,22 @@ pub(super) fn overrun_options(
     if !o.types.iter().any(|x| x == rules.unit_type(unit)) || state.flow.oos.contains(&u) {
         return Vec::new();
     }
-    let Some((from, at)) = placed(rules, state, u) else {
+    let Some((_, at)) = placed(rules, state, u) else {
         return Vec::new();
     };
     let g = &rules.content.graph;
     let name = Word::unit(rules.content, state, u);
+    // Its steps asked through one `UnitSteps` (as `overruns` asks one step).
+    let mut asked = movement::UnitSteps::new(rules, state, u);
+    let lifted = lifted_kinds(state, s, u);
     g.neighbours(at)
         .iter()
         .filter(|&&(n, e)| {
-            let cost = move_cost(rules, state, s, u, (e, n)) + 2 * o.cost;
+            let cost = asked.cost((e, n), &lifted) + 2 * o.cost;
             used + cost <= allowed
-                && overruns(rules, state, (s, o), u, (from, &g.spaces[n].id), e).is_some()
+                && !barred(rules, state, s, u, e)
+                && asked.may((at, n, e))
+                && overrun_by(rules, state, (s, o), &[u], &g.spaces[n].id).is_some()
         })
         .map(|&(n, _)| Action::new("overrun").and(name).and(g.spaces[n].id))
         .collect()

@@ -647,7 +647,9 @@ fn unit_moves<'c>(
     let stops = |n: usize| ends_in(rules, state, (i, mech), &g.spaces[n].id);
     let passes =
         |n: usize| passes_through(rules) || stacking_allows(rules, state, i, &g.spaces[n].id);
-    movement::steps_from(rules, state, i, from, ((used, ma), &[]), may)
+    // The unit's steps asked through one `UnitSteps`, its search's too.
+    let mut asked = movement::UnitSteps::new(rules, state, i);
+    movement::steps_from_with(&mut asked, from, ((used, ma), &[]), may)
         .into_iter()
         .filter(|&(n, cost)| {
             stops(n)
@@ -655,7 +657,7 @@ fn unit_moves<'c>(
                     && movement::reaches_stop(
                         (n, used + cost),
                         |x, spent| {
-                            movement::steps_from(rules, state, i, x, ((spent, ma), &[]), may)
+                            movement::steps_from_with(&mut asked, x, ((spent, ma), &[]), may)
                         },
                         stops,
                         // no space ends a move on its own: a unit goes on from any
