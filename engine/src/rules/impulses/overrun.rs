@@ -43,30 +43,32 @@ pub(super) fn overrun_options(
         .filter(|&&(n, e)| {
             let cost = asked.cost((e, n), &lifted) + 2 * o.cost;
             used + cost <= allowed
-                && !barred(rules, state, s, u, e)
-                && asked.may((at, n, e))
-                && overrun_by(rules, state, (s, o), &[u], &g.spaces[n].id).is_some()
+                && overruns(rules, state, (s, o), &mut asked, (at, n, e)).is_some()
         })
         .map(|&(n, _)| Action::new("overrun").and(name).and(g.spaces[n].id))
         .collect()
 }
 
-/// The units a unit would overrun stepping from `from` into `to` across `edge`, with the
-/// strengths compared, if it may.
+/// The units a unit (whose steps `asked` asks) would overrun stepping from `at` into `to`
+/// across `edge` (graph indexes), with the strengths compared, if it may.
 fn overruns(
     rules: &Rules,
     state: &State,
     (s, o): (&Impulses, &Overrun),
-    u: usize,
-    (from, to): (&str, &str),
-    edge: usize,
+    asked: &mut movement::UnitSteps,
+    (at, to, edge): (usize, usize, usize),
 ) -> Option<(Vec<usize>, i64, i64)> {
-    if barred(rules, state, s, u, edge)
-        || !movement::may(rules, state, HookPoint::MayMove, u, (from, to))
-    {
+    let u = asked.unit();
+    if barred(rules, state, s, u, edge) || !asked.may((at, to, edge)) {
         return None;
     }
-    overrun_by(rules, state, (s, o), &[u], to)
+    overrun_by(
+        rules,
+        state,
+        (s, o),
+        &[u],
+        &rules.content.graph.spaces[to].id,
+    )
 }
 
 /// The units a group would overrun moving into `to` together, with the strengths compared
@@ -299,13 +301,13 @@ pub(super) fn overrun(
     let g = &rules.content.graph;
     let (from, at) = placed(rules, state, u).ok_or("the unit is not on the map")?;
     let from = from.to_string();
-    let edge = g
+    let &(n, edge) = g
         .neighbours(at)
         .iter()
         .find(|&&(n, _)| g.spaces[n].id == to)
-        .map(|&(_, e)| e)
         .ok_or("not adjacent")?;
-    let (defenders, attack, defence) = overruns(rules, state, (s, o), u, (&from, to), edge)
+    let mut asked = movement::UnitSteps::new(rules, state, u);
+    let (defenders, attack, defence) = overruns(rules, state, (s, o), &mut asked, (at, n, edge))
         .ok_or("this overrun is not allowed")?;
     let name = state.units[u].name(rules.content);
     let names: Vec<String> = defenders
