@@ -189,13 +189,6 @@ fn name_step(ctx: &mut Context, from: crate::Id, to: crate::Id) {
     ctx.names[2].1 = Value::Id(Kind::Space, to);
 }
 
-/// What the game's zones of control add to unit `u`'s step from `from` into `to` (graph
-/// indexes), in half points: the entry cost when `to` lies in an enemy zone, the leaving cost
-/// when `from` does.
-pub fn zone_cost(rules: &Rules, state: &State, u: usize, step: (usize, usize)) -> u32 {
-    zone_cost_of(rules, state, &ZoneCosts::of(rules, state, u), step)
-}
-
 /// What entering and leaving an enemy zone of control cost a unit, in half points, and its
 /// side: the same at every step it takes.
 struct ZoneCosts {
@@ -230,7 +223,9 @@ impl ZoneCosts {
     }
 }
 
-/// [`zone_cost`] with the unit's costs worked out.
+/// What the game's zones of control add to a unit's step from `from` into `to` (graph
+/// indexes), in half points, with its costs worked out: the entry cost when `to` lies in an
+/// enemy zone, the leaving cost when `from` does.
 fn zone_cost_of(rules: &Rules, state: &State, z: &ZoneCosts, (from, to): (usize, usize)) -> u32 {
     let mut extra = 0;
     if z.enter > 0 && in_enemy_zone(rules, state, z.side, to) {
