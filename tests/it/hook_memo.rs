@@ -339,3 +339,66 @@ fn a_units_steps_asked_together_cost_and_allow_what_each_step_asked_alone_does()
     }
     assert!(compared > 1000, "only {compared} steps compared");
 }
+
+#[test]
+fn zones_of_control_worked_out_once_for_a_prompt_are_those_of_the_pieces_around_each_space() {
+    // A prompt's moves ask whether a space lies in an enemy zone of control thousands of times
+    // on one state (SPI: entering and leaving a zone cost points): the zones are worked out
+    // once for the prompt (`with_zones`), the sides that exert one as a bit each. At states of
+    // random games, every space answers for every side as the pieces around it say, and every
+    // step of every unit on the map costs what a step asked alone costs.
+    use sandtable_engine::rules::movement::{self, in_enemy_zone, with_zones, UnitSteps};
+    use sandtable_engine::rules::{act, space_of, start, Rules};
+    let content = crate::rule_changes::variant("spi-barbarossa", "", &[]);
+    let rules = Rules::new(content, "barbarossa").unwrap();
+    let g = &content.graph;
+    let sides: Vec<sandtable_engine::Id> = rules.game.sides.iter().map(|s| s.id).collect();
+    let mut state = start(&rules, 11, &[], &[]).unwrap();
+    let mut agent = RandomAgent::new(11);
+    let (mut zoned, mut steps_compared) = (0, 0);
+    for n in 0..300 {
+        let Some(prompt) = &state.flow.prompt else {
+            break;
+        };
+        if n % 25 == 0 {
+            let alone: Vec<Vec<bool>> = (sides.iter())
+                .map(|&s| {
+                    (0..g.spaces.len())
+                        .map(|i| in_enemy_zone(&rules, &state, s, i))
+                        .collect()
+                })
+                .collect();
+            let costs_alone: Vec<u32> = (0..state.units.len())
+                .filter_map(|u| Some((u, space_of(&rules, &state.units[u])?)))
+                .flat_map(|(u, from)| g.neighbours(from).iter().map(move |&(to, e)| (u, to, e)))
+                .map(|(u, to, e)| movement::step_cost(&rules, &state, u, (e, to), &[]))
+                .collect();
+            with_zones(&rules, &state, || {
+                for (&s, alone) in sides.iter().zip(&alone) {
+                    for (i, &was) in alone.iter().enumerate() {
+                        assert_eq!(in_enemy_zone(&rules, &state, s, i), was, "{s} at {i}");
+                        zoned += usize::from(was);
+                    }
+                }
+                let mut costs = Vec::new();
+                for u in 0..state.units.len() {
+                    let Some(from) = space_of(&rules, &state.units[u]) else {
+                        continue;
+                    };
+                    let mut steps = UnitSteps::new(&rules, &state, u);
+                    for &(to, e) in g.neighbours(from) {
+                        costs.push(steps.cost((e, to), &[]));
+                    }
+                }
+                assert_eq!(costs, costs_alone);
+                steps_compared += costs.len();
+            });
+        }
+        let action = agent.act(prompt);
+        act(&rules, &mut state, &action).unwrap();
+    }
+    assert!(
+        zoned > 100 && steps_compared > 1000,
+        "{zoned} zoned, {steps_compared} steps"
+    );
+}

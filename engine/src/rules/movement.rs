@@ -195,6 +195,9 @@ struct ZoneCosts {
     enter: u32,
     leave: u32,
     side: crate::Id,
+    /// The zones of the prompt being worked out ([`with_zones`]) with the side's bit, when
+    /// there are.
+    zones: Option<(std::rc::Rc<Zones>, u8)>,
 }
 
 impl ZoneCosts {
@@ -206,6 +209,7 @@ impl ZoneCosts {
                 enter: 0,
                 leave: 0,
                 side,
+                zones: None,
             };
         };
         let ty = rules.unit_type(unit);
@@ -215,10 +219,21 @@ impl ZoneCosts {
                 .find(|c| c.types.is_empty() || c.types.iter().any(|t| t == ty))
                 .map_or(0, |c| c.cost * 2)
         };
+        let zones =
+            side_bit(rules, side).and_then(|bit| Some((ZONES.with(|z| z.borrow().clone())?, bit)));
         ZoneCosts {
             enter: cost(&zoc.enter),
             leave: cost(&zoc.leave),
             side,
+            zones,
+        }
+    }
+
+    /// Whether the unit's side has an enemy zone on `space`.
+    fn enemy_zone(&self, rules: &Rules, state: &State, space: usize) -> bool {
+        match &self.zones {
+            Some((zones, bit)) => zones.hostile_to(&rules.content.graph, *bit, space),
+            None => in_enemy_zone(rules, state, self.side, space),
         }
     }
 }
@@ -228,20 +243,59 @@ impl ZoneCosts {
 /// enemy zone, the leaving cost when `from` does.
 fn zone_cost_of(rules: &Rules, state: &State, z: &ZoneCosts, (from, to): (usize, usize)) -> u32 {
     let mut extra = 0;
-    if z.enter > 0 && in_enemy_zone(rules, state, z.side, to) {
+    if z.enter > 0 && z.enemy_zone(rules, state, to) {
         extra += z.enter;
     }
-    if z.leave > 0 && in_enemy_zone(rules, state, z.side, from) {
+    if z.leave > 0 && z.enemy_zone(rules, state, from) {
         extra += z.leave;
     }
     extra
 }
 
 thread_local! {
-    /// While a prompt's options are worked out on a state that does not change: the sides
-    /// whose units exert a zone of control, by space index (see [`with_zones`]).
-    static ZONES: std::cell::RefCell<Option<Vec<Vec<crate::Id>>>> =
+    /// While a prompt's options are worked out on a state that does not change: where zones
+    /// of control lie (see [`with_zones`]).
+    static ZONES: std::cell::RefCell<Option<std::rc::Rc<Zones>>> =
         const { std::cell::RefCell::new(None) };
+}
+
+/// The zones of control of one state: for each space (by graph index), the sides whose units
+/// there exert a zone, a bit for each (by the side's place in the game's sides).
+struct Zones {
+    exerting: Vec<u8>,
+}
+
+impl Zones {
+    /// None when a bit cannot stand for each side: more than eight, or a unit of a side the
+    /// game does not list.
+    fn of(rules: &Rules, state: &State) -> Option<Zones> {
+        let g = &rules.content.graph;
+        let mut exerting = vec![0u8; g.spaces.len()];
+        let zoc = rules.game.zones_of_control.as_ref();
+        for u in state.units.iter() {
+            let crate::state::Loc::Space(at) = &u.at else {
+                continue;
+            };
+            let Some(x) = g.index_of(at) else { continue };
+            if zoc.is_none_or(|z| !z.not_exerted_by.iter().any(|t| t == rules.unit_type(u))) {
+                exerting[x] |= side_bit(rules, rules.side(u))?;
+            }
+        }
+        Some(Zones { exerting })
+    }
+
+    /// Whether `space` lies in a zone exerted by a side other than `side`.
+    fn hostile_to(&self, g: &crate::content::MapGraph, side: u8, space: usize) -> bool {
+        g.neighbours(space)
+            .iter()
+            .any(|&(n, _)| self.exerting.get(n).is_some_and(|&ex| ex & !side != 0))
+    }
+}
+
+/// A side's bit in [`Zones`], if it has one.
+fn side_bit(rules: &Rules, side: crate::Id) -> Option<u8> {
+    let k = rules.game.sides.iter().position(|s| s.id == side)?;
+    (k < 8).then(|| 1 << k)
 }
 
 /// Runs `f` (which must not change `state`) with the zones of control of `state` worked out
@@ -251,15 +305,16 @@ pub fn with_zones<R>(rules: &Rules, state: &State, f: impl FnOnce() -> R) -> R {
     if rules.game.zones_of_control.is_none() {
         return f();
     }
-    let exerting = super::supply::zones::Occupancy::of(rules, state).exerting;
-    struct Restore(Option<Vec<Vec<crate::Id>>>);
+    struct Restore(Option<std::rc::Rc<Zones>>);
     impl Drop for Restore {
         fn drop(&mut self) {
             let before = self.0.take();
             ZONES.with(|z| *z.borrow_mut() = before);
         }
     }
-    let _restore = Restore(ZONES.with(|z| z.borrow_mut().replace(exerting)));
+    // None (each question looked up anew) when bits cannot stand for the sides.
+    let zones = Zones::of(rules, state).map(std::rc::Rc::new);
+    let _restore = Restore(ZONES.with(|z| std::mem::replace(&mut *z.borrow_mut(), zones)));
     f()
 }
 
@@ -270,14 +325,8 @@ pub fn in_enemy_zone(rules: &Rules, state: &State, side: crate::Id, space: usize
         return false;
     };
     let g = &rules.content.graph;
-    // Sides compared as ids, by address.
-    let cached = ZONES.with(|z| {
-        z.borrow().as_ref().map(|ex| {
-            g.neighbours(space)
-                .iter()
-                .any(|&(n, _)| ex[n].iter().any(|s| *s != side))
-        })
-    });
+    let cached = side_bit(rules, side)
+        .and_then(|bit| ZONES.with(|z| z.borrow().as_ref().map(|z| z.hostile_to(g, bit, space))));
     if let Some(found) = cached {
         return found;
     }

@@ -459,6 +459,34 @@ impl<'a> Eval<'a> {
             }
         }
         self.step(e.range)?;
+        // The kinds met most often here; the rest out of line, so this frame stays small.
+        match &e.kind {
+            ExprKind::Name(n) => Ok(self.name(*n)),
+            ExprKind::Binary { op, left, right } => self.binary(*op, left, right, e.range),
+            ExprKind::Call { name, args } if self.replay.is_some() => {
+                self.call_replayed(e, name.name, args)
+            }
+            ExprKind::Call { name, args } => self.call(name.name, args, e.range),
+            ExprKind::Field { target, field } => {
+                let v = self.expr(target)?;
+                self.field(&v, &field.name, e.range)
+            }
+            _ => self.expr_rest(e),
+        }
+    }
+
+    /// A name's value: a variable, a name the script's place gives, else a content id.
+    fn name(&self, n: crate::id::Id) -> Value {
+        match self.var(n) {
+            Some(v) => v,
+            // Checked content ids: the checker knows the kind; at run time an id is an id.
+            None => Value::Id(self.kind_of(n), n),
+        }
+    }
+
+    /// [`Self::expr`] of the kinds it does not handle itself, its step spent.
+    #[inline(never)]
+    fn expr_rest(&mut self, e: &Expr) -> Res<Value> {
         Ok(match &e.kind {
             ExprKind::Int(n) => Value::Int(*n),
             ExprKind::Bool(b) => Value::Bool(*b),
@@ -467,11 +495,6 @@ impl<'a> Eval<'a> {
             ExprKind::Lambda { .. } => {
                 return fail(e.range, "a test can only be given to any, all or filter")
             }
-            ExprKind::Name(n) => match self.var(*n) {
-                Some(v) => v,
-                // Checked content ids: the checker knows the kind; at run time an id is an id.
-                None => Value::Id(self.kind_of(*n), *n),
-            },
             ExprKind::Unary { op, operand } => match op {
                 UnaryOp::Not => Value::Bool(!self.bool(operand)?),
                 UnaryOp::Neg => {
@@ -480,21 +503,18 @@ impl<'a> Eval<'a> {
                 }
                 UnaryOp::Plus => Value::Int(self.int(operand)?),
             },
-            ExprKind::Binary { op, left, right } => self.binary(*op, left, right, e.range)?,
-            ExprKind::Field { target, field } => {
-                let v = self.expr(target)?;
-                self.field(&v, &field.name, e.range)?
-            }
-            ExprKind::Call { name, args } if self.replay.is_some() => {
-                self.call_replayed(e, name.name, args)?
-            }
-            ExprKind::Call { name, args } => self.call(name.name, args, e.range)?,
             ExprKind::List(items) => {
                 let mut values = Vec::with_capacity(items.len());
                 for item in items {
                     values.push(self.expr(item)?);
                 }
                 Self::set(values)
+            }
+            ExprKind::Name(_)
+            | ExprKind::Binary { .. }
+            | ExprKind::Call { .. }
+            | ExprKind::Field { .. } => {
+                unreachable!("handled in `expr`")
             }
         })
     }

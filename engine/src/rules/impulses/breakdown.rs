@@ -43,7 +43,7 @@ pub(super) fn options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<Acti
         .collect();
     for (space, units) in stacks {
         for (c, parts) in &makeable {
-            if recipe(state, parts, &units).is_some() {
+            if may_hold(state, parts, &units) && recipe(state, parts, &units).is_some() {
                 out.push(Action::new("combine").and(c.id).and(Word::id(space)));
             }
         }
@@ -82,6 +82,19 @@ fn parts(c: &Counter) -> Parts {
     (c.breaks_into.iter())
         .map(|p| (crate::Id::new(&p.counter), p.count as usize))
         .collect()
+}
+
+/// Whether `units` hold as many units of each part's counter as the part asks, without
+/// looking whether parts share them: what [`recipe`] needs, looked at without making a list.
+fn may_hold(state: &State, parts: &Parts, units: &[usize]) -> bool {
+    parts.iter().all(|&(counter, count)| {
+        units
+            .iter()
+            .filter(|&&u| state.units[u].counter == counter)
+            .take(count)
+            .count()
+            >= count
+    })
 }
 
 /// The units among `units` that make up a counter of these parts, if they do (the first of

@@ -126,34 +126,27 @@ fn fit(rules: &Rules, state: &State, group: &[usize], to: &str, gone: &[usize]) 
 /// The units of this phase that could join an overrun of `to` now: of the overrun types, in
 /// General Supply, next to it with the movement points for the step and the overrun's cost,
 /// across a connection they may cross; a group's first unit must be hostile to its units.
+/// `placed` holds the phase's units of the mode with where they stand ([`placed_units`]).
 fn could_join(
     rules: &Rules,
     state: &State,
     (s, t, o): (&Impulses, &ImpulseTask, &Overrun),
+    placed: &[(usize, &str, usize)],
     to: &str,
 ) -> Vec<usize> {
     let g = &rules.content.graph;
     let Some(ti) = g.index_of(to) else {
         return Vec::new();
     };
-    let mode = if t.stage == Stage::Reserve {
-        Mode::Reserve
-    } else {
-        Mode::Move
-    };
-    t.units
+    placed
         .iter()
-        .filter(|&&(_, m)| m == mode)
-        .map(|&(u, _)| u)
-        .filter(|&u| {
+        .filter(|&&(u, from, at)| {
             let unit = &state.units[u];
-            let (Some(&used), Some(&allowed)) = (t.used.get(&u), t.allowed.get(&u)) else {
-                return false;
-            };
-            let Some((from, at)) = placed(rules, state, u) else {
-                return false;
-            };
+            // Next to it first: most units of a phase are not.
             let Some(&(_, e)) = g.neighbours(at).iter().find(|&&(n, _)| n == ti) else {
+                return false;
+            };
+            let (Some(&used), Some(&allowed)) = (t.used.get(&u), t.allowed.get(&u)) else {
                 return false;
             };
             o.types.iter().any(|x| x == rules.unit_type(unit))
@@ -163,6 +156,26 @@ fn could_join(
                 && !barred(rules, state, s, u, e)
                 && movement::may(rules, state, HookPoint::MayMove, u, (from, to))
         })
+        .map(|&(u, _, _)| u)
+        .collect()
+}
+
+/// The units of the phase that may join an overrun (those of its stage's mode) on the map,
+/// each with its space's id and graph index, in the phase's order.
+fn placed_units<'s>(
+    rules: &Rules,
+    state: &'s State,
+    t: &ImpulseTask,
+) -> Vec<(usize, &'s str, usize)> {
+    let mode = if t.stage == Stage::Reserve {
+        Mode::Reserve
+    } else {
+        Mode::Move
+    };
+    t.units
+        .iter()
+        .filter(|&&(_, m)| m == mode)
+        .filter_map(|&(u, _)| placed(rules, state, u).map(|(from, at)| (u, from, at)))
         .collect()
 }
 
@@ -196,11 +209,12 @@ pub(super) fn stack_overrun_options(
             }
         }
     }
+    let placed = placed_units(rules, state, t);
     targets
         .into_iter()
         .filter(|&n| {
             let to = &g.spaces[n].id;
-            let mut able = could_join(rules, state, (s, t, o), to);
+            let mut able = could_join(rules, state, (s, t, o), &placed, to);
             if able.len() < 2 {
                 return false;
             }
@@ -233,7 +247,8 @@ pub(super) fn joining_options(rules: &Rules, state: &State, t: &ImpulseTask) -> 
         return out;
     };
     let defenders: Vec<usize> = state.units_at(to).map(|(i, _)| i).collect();
-    for u in could_join(rules, state, (s, t, o), to) {
+    let placed = placed_units(rules, state, t);
+    for u in could_join(rules, state, (s, t, o), &placed, to) {
         let mut with = group.clone();
         with.push(u);
         if !group.contains(&u) && fit(rules, state, &with, to, &defenders) {
