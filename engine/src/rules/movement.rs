@@ -271,13 +271,12 @@ impl Zones {
     fn of(rules: &Rules, state: &State) -> Option<Zones> {
         let g = &rules.content.graph;
         let mut exerting = vec![0u8; g.spaces.len()];
-        let zoc = rules.game.zones_of_control.as_ref();
         for u in state.units.iter() {
             let crate::state::Loc::Space(at) = &u.at else {
                 continue;
             };
             let Some(x) = g.index_of(at) else { continue };
-            if zoc.is_none_or(|z| !z.not_exerted_by.iter().any(|t| t == rules.unit_type(u))) {
+            if exerts_zone(rules, u) {
                 exerting[x] |= side_bit(rules, rules.side(u))?;
             }
         }
@@ -290,6 +289,13 @@ impl Zones {
             .iter()
             .any(|&(n, _)| self.exerting.get(n).is_some_and(|&ex| ex & !side != 0))
     }
+}
+
+/// Whether a unit exerts a zone of control: every unit does, but those of the types the
+/// game's `zones_of_control` says do not (and every unit of a game without zones).
+pub(in crate::rules) fn exerts_zone(rules: &Rules, u: &crate::state::Unit) -> bool {
+    let zoc = rules.game.zones_of_control.as_ref();
+    zoc.is_none_or(|z| !z.not_exerted_by.iter().any(|t| t == rules.unit_type(u)))
 }
 
 /// A side's bit in [`Zones`], if it has one.
@@ -321,9 +327,9 @@ pub fn with_zones<R>(rules: &Rules, state: &State, f: impl FnOnce() -> R) -> R {
 /// Whether a space (a graph index) lies in the zone of control of a unit hostile to `side`:
 /// next to one that exerts a zone.
 pub fn in_enemy_zone(rules: &Rules, state: &State, side: crate::Id, space: usize) -> bool {
-    let Some(zoc) = &rules.game.zones_of_control else {
+    if rules.game.zones_of_control.is_none() {
         return false;
-    };
+    }
     let g = &rules.content.graph;
     let cached = side_bit(rules, side)
         .and_then(|bit| ZONES.with(|z| z.borrow().as_ref().map(|z| z.hostile_to(g, bit, space))));
@@ -331,9 +337,9 @@ pub fn in_enemy_zone(rules: &Rules, state: &State, side: crate::Id, space: usize
         return found;
     }
     g.neighbours(space).iter().any(|&(n, _)| {
-        state.units_at(&g.spaces[n].id).any(|(_, x)| {
-            rules.side(x) != side && !zoc.not_exerted_by.iter().any(|t| t == rules.unit_type(x))
-        })
+        state
+            .units_at(&g.spaces[n].id)
+            .any(|(_, x)| rules.side(x) != side && exerts_zone(rules, x))
     })
 }
 

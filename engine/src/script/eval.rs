@@ -510,11 +510,12 @@ impl<'a> Eval<'a> {
                 }
                 Self::set(values)
             }
+            // Handled in `expr`; never asked here, and no panic if they were.
             ExprKind::Name(_)
             | ExprKind::Binary { .. }
             | ExprKind::Call { .. }
             | ExprKind::Field { .. } => {
-                unreachable!("handled in `expr`")
+                return fail(e.range, "an expression evaluated out of turn")
             }
         })
     }

@@ -82,13 +82,11 @@ impl Occupancy {
         let g = &rules.content.graph;
         let mut present = vec![Vec::new(); g.spaces.len()];
         let mut exerting: Vec<Vec<crate::Id>> = vec![Vec::new(); g.spaces.len()];
-        let zoc = rules.game.zones_of_control.as_ref();
         for (i, u) in state.units.iter().enumerate() {
             let Loc::Space(at) = &u.at else { continue };
             let Some(x) = g.index_of(at) else { continue };
             present[x].push(i);
-            let exerts =
-                zoc.is_none_or(|z| !z.not_exerted_by.iter().any(|t| t == rules.unit_type(u)));
+            let exerts = crate::rules::movement::exerts_zone(rules, u);
             let side = rules.side(u);
             if exerts && !exerting[x].contains(&side) {
                 exerting[x].push(side);
