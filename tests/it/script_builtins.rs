@@ -491,3 +491,91 @@ fn a_state_whose_tasks_hold_shared_sets_may_go_to_another_thread_and_be_shared()
     let moved = std::thread::spawn(move || s.units.len()).join().unwrap();
     assert_eq!(moved, campaign().units.len());
 }
+
+#[test]
+fn sets_of_spaces_kept_for_the_stamps_of_control_and_of_the_pieces_are_those_of_each_state() {
+    // `spaces(...)` with filters of the map, of control and of where the pieces stand keeps its
+    // set while the table of control and the pieces keep their stamps. At every state of a
+    // random campaign's first 300 actions (control and the pieces change as it goes), each set
+    // holds the spaces its filters name, as counted from the state and tested member by member.
+    use sandtable_engine::agent::RandomAgent;
+    use sandtable_engine::rules::{act, start, Rules};
+    use sandtable_engine::state::space_in_region;
+    let content = b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = start(&rules, 3, &[], &[]).unwrap();
+    let mut agent = RandomAgent::new(3);
+    let g = &content.graph;
+    let (mut checked, mut counts) = (0, std::collections::BTreeSet::new());
+    while let Some(prompt) = &state.flow.prompt {
+        if checked >= 300 {
+            break;
+        }
+        let action = agent.act(prompt);
+        act(&rules, &mut state, &action).unwrap();
+        checked += 1;
+        let holds_side = |space: &sandtable_engine::Id, side: &str| {
+            state
+                .units
+                .iter()
+                .any(|u| u.at == Loc::Space(*space) && u.side(content).as_str() == side)
+        };
+        let controlled = |side: &str| {
+            (g.spaces.iter())
+                .filter(|s| state.control.get(&s.id).is_some_and(|c| c.as_str() == side))
+                .count()
+        };
+        let sets = [
+            ("spaces()", "true", g.spaces.len()),
+            (
+                "spaces(controlled_by: axis)",
+                "controls(axis, s)",
+                controlled("axis"),
+            ),
+            (
+                "spaces(controlled_by: allied)",
+                "controls(allied, s)",
+                controlled("allied"),
+            ),
+            (
+                "spaces(occupied_by: allied)",
+                "exists(units(in: s, side: allied))",
+                g.spaces
+                    .iter()
+                    .filter(|s| holds_side(&s.id, "allied"))
+                    .count(),
+            ),
+            (
+                "spaces(empty: true)",
+                "not exists(units(in: s))",
+                (g.spaces.iter())
+                    .filter(|s| !state.units.iter().any(|u| u.at == Loc::Space(s.id)))
+                    .count(),
+            ),
+            (
+                "spaces(region: soviet_union, controlled_by: axis)",
+                "controls(axis, s) and contains(spaces(region: soviet_union), s)",
+                (g.spaces.iter())
+                    .filter(|s| space_in_region(content, &s.id, "soviet_union"))
+                    .filter(|s| {
+                        state
+                            .control
+                            .get(&s.id)
+                            .is_some_and(|c| c.as_str() == "axis")
+                    })
+                    .count(),
+            ),
+        ];
+        for (set, test, count) in sets {
+            let condition = format!("count({set}) == {count} and all({set}, |s| {test})");
+            assert!(
+                holds(&state, &condition),
+                "action {checked} `{action}`: {set}"
+            );
+            counts.insert((set, count));
+        }
+    }
+    assert_eq!(checked, 300);
+    // Control and the pieces changed along the way: the sets were asked of different states.
+    assert!(counts.len() > 12, "{counts:?}");
+}

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use super::syntax::{Arg, BinaryOp, Expr, ExprKind, Range, ScriptError, Stmt, UnaryOp};
-use super::types::{builtin_of, Kind};
+use super::types::Kind;
 use crate::content::Content;
 use crate::model::{Cell, Scalar};
 use crate::state::{space_in_region, Loc, MarkerOnMap, Modifier, ModifierEffect, State};
@@ -708,11 +708,13 @@ impl<'a> Eval<'a> {
         Value::Set(items.into())
     }
 
-    fn call_builtin(&mut self, id: crate::id::Id, args: &[Arg], range: Range) -> Res<Value> {
-        let name = id.as_str();
-        let Some(b) = builtin_of(id) else {
-            return fail(range, format!("unknown function `{name}`"));
-        };
+    fn call_builtin(
+        &mut self,
+        b: &'static super::types::Builtin,
+        args: &[Arg],
+        range: Range,
+    ) -> Res<Value> {
+        let name = b.name;
         if b.ctx != super::types::Ctx::Query {
             // An effect may change what supply traces through.
             self.supply.borrow_mut().clear();

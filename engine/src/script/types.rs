@@ -392,31 +392,6 @@ pub fn builtin(name: &str) -> Option<&'static Builtin> {
         .copied()
 }
 
-/// [`builtin`] of an interned name, found by the address of its one copy without hashing its
-/// text: what the interpreter asks at every call.
-pub fn builtin_of(name: crate::id::Id) -> Option<&'static Builtin> {
-    type ByAddr = std::collections::HashMap<
-        usize,
-        &'static Builtin,
-        std::hash::BuildHasherDefault<crate::content::AddrHash>,
-    >;
-    static BY_ADDR: std::sync::OnceLock<ByAddr> = std::sync::OnceLock::new();
-    let addr = |id: crate::id::Id| id.as_str().as_ptr() as usize;
-    BY_ADDR
-        .get_or_init(|| {
-            BUILTINS
-                .iter()
-                .rev()
-                .map(|b| (addr(crate::id::Id::new(b.name)), b))
-                .collect()
-        })
-        .get(&addr(name))
-        .copied()
-        // The same address is the same text (ids' texts are never freed), but for the empty
-        // text, which no builtin has.
-        .filter(|b| b.name.len() == name.len())
-}
-
 /// Fields of values, by the kind of the value: name, type. A unit has the game's stats as
 /// fields, a space the game's space properties (`props`, with their types).
 pub fn field(kind: Kind, name: &str, stats: &[String], props: &[(String, Type)]) -> Option<Type> {

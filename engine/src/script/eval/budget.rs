@@ -7,6 +7,7 @@
 
 use super::{fail, Eval, Res, Stop, Value, STEP_BUDGET, VISITS_PER_STEP};
 use crate::script::syntax::{Arg, Expr, ExprKind, Range, ScriptError};
+use crate::script::types::{Builtin, BUILTINS};
 
 /// The result of checked arithmetic, or the error that stops the script at `range`.
 pub(super) fn checked(range: Range, value: Option<i64>, what: &str) -> Res<i64> {
@@ -23,6 +24,72 @@ pub(super) fn checked(range: Range, value: Option<i64>, what: &str) -> Res<i64> 
 /// A script's number as a table's, clamped (tables are small; no lookup wraps around).
 pub(super) fn narrow(n: i64) -> i32 {
     n.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+}
+
+/// What a builtin walks before it answers, charged to the budget by the size of the map, the
+/// pieces or the markers (see [`Eval::walk_cost`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Walk {
+    Nothing,
+    /// The map and the markers on it: `spaces`.
+    MapAndMarkers,
+    /// The map: `distance`, `path`.
+    Map,
+    /// The pieces: `units`, `place`, `replace`.
+    Units,
+    /// The markers: the builtins that look for a marker or change one.
+    Markers,
+    /// `needed_for_supply`: a copy of the state, then traces for every nation.
+    SupplyNeeds,
+}
+
+/// A builtin as the interpreter calls it: what it walks, and whether it runs a test on each
+/// member of a set (`any`, `all`, `filter`), worked out once from its name.
+pub(super) struct Resolved {
+    pub(super) builtin: &'static Builtin,
+    walk: Walk,
+    tests: bool,
+}
+
+/// The builtin a call names, found by the address of its interned name (one lookup per call,
+/// no text compared).
+pub(super) fn resolved(name: crate::id::Id) -> Option<&'static Resolved> {
+    type ByAddr = std::collections::HashMap<
+        usize,
+        Resolved,
+        std::hash::BuildHasherDefault<crate::content::AddrHash>,
+    >;
+    static BY_ADDR: std::sync::OnceLock<ByAddr> = std::sync::OnceLock::new();
+    let addr = |id: crate::id::Id| id.as_str().as_ptr() as usize;
+    BY_ADDR
+        .get_or_init(|| {
+            BUILTINS
+                .iter()
+                .rev()
+                .map(|b| {
+                    let walk = match b.name {
+                        "spaces" => Walk::MapAndMarkers,
+                        "distance" | "path" => Walk::Map,
+                        "units" | "place" | "replace" => Walk::Units,
+                        "has_marker" | "marker_level" | "place_marker" | "remove_marker"
+                        | "set_marker_level" => Walk::Markers,
+                        "needed_for_supply" => Walk::SupplyNeeds,
+                        _ => Walk::Nothing,
+                    };
+                    let tests = matches!(b.name, "any" | "all" | "filter");
+                    let r = Resolved {
+                        builtin: b,
+                        walk,
+                        tests,
+                    };
+                    (addr(crate::id::Id::new(b.name)), r)
+                })
+                .collect()
+        })
+        .get(&addr(name))
+        // The same address is the same text (ids' texts are never freed), but for the empty
+        // text, which no builtin has.
+        .filter(|r| r.builtin.name.len() == name.len())
 }
 
 impl Eval<'_> {
@@ -51,22 +118,21 @@ impl Eval<'_> {
 
     /// What a builtin walks before it answers, in visits: the spaces and edges of the map, the
     /// units or the markers it scans, and the supply traces it makes.
-    fn walk_cost(&self, name: &str) -> u64 {
+    fn walk_cost(&self, walk: Walk) -> u64 {
         let map = (self.content.graph.spaces.len() + self.content.graph.edges.len()) as u64;
         let units = self.state.units.len() as u64;
         let markers = self.state.markers.len() as u64;
-        match name {
-            "spaces" => map + markers,
-            "distance" | "path" => map,
-            "units" | "place" | "replace" => units,
-            "has_marker" | "marker_level" | "place_marker" | "remove_marker"
-            | "set_marker_level" => markers,
-            "needed_for_supply" => {
+        match walk {
+            Walk::Nothing => 0,
+            Walk::MapAndMarkers => map + markers,
+            Walk::Map => map,
+            Walk::Units => units,
+            Walk::Markers => markers,
+            Walk::SupplyNeeds => {
                 // A copy of the state, then two traces for every nation on the map.
                 let nations = self.content.game.as_ref().map_or(1, |g| g.nations.len()) as u64;
                 units + markers + 2 * nations.max(1) * self.trace_cost()
             }
-            _ => 0,
         }
     }
 
@@ -81,8 +147,10 @@ impl Eval<'_> {
     /// Calls a builtin, charging the budget for the work it does: what it walks, the set it
     /// returns, and the supply traces it had to make.
     pub(super) fn call(&mut self, id: crate::id::Id, args: &[Arg], range: Range) -> Res<Value> {
-        let name = id.as_str();
-        self.charge(range, self.walk_cost(name))?;
+        let Some(b) = resolved(id) else {
+            return fail(range, format!("unknown function `{id}`"));
+        };
+        self.charge(range, self.walk_cost(b.walk))?;
         // The arguments first, in order, before the builtin's own (large) frame is on the
         // stack: so a nesting of calls recurses through small frames only.
         // They go on the one stack of evaluated arguments; what the builtin leaves of them is
@@ -100,10 +168,10 @@ impl Eval<'_> {
             }
         }
         self.frames.push(start);
-        let value = if matches!(name, "any" | "all" | "filter") {
-            self.test_each(name, args, range)
+        let value = if b.tests {
+            self.test_each(b.builtin.name, args, range)
         } else {
-            self.call_builtin(id, args, range)
+            self.call_builtin(b.builtin, args, range)
         };
         self.frames.pop();
         self.evaluated.truncate(start);

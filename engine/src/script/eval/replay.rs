@@ -12,7 +12,7 @@
 
 use super::{Eval, Res, Value};
 use crate::script::syntax::{Arg, Expr, ExprKind};
-use crate::script::types::{builtin_of, Ctx};
+use crate::script::types::Ctx;
 
 thread_local! {
     static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
@@ -80,7 +80,7 @@ fn only_reads(e: &Expr) -> bool {
         ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Text(_) | ExprKind::Name(_) => true,
         ExprKind::Error => false,
         ExprKind::Call { name, args } => {
-            builtin_of(name.name).is_some_and(|b| b.ctx == Ctx::Query)
+            super::budget::resolved(name.name).is_some_and(|r| r.builtin.ctx == Ctx::Query)
                 && args.iter().all(|a| only_reads(&a.value))
         }
         ExprKind::Field { target, .. } => only_reads(target),

@@ -232,14 +232,12 @@ impl Eval<'_> {
             };
             filters.push((n.name, self.expr(&a.value)?));
         }
-        // Filters of the map alone give the same set every time: made once per content.
-        let of_map = !filters.is_empty()
-            && filters.iter().all(|(key, v)| {
-                matches!(v, Value::Id(..))
-                    && matches!(key.as_str(), "country" | "region" | "terrain" | "feature")
-            });
-        if of_map {
-            if let Some(set) = map_set(self.content, &filters, None) {
+        // Filters of the map alone give the same set every time: made once per content. With
+        // filters of control and of where the pieces stand too, the same set while the table
+        // of control and the pieces keep their stamps.
+        let stamps = kept_by(&filters, &self.state);
+        if let Some(stamps) = stamps {
+            if let Some(set) = kept_set(self.content, stamps, &filters, None) {
                 return Ok(Value::Set(set));
             }
         }
@@ -365,8 +363,8 @@ impl Eval<'_> {
         }
         out.dedup();
         let set = std::sync::Arc::new(out);
-        if of_map {
-            map_set(self.content, &filters, Some(&set));
+        if let Some(stamps) = stamps {
+            kept_set(self.content, stamps, &filters, Some(&set));
         }
         Ok(Value::Set(set))
     }
@@ -657,39 +655,73 @@ fn neighbour_set(content: &Content, y: usize) -> Option<std::sync::Arc<Vec<Value
     })
 }
 
-/// The set `spaces(...)` gives for filters of the map alone (country, region, terrain,
-/// feature), kept per content and thread: found, or (`made`) kept.
-fn map_set(
+/// What a set of `spaces(...)` with these filters depends on besides the content, when it can
+/// be kept: the stamp of the table of control (with a `controlled_by` filter) and of the
+/// pieces (with `occupied_by` or `empty`), 0 for what it does not read; none with a filter
+/// of anything else (markers, a space's neighbours).
+fn kept_by(filters: &[(crate::Id, Value)], state: &State) -> Option<(u64, u64)> {
+    let (mut control, mut pieces) = (0, 0);
+    for (key, v) in filters {
+        match (key.as_str(), v) {
+            ("country" | "region" | "terrain" | "feature", Value::Id(..)) => {}
+            ("controlled_by", Value::Id(..)) => control = state.control.stamp(),
+            ("occupied_by", Value::Id(..)) | ("empty", Value::Bool(_)) => {
+                pieces = state.units.stamp();
+            }
+            _ => return None,
+        }
+    }
+    Some((control, pieces))
+}
+
+/// How many sets that depend on the state a thread keeps (a few per prompt are asked again).
+const KEPT_STAMPED: usize = 16;
+
+/// The set of `spaces(...)` with these filters, kept for the content and the stamps
+/// ([`kept_by`]): found (`made` none), or kept (`made`). Sets of the map alone are kept for
+/// the content (a bounded number), sets that depend on the state the last [`KEPT_STAMPED`].
+fn kept_set(
     content: &Content,
+    stamps: (u64, u64),
     filters: &[(crate::Id, Value)],
     made: Option<&std::sync::Arc<Vec<Value>>>,
 ) -> Option<std::sync::Arc<Vec<Value>>> {
-    type Kept = (
-        u64,
-        Vec<(Vec<(crate::Id, Value)>, std::sync::Arc<Vec<Value>>)>,
-    );
+    type Sets = Vec<(
+        (u64, u64),
+        Vec<(crate::Id, Value)>,
+        std::sync::Arc<Vec<Value>>,
+    )>;
     thread_local! {
-        static KEPT: std::cell::RefCell<Kept> = const { std::cell::RefCell::new((u64::MAX, Vec::new())) };
+        static KEPT: std::cell::RefCell<(u64, Sets, Sets)> =
+            const { std::cell::RefCell::new((u64::MAX, Vec::new(), Vec::new())) };
     }
     KEPT.with(|kept| {
         let mut kept = kept.borrow_mut();
         if kept.0 != content.memo_id() {
-            *kept = (content.memo_id(), Vec::new());
+            *kept = (content.memo_id(), Vec::new(), Vec::new());
         }
+        let (_, of_map, of_state) = &mut *kept;
+        let sets = if stamps == (0, 0) { of_map } else { of_state };
         match made {
             Some(set) => {
-                // Bounded, should a script name many regions in turn.
-                if kept.1.len() >= 256 {
-                    kept.1.clear();
+                // Bounded, should a script name many regions in turn; the state's sets, the
+                // last few.
+                let most = if stamps == (0, 0) { 256 } else { KEPT_STAMPED };
+                if sets.len() >= most {
+                    if stamps == (0, 0) {
+                        sets.clear();
+                    } else {
+                        sets.remove(0);
+                    }
                 }
-                kept.1.push((filters.to_vec(), std::sync::Arc::clone(set)));
+                sets.push((stamps, filters.to_vec(), std::sync::Arc::clone(set)));
                 None
             }
-            None => kept
-                .1
+            None => sets
                 .iter()
-                .find(|(f, _)| f.as_slice() == filters)
-                .map(|(_, set)| std::sync::Arc::clone(set)),
+                .rev()
+                .find(|(at, f, _)| *at == stamps && f.as_slice() == filters)
+                .map(|(_, _, set)| std::sync::Arc::clone(set)),
         }
     })
 }
