@@ -19,6 +19,10 @@ pub(super) fn leavers(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<(usi
     if s.leave.is_empty() {
         return Vec::new();
     }
+    // The rules' conditions, by where they stand in the content.
+    let whens: Vec<String> = (0..s.leave.len())
+        .map(|k| format!("{}/leave/{k}/when", pointer(t.at)))
+        .collect();
     let mut out = Vec::new();
     for (i, u) in state.units.iter().enumerate() {
         if on_map(state, i).is_none()
@@ -32,14 +36,7 @@ pub(super) fn leavers(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<(usi
             names: vec![crate::rules::hooks::unit("u", i)],
             ..side_context(rules, &imp.side)
         };
-        if let Some(k) = (0..s.leave.len()).find(|k| {
-            holds(
-                rules,
-                state,
-                &format!("{}/leave/{k}/when", pointer(t.at)),
-                &ctx,
-            )
-        }) {
+        if let Some(k) = (whens.iter()).position(|when| holds(rules, state, when, &ctx)) {
             out.push((i, k));
         }
     }

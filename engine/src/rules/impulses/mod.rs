@@ -194,65 +194,162 @@ pub(super) fn start(rules: &Rules, state: &mut State, at: (usize, usize)) {
     state.flow.tasks.push(Task::Impulses(Box::new(t)));
 }
 
-/// How many connections apart two spaces are (any connection counts), if they are joined.
-fn hops(rules: &Rules, from: usize, to: usize) -> Option<usize> {
+/// How many spaces' searches [`hops_to`] keeps per thread.
+const KEPT_SEARCHES: usize = 32;
+
+/// How many connections apart every space (by graph index) is from `to` (any connection
+/// counts, and joins both ways), `u32::MAX` where it is not joined to it: a search of the whole map, kept per thread for the last
+/// [`KEPT_SEARCHES`] spaces asked with the content they belong to (a piece apart from its
+/// army asks, for each step it may take, how far it would stand from the pieces it rejoins,
+/// which stand still meanwhile).
+fn hops_to(rules: &Rules, to: usize) -> std::rc::Rc<[u32]> {
+    type Kept = std::collections::VecDeque<(u64, usize, std::rc::Rc<[u32]>)>;
+    thread_local! {
+        static KEPT: std::cell::RefCell<Kept> = const { std::cell::RefCell::new(Kept::new()) };
+    }
+    let of = rules.content.memo_id();
+    let found = KEPT.with(|k| {
+        (k.borrow().iter())
+            .find(|(c, t, _)| *c == of && *t == to)
+            .map(|(_, _, d)| std::rc::Rc::clone(d))
+    });
+    if let Some(d) = found {
+        return d;
+    }
     let g = &rules.content.graph;
-    let mut seen = vec![false; g.spaces.len()];
-    let mut frontier = vec![from];
-    seen[from] = true;
-    for d in 0..g.spaces.len() {
-        if frontier.contains(&to) {
-            return Some(d);
-        }
+    let mut hops = vec![u32::MAX; g.spaces.len()];
+    let mut frontier = Vec::new();
+    if let Some(start) = hops.get_mut(to) {
+        *start = 0;
+        frontier.push(to);
+    }
+    let mut d = 0;
+    while !frontier.is_empty() {
+        d += 1;
         let mut next = Vec::new();
         for x in frontier {
             for &(n, _) in g.neighbours(x) {
-                if !seen[n] {
-                    seen[n] = true;
+                if hops[n] == u32::MAX {
+                    hops[n] = d;
                     next.push(n);
                 }
             }
         }
-        if next.is_empty() {
-            return None;
-        }
         frontier = next;
     }
-    None
+    let hops: std::rc::Rc<[u32]> = hops.into();
+    KEPT.with(|k| {
+        let mut k = k.borrow_mut();
+        if k.len() >= KEPT_SEARCHES {
+            k.pop_front();
+        }
+        k.push_back((of, to, std::rc::Rc::clone(&hops)));
+    });
+    hops
 }
 
-/// The farthest, in connections, a piece stands from another piece of its counter on the map
-/// (0 when it is alone or with them).
-fn apart_from_its_own(rules: &Rules, state: &State, unit: usize) -> usize {
-    match placed(rules, state, unit) {
-        Some((_, here)) => farthest_own(rules, state, unit, here),
-        None => 0,
+/// How far every space is from each other piece of a unit's counter on the map: asked for
+/// each step a piece apart from its army may take, the pieces found and their searches
+/// ([`hops_to`]) taken once.
+pub(super) struct OwnPieces(Vec<std::rc::Rc<[u32]>>);
+
+impl OwnPieces {
+    pub(super) fn of(rules: &Rules, state: &State, unit: usize) -> OwnPieces {
+        let counter = &state.units[unit].counter;
+        OwnPieces(
+            (state.units.iter().enumerate())
+                .filter(|(i, u)| *i != unit && u.counter == *counter)
+                .filter_map(|(i, _)| placed(rules, state, i))
+                .map(|(_, there)| hops_to(rules, there))
+                .collect(),
+        )
+    }
+
+    /// The farthest, in connections, the space `here` is from the pieces (those it is not
+    /// joined to left out; 0 when there are none).
+    pub(super) fn farthest(&self, here: usize) -> usize {
+        (self.0.iter())
+            .filter_map(|hops| hops.get(here).copied())
+            .filter(|&d| d != u32::MAX)
+            .max()
+            .map_or(0, |d| d as usize)
     }
 }
 
-/// The farthest, in connections, a space is from the other pieces of a unit's counter.
-fn farthest_own(rules: &Rules, state: &State, unit: usize, here: usize) -> usize {
-    let counter = &state.units[unit].counter;
-    state
-        .units
-        .iter()
-        .enumerate()
-        .filter(|(i, u)| *i != unit && u.counter == *counter)
-        .filter_map(|(i, _)| placed(rules, state, i))
-        .filter_map(|(_, there)| hops(rules, here, there))
-        .max()
-        .unwrap_or(0)
-}
-
-/// The pieces of the cohesion nations more than one space from another piece of their counter.
+/// The pieces of the cohesion nations more than one space from another piece of their counter
+/// (one the map joins them to): the pieces of each counter found once, and two spaces more
+/// than one connection apart when they are neither the same nor neighbours.
 fn apart_pieces(rules: &Rules, state: &State, nations: &[String]) -> Vec<usize> {
     if nations.is_empty() {
         return Vec::new();
     }
-    (0..state.units.len())
-        .filter(|&i| nations.iter().any(|n| n == rules.nation(&state.units[i])))
-        .filter(|&i| apart_from_its_own(rules, state, i) > 1)
+    let g = &rules.content.graph;
+    let cohesive = |i: usize| nations.iter().any(|n| n == rules.nation(&state.units[i]));
+    // Where the pieces of each counter of those nations stand on the map.
+    let mut pieces: std::collections::HashMap<crate::Id, Vec<(usize, usize)>> = Default::default();
+    let placed_pieces: Vec<(usize, usize)> = (0..state.units.len())
+        .filter(|&i| cohesive(i))
+        .filter_map(|i| Some((i, placed(rules, state, i)?.1)))
+        .collect();
+    for &(i, at) in &placed_pieces {
+        pieces
+            .entry(state.units[i].counter)
+            .or_default()
+            .push((i, at));
+    }
+    let joined = joined_parts(rules);
+    placed_pieces
+        .iter()
+        .filter(|&&(i, here)| {
+            let own = pieces
+                .get(&state.units[i].counter)
+                .map_or(&[][..], Vec::as_slice);
+            own.iter().any(|&(j, there)| {
+                j != i
+                    && there != here
+                    && g.edge_between(here, there).is_none()
+                    && joined.get(here) == joined.get(there)
+            })
+        })
+        .map(|&(i, _)| i)
         .collect()
+}
+
+/// The part of the map each space (by graph index) lies in: two spaces have the same number
+/// when connections join them. Worked out once per content and thread.
+fn joined_parts(rules: &Rules) -> std::rc::Rc<[usize]> {
+    thread_local! {
+        static KEPT: std::cell::RefCell<Option<(u64, std::rc::Rc<[usize]>)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let of = rules.content.memo_id();
+    if let Some(parts) = KEPT.with(|k| {
+        (k.borrow().as_ref())
+            .filter(|(c, _)| *c == of)
+            .map(|(_, p)| std::rc::Rc::clone(p))
+    }) {
+        return parts;
+    }
+    let g = &rules.content.graph;
+    let mut part = vec![usize::MAX; g.spaces.len()];
+    for start in 0..g.spaces.len() {
+        if part[start] != usize::MAX {
+            continue;
+        }
+        part[start] = start;
+        let mut frontier = vec![start];
+        while let Some(x) = frontier.pop() {
+            for &(n, _) in g.neighbours(x) {
+                if part[n] == usize::MAX {
+                    part[n] = start;
+                    frontier.push(n);
+                }
+            }
+        }
+    }
+    let parts: std::rc::Rc<[usize]> = part.into();
+    KEPT.with(|k| *k.borrow_mut() = Some((of, std::rc::Rc::clone(&parts))));
+    parts
 }
 
 /// Puts the operations under way at the start of impulse `k` of the current phase (a

@@ -183,10 +183,8 @@ fn steps(
         return Vec::new();
     };
     // A piece apart from its army moves only to rejoin it, and stops when it has.
-    let rejoining = t
-        .apart
-        .contains(&u)
-        .then(|| farthest_own(rules, state, u, at));
+    let own = t.apart.contains(&u).then(|| OwnPieces::of(rules, state, u));
+    let rejoining = own.as_ref().map(|own| own.farthest(at));
     if rejoining.is_some_and(|d| d <= 1) {
         return Vec::new();
     }
@@ -195,7 +193,7 @@ fn steps(
     let floor = t.restricted.get(&u);
     let may = |n: usize, e: usize| {
         floor.is_none_or(|&f| prop(rules, &g.spaces[n].id, &restricted_property(s)) >= f)
-            && rejoining.is_none_or(|d| farthest_own(rules, state, u, n) < d)
+            && (own.as_ref().zip(rejoining)).is_none_or(|(own, d)| own.farthest(n) < d)
             && may_step(rules, state, s, u, from, n, e)
             && super::crossing::may_cross(rules, state, (s, t), u, (e, used))
             && keeps_approach(
