@@ -198,10 +198,10 @@ pub(super) fn start(rules: &Rules, state: &mut State, at: (usize, usize)) {
 const KEPT_SEARCHES: usize = 32;
 
 /// How many connections apart every space (by graph index) is from `to` (any connection
-/// counts, and joins both ways), `u32::MAX` where it is not joined to it: a search of the whole map, kept per thread for the last
-/// [`KEPT_SEARCHES`] spaces asked with the content they belong to (a piece apart from its
-/// army asks, for each step it may take, how far it would stand from the pieces it rejoins,
-/// which stand still meanwhile).
+/// counts, and joins both ways), `u32::MAX` where it is not joined to it: a search of the
+/// whole map, kept per thread for the last [`KEPT_SEARCHES`] spaces asked with the content
+/// they belong to (a piece apart from its army asks, for each step it may take, how far it
+/// would stand from the pieces it rejoins, which stand still meanwhile).
 fn hops_to(rules: &Rules, to: usize) -> std::rc::Rc<[u32]> {
     type Kept = std::collections::VecDeque<(u64, usize, std::rc::Rc<[u32]>)>;
     thread_local! {

@@ -700,19 +700,17 @@ fn kept_set(
         if kept.0 != content.memo_id() {
             *kept = (content.memo_id(), Vec::new(), Vec::new());
         }
+        // Bounded, should a script name many regions in turn; the state's sets, the last few.
         let (_, of_map, of_state) = &mut *kept;
-        let sets = if stamps == (0, 0) { of_map } else { of_state };
+        let (sets, most) = if stamps == (0, 0) {
+            (of_map, 256)
+        } else {
+            (of_state, KEPT_STAMPED)
+        };
         match made {
             Some(set) => {
-                // Bounded, should a script name many regions in turn; the state's sets, the
-                // last few.
-                let most = if stamps == (0, 0) { 256 } else { KEPT_STAMPED };
                 if sets.len() >= most {
-                    if stamps == (0, 0) {
-                        sets.clear();
-                    } else {
-                        sets.remove(0);
-                    }
+                    sets.remove(0);
                 }
                 sets.push((stamps, filters.to_vec(), std::sync::Arc::clone(set)));
                 None
