@@ -193,8 +193,9 @@ pub struct Content {
     /// For each hook point, what all its modifier hooks read, when each of their scripts can be
     /// remembered wholly (see `Content::point_memo`); built on first use.
     point_reads: std::sync::OnceLock<PointReads>,
-    /// Each counter's side (its own, else its nation's): one of `game.ron`'s sides, or none.
-    counter_sides: std::sync::OnceLock<Vec<Option<crate::Id>>>,
+    /// Each counter's id and side (its own, else its nation's: one of `game.ron`'s sides, or
+    /// none), side by side so that a unit's side is read without the counter's record.
+    counter_sides: std::sync::OnceLock<Vec<(crate::Id, Option<crate::Id>)>>,
     /// For each `operate_in` play rule, whether its nations, counters and sizes name each
     /// counter, and whether it allows each space (see `rules::stacking`).
     operate_binds: std::sync::OnceLock<OperateTable>,
@@ -252,10 +253,19 @@ impl Content {
         self.memo.0
     }
 
-    /// The side of the counter at index `i` (its own, else its nation's), if it is one of the
-    /// game's sides.
-    pub(crate) fn counter_side(&self, i: usize) -> Option<crate::Id> {
-        let all = self.counter_sides.get_or_init(|| {
+    /// The side of the counter at index `i` (its own, else its nation's), if its id is
+    /// `counter` and its side one of the game's sides.
+    #[inline]
+    pub(crate) fn counter_side(&self, i: usize, counter: crate::Id) -> Option<crate::Id> {
+        match self.counter_sides().get(i) {
+            Some(&(id, side)) if id == counter => side,
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn counter_sides(&self) -> &[(crate::Id, Option<crate::Id>)] {
+        self.counter_sides.get_or_init(|| {
             let sides = self.game.as_ref().map_or(&[][..], |g| g.sides.as_slice());
             self.counters
                 .iter()
@@ -264,11 +274,10 @@ impl Content {
                         Some(s) => s.as_str(),
                         None => supply_index::nation_side(self, &c.nation),
                     };
-                    sides.iter().find(|s| s.id == side).map(|s| s.id)
+                    (c.id, sides.iter().find(|s| s.id == side).map(|s| s.id))
                 })
                 .collect()
-        });
-        *all.get(i)?
+        })
     }
 
     /// The spaces' graph indexes in the order of their ids (as a script's sets order them): a

@@ -67,22 +67,29 @@ impl Eq for Unit {}
 impl Unit {
     /// The side the unit serves: its own allegiance, else its counter's side, else its
     /// nation's.
+    #[inline]
     pub fn side(&self, content: &Content) -> crate::Id {
+        // The counter's side, found once per loaded content, for a unit that serves no other.
+        if self.serves.is_none() {
+            if let Some(side) = content.counter_side(self.hint, self.counter) {
+                return side;
+            }
+        }
+        self.side_otherwise(content)
+    }
+
+    /// [`Unit::side`] of a unit that serves a side of its own, or whose counter is not where
+    /// its hint says or names no side of the game.
+    #[inline(never)]
+    fn side_otherwise(&self, content: &Content) -> crate::Id {
         if let Some(s) = self
             .serves
             .and_then(|i| content.game.as_ref()?.sides.get(i))
         {
             return s.id;
         }
-        // The counter's side, found once per loaded content.
-        if content
-            .counters
-            .get(self.hint)
-            .is_some_and(|c| c.id == self.counter)
-        {
-            if let Some(side) = content.counter_side(self.hint) {
-                return side;
-            }
+        if let Some(side) = content.counter_side(self.hint, self.counter) {
+            return side;
         }
         match content.counter_of(self) {
             Some(c) => match &c.side {

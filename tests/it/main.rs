@@ -28,6 +28,7 @@ mod schema_errors;
 mod script_builtins;
 mod sim;
 mod spi_checks;
+mod supply_search;
 mod telling;
 
 use std::path::{Path, PathBuf};

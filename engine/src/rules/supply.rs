@@ -93,6 +93,11 @@ impl SideView {
         &self.side
     }
 
+    /// Whether the side controls the space of graph index `i` free of enemy pieces.
+    pub fn friendly(&self, i: usize) -> bool {
+        self.friendly.get(i).copied().unwrap_or(false)
+    }
+
     /// This view after pieces moved (or changed sides) with the control of the map and the
     /// hindering markers as they were: the `spaces` (graph indexes) they left or entered
     /// looked at again.
@@ -187,7 +192,18 @@ pub fn levels(content: &Content, state: &State, nation: &str, side: &str) -> std
 
 /// The supply level of every space for a piece of `nation`, on a side's view of the map.
 pub fn levels_seen(content: &Content, state: &State, view: &SideView, nation: &str) -> Vec<Level> {
-    let mut out = lines(content, state, view, nation, &mut |_| true);
+    let reach = max_reach(content, state, nation, &view.side);
+    levels_seen_reaching(content, state, view, (nation, reach))
+}
+
+/// [`levels_seen`] for a nation whose reach ([`max_reach`]) is known.
+pub(crate) fn levels_seen_reaching(
+    content: &Content,
+    state: &State,
+    view: &SideView,
+    (nation, reach): (&str, u32),
+) -> Vec<Level> {
+    let mut out = lines(content, state, view, (nation, reach), &mut |_| true);
     // With no supply line, a unit in a friendly intact fort is in Limited Supply (13.1).
     for (i, level) in out.iter_mut().enumerate() {
         if *level == Level::Out && view.friendly[i] && intact_fort_at(content, state, i) {
@@ -291,16 +307,14 @@ fn lines(
     content: &Content,
     state: &State,
     view: &SideView,
-    nation: &str,
+    (nation, reach): (&str, u32),
     keep: &mut dyn FnMut(usize) -> bool,
 ) -> Vec<Level> {
     let g = &content.graph;
     let index = content.supply_index();
     let n = g.spaces.len();
-    let side = view.side.as_str();
     let (friendly, hindered) = (&view.friendly, &view.hindered);
     let sources = index.sources_of(crate::Id::new(nation));
-    let reach = max_reach(content, state, nation, side);
     let mut out = vec![Level::Out; n];
     let mut seen = vec![false; n];
     let mut stack = Vec::new();
@@ -362,7 +376,8 @@ pub fn traces_to(
     (nation, space): (&str, usize),
     keep: &mut dyn FnMut(usize) -> bool,
 ) -> bool {
-    lines(content, state, view, nation, keep)
+    let reach = max_reach(content, state, nation, &view.side);
+    lines(content, state, view, (nation, reach), keep)
         .get(space)
         .is_some_and(|&l| l != Level::Out)
 }
@@ -424,6 +439,23 @@ pub fn trace(
     open: impl Fn(usize, usize) -> bool,
 ) {
     let g = &content.graph;
+    if reach as usize >= g.spaces.len() {
+        // No shortest line is as long as the map has spaces, so the reach never stops one:
+        // the spaces reached are the same in any order, and a stack finds them.
+        let mut stack = starts;
+        while let Some(i) = stack.pop() {
+            for &(m, e) in g.neighbours(i) {
+                if seen[m] || !open(e, m) {
+                    continue;
+                }
+                seen[m] = true;
+                if passes(m) {
+                    stack.push(m);
+                }
+            }
+        }
+        return;
+    }
     let mut queue: std::collections::VecDeque<(usize, u32)> =
         starts.into_iter().map(|i| (i, 0)).collect();
     while let Some((i, d)) = queue.pop_front() {

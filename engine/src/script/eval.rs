@@ -124,6 +124,8 @@ pub struct Combat {
 /// The supply level of every space (by graph index), shared with the levels kept.
 type Levels = std::rc::Rc<[crate::rules::supply::Level]>;
 
+use crate::rules::supply::Signature;
+
 struct Eval<'a> {
     content: &'a Content,
     /// The state, copied on the first change (a condition never copies it; a script that
@@ -139,9 +141,9 @@ struct Eval<'a> {
     scopes: Vec<(crate::id::Id, Value)>,
     /// Modifiers a combat card adds to its combat.
     pub combat_modifiers: Vec<Modifier>,
-    /// Supply levels traced so far (nation, side, level of every space), kept until the script
-    /// next changes the state.
-    supply: std::cell::RefCell<Vec<(String, String, Levels)>>,
+    /// Supply levels asked so far (nation, side, what its supply reads, level of every
+    /// space), kept until the script next changes the state.
+    supply: std::cell::RefCell<Vec<(crate::Id, crate::Id, Signature<'a>, Levels)>>,
     /// The cost of the supply traces made since the budget was last charged.
     traced: std::cell::Cell<u64>,
     /// The arguments of the builtins being called, evaluated, innermost call last: one stack
@@ -692,7 +694,7 @@ impl<'a> Eval<'a> {
         self.state.units[unit].side(self.content)
     }
 
-    fn units_on_map(&self) -> impl Iterator<Item = usize> + '_ {
+    fn units_on_map(&self) -> impl Iterator<Item = usize> + use<'_, 'a> {
         (0..self.state.units.len())
             .filter(|&i| matches!(self.state.units[i].at, Loc::Space(_) | Loc::Box(_)))
     }

@@ -29,14 +29,22 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
     let large = rules.is_large(u);
     let start = g.index_of(at)?;
     let holders = state.control.by_index(rules.content);
-    let friendly =
-        |i: usize| holders[i] == Some(side) && !enemy_in(rules, state, &g.spaces[i].id, side);
-    let blocked =
-        |i: usize| {
-            rules.play.hindering_markers.iter().any(|h| {
-                h.blocks_sr && h.side == side && has_marker(state, &g.spaces[i].id, h.marker)
-            })
-        };
+    // The side's spaces free of enemy pieces: its view of the map for supply, kept from the
+    // prompt before (the unit's choice) while no piece moved.
+    let view = supply::view_kept(rules.content, state, &side);
+    let friendly = |i: usize| view.friendly(i);
+    // The spaces whose markers block the side's SR, found once.
+    let mut blocking = vec![false; g.spaces.len()];
+    for h in rules.play.hindering_markers.iter() {
+        if h.blocks_sr && h.side == side {
+            for m in state.markers.iter().filter(|m| m.marker == h.marker) {
+                if let Some(i) = g.index_of(m.space) {
+                    blocking[i] = true;
+                }
+            }
+        }
+    }
+    let blocked = |i: usize| blocking[i];
     if blocked(start) {
         return None;
     }

@@ -18,7 +18,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use super::{levels_seen, max_reach, Level, SideView};
+use super::{levels_seen, levels_seen_reaching, max_reach, Level, SideView};
 use crate::content::Content;
 use crate::state::State;
 use crate::Id;
@@ -192,7 +192,8 @@ pub fn levels_kept_reaching(
     if let Some(levels) = found {
         return levels;
     }
-    let levels: Rc<[Level]> = levels_seen(content, state, view, nation.as_str()).into();
+    let levels: Rc<[Level]> =
+        levels_seen_reaching(content, state, view, (nation.as_str(), reach)).into();
     let key = Key {
         content: reads.content,
         nation,

@@ -328,8 +328,8 @@ impl Eval<'_> {
             }
             "full_supply_at" => {
                 let (s, nation) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
-                let side = crate::rules::supply::nation_side(self.content, &nation).to_string();
-                Value::Bool(self.traces_supply(&s, &nation, &side, true))
+                let side = crate::Id::new(crate::rules::supply::nation_side(self.content, &nation));
+                Value::Bool(self.traces_supply(s, nation, side, true))
             }
             "contains" => {
                 let Value::Set(items) = self.expr(pos(0)?)? else {

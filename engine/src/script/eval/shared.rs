@@ -602,23 +602,51 @@ impl Eval<'_> {
         let Some(nation) = self.content.counter_of(u).map(|c| c.nation) else {
             return false;
         };
-        self.traces_supply(start, &nation, &self.side_of(unit), full)
+        self.traces_supply(*start, nation, self.side_of(unit), full)
     }
 
-    /// Whether a piece of `nation` serving `side` in `start` traces supply.
-    pub(super) fn traces_supply(&self, start: &str, nation: &str, side: &str, full: bool) -> bool {
+    /// Whether a piece of `nation` serving `side` in `start` traces supply. Each nation and
+    /// side is charged one trace the first time it is asked, as if traced; a nation whose
+    /// supply reads the same as one asked already ([`crate::rules::supply::signature`])
+    /// shares its levels.
+    pub(super) fn traces_supply(
+        &self,
+        start: crate::Id,
+        nation: crate::Id,
+        side: crate::Id,
+        full: bool,
+    ) -> bool {
         let Some(space) = self.content.graph.index_of(start) else {
             return false;
         };
         let mut cache = self.supply.borrow_mut();
-        let found = cache.iter().position(|(n, s, _)| n == nation && s == side);
+        let found = cache
+            .iter()
+            .position(|(n, s, _, _)| *n == nation && *s == side);
         let i = found.unwrap_or_else(|| {
             self.traced.set(self.traced.get() + self.trace_cost());
-            let levels = crate::rules::supply::levels(self.content, &self.state, nation, side);
-            cache.push((nation.to_string(), side.to_string(), levels));
+            let signature =
+                crate::rules::supply::signature(self.content, &self.state, nation, &side);
+            let same = cache
+                .iter()
+                .position(|(_, s, read, _)| *s == side && *read == signature);
+            let levels = match same {
+                Some(k) => std::rc::Rc::clone(&cache[k].3),
+                None => {
+                    let view = crate::rules::supply::view_kept(self.content, &self.state, &side);
+                    crate::rules::supply::levels_kept_reaching(
+                        self.content,
+                        &self.state,
+                        &view,
+                        &nation,
+                        signature.reach(),
+                    )
+                }
+            };
+            cache.push((nation, side, signature, levels));
             cache.len() - 1
         });
-        let level = cache[i].2[space];
+        let level = cache[i].3[space];
         if full {
             level == crate::rules::supply::Level::Full
         } else {
