@@ -7,6 +7,7 @@ use sandtable_engine::rules::supply::{self, Level, SideView};
 use sandtable_engine::rules::{act, start, Rules};
 use sandtable_engine::script::eval::{condition, Context, Value};
 use sandtable_engine::script::syntax::parse_expr;
+use sandtable_engine::script::types::Kind;
 use sandtable_engine::state::{Loc, State};
 use sandtable_engine::Id;
 
@@ -94,27 +95,30 @@ fn a_supply_trace_that_no_length_stops_reaches_what_a_search_by_levels_reaches()
 }
 
 #[test]
-fn in_supply_in_a_script_is_the_level_of_the_units_nation_and_side() {
+fn a_scripts_supply_questions_give_each_nations_levels_of_the_state_asked_and_no_other() {
     // A script's run asks each nation's supply once, and a nation whose supply reads the same
     // as one asked already shares its levels. At states of a random campaign, `in_supply(u)`
     // and `full_supply(u)` of every unit on the map, asked one after another in one run, are
-    // its nation's levels for its side traced on their own. Every other state is in Winter 42
-    // (15.2), when German units in the Soviet Union are at best in Limited Supply and the other
-    // Axis nations' are not: their levels differ.
+    // its nation's levels for its side traced on their own, and `full_supply_at` of every space
+    // for every nation is where its levels are Full. Each state is asked again in Winter 42
+    // (15.2), when German supply in the Soviet Union is at best Limited and the other Axis
+    // nations' is not (their levels differ): the same pieces and control with a flag more, which
+    // the levels kept from the first asking must not answer.
     let content = crate::cards::b2b();
     let (expr, errors) = parse_expr(
         "all(units(), |u| not contains(on_map, u) or (in_supply(u) == contains(supplied, u) and full_supply(u) == contains(full, u)))",
     );
     assert!(errors.is_empty(), "{errors:?}");
     let expr = expr.unwrap();
-    let mut units_asked = 0;
-    for (k, mut state) in states(content, "campaign", 3, (15, 20))
+    let (mut units_asked, mut spaces_full) = (0, 0);
+    let asked = states(content, "campaign", 3, (15, 20))
         .into_iter()
-        .enumerate()
-    {
-        if k % 2 == 1 {
-            state.flags.insert(Id::new("winter_42"));
-        }
+        .flat_map(|state| {
+            let mut winter = state.clone();
+            winter.flags.insert(Id::new("winter_42"));
+            [state, winter]
+        });
+    for state in asked {
         let (mut on_map, mut supplied, mut full) = (Vec::new(), Vec::new(), Vec::new());
         for (i, u) in state.units.iter().enumerate() {
             let Loc::Space(at) = &u.at else { continue };
@@ -142,6 +146,33 @@ fn in_supply_in_a_script_is_the_level_of_the_units_nation_and_side() {
             ..Context::default()
         };
         assert!(condition(&expr, content, &state, &ctx).unwrap());
+        // And `full_supply_at` of every space for every nation: its levels everywhere.
+        for nation in &content.game.as_ref().unwrap().nations {
+            let side = supply::nation_side(content, &nation.id);
+            let levels = supply::levels(content, &state, &nation.id, side);
+            let mut full: Vec<Value> = (0..levels.len())
+                .filter(|&i| levels[i] == Level::Full)
+                .map(|i| Value::Id(Kind::Space, content.graph.spaces[i].id))
+                .collect();
+            full.sort();
+            spaces_full += full.len();
+            let text = format!(
+                "all(spaces(), |s| full_supply_at(s, {}) == contains(full, s))",
+                nation.id
+            );
+            let (every, errors) = parse_expr(&text);
+            assert!(errors.is_empty(), "{errors:?}");
+            let ctx = Context {
+                names: vec![(Id::new("full"), set(full))],
+                ..ctx.clone()
+            };
+            let held = condition(&every.unwrap(), content, &state, &ctx).unwrap();
+            assert!(held, "turn {}: {}", state.turn, nation.id);
+        }
     }
+    assert!(
+        spaces_full > 10_000,
+        "only {spaces_full} spaces in Full Supply"
+    );
     assert!(units_asked > 1000, "only {units_asked} units asked");
 }
