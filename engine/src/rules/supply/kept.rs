@@ -183,9 +183,11 @@ pub fn levels_kept_reaching(
         flags: &state.flags,
     };
     let print = reads.print(markers());
+    // The newest first: a question most often reads as one asked a little before it.
     let found = KEPT.with(|k| {
         k.borrow()
             .iter()
+            .rev()
             .find(|(p, x, _)| *p == print && reads.is(x, markers()))
             .map(|(_, _, levels)| Rc::clone(levels))
     });
@@ -262,15 +264,15 @@ pub fn view_kept(content: &Content, state: &State, side: &str) -> Rc<SideView> {
         return Rc::new(SideView::new(content, state, side));
     }
     let (of, side_id) = (content.memo_id(), Id::new(side));
-    let hindering: Vec<(Id, Id)> = super::hindering(content, state, side)
-        .map(|m| (m.marker, m.space))
-        .collect();
+    // The hindering markers, compared where they lie in the state (a view kept is found
+    // without making their list).
+    let hindering_now = || super::hindering(content, state, side).map(|m| (m.marker, m.space));
     let same = |r: &ViewReads| {
         r.content == of
             && r.side == side_id
             && r.control == state.control.stamp()
             && r.units == state.units.stamp()
-            && r.hindering == hindering
+            && r.hindering.iter().copied().eq(hindering_now())
     };
     let found = KEPT_VIEWS.with(|k| {
         k.borrow()
@@ -281,6 +283,7 @@ pub fn view_kept(content: &Content, state: &State, side: &str) -> Rc<SideView> {
     if let Some(view) = found {
         return view;
     }
+    let hindering: Vec<(Id, Id)> = hindering_now().collect();
     // From the side's last view with the same control and hindering markers, when only a
     // few pieces changed: their spaces looked at again.
     let pieces = Pieces::of(state);
