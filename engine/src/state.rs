@@ -82,14 +82,14 @@ impl Unit {
     /// its hint says or names no side of the game.
     #[inline(never)]
     fn side_otherwise(&self, content: &Content) -> crate::Id {
-        if let Some(s) = self
-            .serves
-            .and_then(|i| content.game.as_ref()?.sides.get(i))
-        {
-            return s.id;
-        }
-        if let Some(side) = content.counter_side(self.hint, self.counter) {
-            return side;
+        if let Some(i) = self.serves {
+            if let Some(s) = content.game.as_ref().and_then(|g| g.sides.get(i)) {
+                return s.id;
+            }
+            // A side the game does not have: the counter's (asked already when it serves none).
+            if let Some(side) = content.counter_side(self.hint, self.counter) {
+                return side;
+            }
         }
         match content.counter_of(self) {
             Some(c) => match &c.side {

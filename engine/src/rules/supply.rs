@@ -8,9 +8,11 @@
 //! once, so a rule that asks about many pieces pays for one search per nation.
 
 pub(in crate::rules) mod attack;
+mod cache;
 mod kept;
 pub(in crate::rules) mod zones;
 
+pub(crate) use cache::SupplyCache;
 pub use kept::{levels_kept, levels_kept_reaching, view_kept, without_kept};
 
 pub use crate::content::supply_index::{edge_trace, nation_side, SupplyIndex};

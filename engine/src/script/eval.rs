@@ -121,11 +121,6 @@ pub struct Combat {
     pub defending_space: String,
 }
 
-/// The supply level of every space (by graph index), shared with the levels kept.
-type Levels = std::rc::Rc<[crate::rules::supply::Level]>;
-
-use crate::rules::supply::Signature;
-
 struct Eval<'a> {
     content: &'a Content,
     /// The state, copied on the first change (a condition never copies it; a script that
@@ -141,9 +136,8 @@ struct Eval<'a> {
     scopes: Vec<(crate::id::Id, Value)>,
     /// Modifiers a combat card adds to its combat.
     pub combat_modifiers: Vec<Modifier>,
-    /// Supply levels asked so far (nation, side, what its supply reads, level of every
-    /// space), kept until the script next changes the state.
-    supply: std::cell::RefCell<Vec<(crate::Id, crate::Id, Signature<'a>, Levels)>>,
+    /// Supply levels asked so far, kept until the script next changes the state.
+    supply: std::cell::RefCell<crate::rules::supply::SupplyCache<'a>>,
     /// The cost of the supply traces made since the budget was last charged.
     traced: std::cell::Cell<u64>,
     /// The arguments of the builtins being called, evaluated, innermost call last: one stack
@@ -719,7 +713,7 @@ impl<'a> Eval<'a> {
         let name = b.name;
         if b.ctx != super::types::Ctx::Query {
             // An effect may change what supply traces through.
-            self.supply.borrow_mut().clear();
+            self.supply.take();
         }
         let call = Call { name, args, range };
         match self.query(&call)? {

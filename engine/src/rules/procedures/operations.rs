@@ -4,77 +4,7 @@
 use super::*;
 use crate::rules::activation::Activation;
 
-/// Supply levels by nation, computed once per question.
-#[derive(Default)]
-pub(in crate::rules) struct SupplyCache<'c> {
-    views: Vec<std::rc::Rc<supply::SideView>>,
-    /// (nation, side, what its supply reads, level of every space); few entries, found by the
-    /// ids' addresses without allocating.
-    levels: Vec<(
-        crate::Id,
-        crate::Id,
-        supply::Signature<'c>,
-        std::rc::Rc<[Level]>,
-    )>,
-}
-
-impl<'c> SupplyCache<'c> {
-    pub(in crate::rules) fn unit(
-        &mut self,
-        rules: &Rules<'c>,
-        state: &State,
-        unit: usize,
-    ) -> Level {
-        let u = &state.units[unit];
-        let Some(i) = crate::rules::space_of(rules, u) else {
-            return Level::Out;
-        };
-        self.at(rules, state, i, rules.nation_id(u), rules.side(u))
-    }
-
-    pub(in crate::rules) fn at(
-        &mut self,
-        rules: &Rules<'c>,
-        state: &State,
-        space: usize,
-        nation: crate::Id,
-        side: crate::Id,
-    ) -> Level {
-        let found = self
-            .levels
-            .iter()
-            .position(|(n, s, _, _)| *n == nation && *s == side);
-        let i = found.unwrap_or_else(|| {
-            let v = match self.views.iter().position(|v| v.side() == side.as_str()) {
-                Some(v) => v,
-                None => {
-                    self.views
-                        .push(supply::view_kept(rules.content, state, &side));
-                    self.views.len() - 1
-                }
-            };
-            // A nation whose supply reads the same as one traced already shares its levels.
-            let signature = supply::signature(rules.content, state, nation, &side);
-            let same = self
-                .levels
-                .iter()
-                .position(|(_, s, read, _)| *s == side && *read == signature);
-            let levels = match same {
-                Some(k) => std::rc::Rc::clone(&self.levels[k].3),
-                None => supply::levels_kept_reaching(
-                    rules.content,
-                    state,
-                    &self.views[v],
-                    &nation,
-                    signature.reach(),
-                ),
-            };
-            self.levels.push((nation, side, signature, levels));
-            self.levels.len() - 1
-        });
-        self.levels[i].3.get(space).copied().unwrap_or(Level::Out)
-    }
-}
+pub(in crate::rules) use crate::rules::supply::SupplyCache;
 
 /// A side's units on a space.
 pub(in crate::rules) fn own_units(

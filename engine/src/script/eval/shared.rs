@@ -606,9 +606,8 @@ impl Eval<'_> {
     }
 
     /// Whether a piece of `nation` serving `side` in `start` traces supply. Each nation and
-    /// side is charged one trace the first time it is asked, as if traced; a nation whose
-    /// supply reads the same as one asked already ([`crate::rules::supply::signature`])
-    /// shares its levels.
+    /// side is charged one trace the first time it is asked, as if traced (see
+    /// [`crate::rules::supply::SupplyCache`]).
     pub(super) fn traces_supply(
         &self,
         start: crate::Id,
@@ -620,33 +619,11 @@ impl Eval<'_> {
             return false;
         };
         let mut cache = self.supply.borrow_mut();
-        let found = cache
-            .iter()
-            .position(|(n, s, _, _)| *n == nation && *s == side);
-        let i = found.unwrap_or_else(|| {
+        let (levels, first) = cache.levels(self.content, &self.state, nation, side);
+        if first {
             self.traced.set(self.traced.get() + self.trace_cost());
-            let signature =
-                crate::rules::supply::signature(self.content, &self.state, nation, &side);
-            let same = cache
-                .iter()
-                .position(|(_, s, read, _)| *s == side && *read == signature);
-            let levels = match same {
-                Some(k) => std::rc::Rc::clone(&cache[k].3),
-                None => {
-                    let view = crate::rules::supply::view_kept(self.content, &self.state, &side);
-                    crate::rules::supply::levels_kept_reaching(
-                        self.content,
-                        &self.state,
-                        &view,
-                        &nation,
-                        signature.reach(),
-                    )
-                }
-            };
-            cache.push((nation, side, signature, levels));
-            cache.len() - 1
-        });
-        let level = cache[i].3[space];
+        }
+        let level = levels[space];
         if full {
             level == crate::rules::supply::Level::Full
         } else {
