@@ -688,16 +688,6 @@ impl<'a> Eval<'a> {
         self.state.units[unit].side(self.content)
     }
 
-    fn units_on_map(&self) -> impl Iterator<Item = usize> + use<'_, 'a> {
-        (0..self.state.units.len())
-            .filter(|&i| matches!(self.state.units[i].at, Loc::Space(_) | Loc::Box(_)))
-    }
-
-    /// The pieces on a space, in their order.
-    fn units_in(&self, space: crate::Id) -> Vec<usize> {
-        self.state.units.on(space.as_str()).to_vec()
-    }
-
     fn set(mut items: Vec<Value>) -> Value {
         items.sort();
         items.dedup();

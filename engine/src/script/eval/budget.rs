@@ -200,18 +200,22 @@ impl Eval<'_> {
         else {
             return fail(range, "expected a test");
         };
+        // Which test, read once, not again for every member.
+        let (any, all) = (name == "any", name == "all");
         let mut kept = Vec::new();
         for item in items.iter() {
             self.scopes.push((param.name, item.clone()));
             let r = self.bool(body);
             self.scopes.pop();
             if r? {
-                kept.push(item.clone());
-            } else if name == "all" {
+                if any {
+                    return Ok(Value::Bool(true));
+                }
+                if !all {
+                    kept.push(item.clone());
+                }
+            } else if all {
                 return Ok(Value::Bool(false));
-            }
-            if name == "any" && !kept.is_empty() {
-                return Ok(Value::Bool(true));
             }
         }
         Ok(match name {

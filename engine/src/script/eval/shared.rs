@@ -370,54 +370,59 @@ impl Eval<'_> {
     }
 
     pub(super) fn units(&mut self, args: &[Arg]) -> Res<Value> {
-        let mut filters: Vec<(crate::Id, Value)> = Vec::new();
+        // Each filter's name read once per call, not again for every unit.
+        let mut filters: Vec<(UnitFilter, crate::Id, Value)> = Vec::new();
         for a in args {
             if let Some(n) = &a.name {
-                filters.push((n.name, self.expr(&a.value)?));
-            }
-        }
-        // The units of a space come from an index of the pieces by space.
-        let space = filters.iter().find_map(|(key, v)| match (key.as_str(), v) {
-            ("in", Value::Id(_, id)) => Some(*id),
-            _ => None,
-        });
-        let candidates: Vec<usize> = match space {
-            Some(space) => self.units_in(space),
-            None => self.units_on_map().collect(),
-        };
-        let mut out = Vec::new();
-        'unit: for u in candidates {
-            let unit = &self.state.units[u];
-            let counter = self.content.counter_of(unit);
-            for (key, v) in &filters {
-                let id = match v {
+                let v = self.expr(&a.value)?;
+                let id = match &v {
                     Value::Id(_, id) => *id,
                     _ => crate::Id::default(),
                 };
-                let ok = match key.as_str() {
-                    "side" => self.side_of(u) == id,
-                    "nation" => counter.is_some_and(|c| c.nation == id),
-                    "type" => counter.is_some_and(|c| match c.back_type {
+                filters.push((UnitFilter::named(n.name.as_str()), id, v));
+            }
+        }
+        // The units of a space come from an index of the pieces by space.
+        let space = filters.iter().find_map(|(key, _, v)| match (key, v) {
+            (UnitFilter::In, Value::Id(_, id)) => Some(*id),
+            _ => None,
+        });
+        // Without a `box` filter, only units on the map.
+        let boxed = filters.iter().any(|(key, ..)| *key == UnitFilter::Box);
+        let state = &*self.state;
+        let candidates: &mut dyn Iterator<Item = usize> = match space {
+            Some(space) => &mut state.units.on(space.as_str()).iter().copied(),
+            None => &mut (0..state.units.len()),
+        };
+        let mut out = Vec::new();
+        'unit: for u in candidates {
+            let unit = &state.units[u];
+            if !boxed && !matches!(unit.at, Loc::Space(_)) {
+                continue;
+            }
+            let counter = self.content.counter_of(unit);
+            for (key, id, v) in &filters {
+                let id = *id;
+                let ok = match key {
+                    UnitFilter::Side => self.side_of(u) == id,
+                    UnitFilter::Nation => counter.is_some_and(|c| c.nation == id),
+                    UnitFilter::Type => counter.is_some_and(|c| match c.back_type {
                         Some(back) if unit.reduced => back == id,
                         _ => c.unit_type == id,
                     }),
-                    "size" => counter.is_some_and(|c| c.size == id),
-                    "counter" => unit.counter == id,
-                    "in" => matches!(&unit.at, Loc::Space(s) if *s == id),
-                    "box" => matches!(&unit.at, Loc::Box(b) if *b == id),
-                    "region" => {
+                    UnitFilter::Size => counter.is_some_and(|c| c.size == id),
+                    UnitFilter::Counter => unit.counter == id,
+                    UnitFilter::In => matches!(&unit.at, Loc::Space(s) if *s == id),
+                    UnitFilter::Box => matches!(&unit.at, Loc::Box(b) if *b == id),
+                    UnitFilter::Region => {
                         matches!(&unit.at, Loc::Space(s) if space_in_region(self.content, s, &id))
                     }
-                    "reduced" => *v == Value::Bool(unit.reduced),
-                    _ => true,
+                    UnitFilter::Reduced => *v == Value::Bool(unit.reduced),
+                    UnitFilter::Other => true,
                 };
                 if !ok {
                     continue 'unit;
                 }
-            }
-            // Without a `box` filter, only units on the map.
-            if !filters.iter().any(|(k, _)| k == "box") && !matches!(unit.at, Loc::Space(_)) {
-                continue;
             }
             out.push(Value::Unit(u));
         }
@@ -628,6 +633,39 @@ impl Eval<'_> {
             level == crate::rules::supply::Level::Full
         } else {
             level != crate::rules::supply::Level::Out
+        }
+    }
+}
+
+/// A filter of `units`, by its name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum UnitFilter {
+    Side,
+    Nation,
+    Type,
+    Size,
+    Counter,
+    In,
+    Box,
+    Region,
+    Reduced,
+    /// A name the checker refused; it filters nothing.
+    Other,
+}
+
+impl UnitFilter {
+    fn named(name: &str) -> UnitFilter {
+        match name {
+            "side" => UnitFilter::Side,
+            "nation" => UnitFilter::Nation,
+            "type" => UnitFilter::Type,
+            "size" => UnitFilter::Size,
+            "counter" => UnitFilter::Counter,
+            "in" => UnitFilter::In,
+            "box" => UnitFilter::Box,
+            "region" => UnitFilter::Region,
+            "reduced" => UnitFilter::Reduced,
+            _ => UnitFilter::Other,
         }
     }
 }
