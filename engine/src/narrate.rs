@@ -275,7 +275,7 @@ fn cards(content: &Content, before: &State, after: &State) -> Vec<String> {
         let discarded: Vec<String> = pile
             .iter()
             .filter(|c| !had.contains(c))
-            .filter(|c| before.played.get(*c) == after.played.get(*c))
+            .filter(|c| before.played.get(c.as_str()) == after.played.get(c.as_str()))
             .map(|c| names.or_id(c))
             .collect();
         if !discarded.is_empty() {

@@ -211,7 +211,7 @@ pub fn play_game(rules: &Rules, plan: &Plan, index: u32) -> GameRecord {
         .played
         .keys()
         .filter(|c| !before.contains(c.as_str()))
-        .cloned()
+        .map(|c| c.to_string())
         .collect();
     rec.record = std::mem::take(&mut state.record);
     rec

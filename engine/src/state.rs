@@ -222,8 +222,8 @@ pub struct State {
     pub units: Units,
     pub markers: Vec<MarkerOnMap>,
     /// Cards played as events, with the turn each was first played; and those of this turn.
-    pub played: Shared<BTreeMap<String, u32>>,
-    pub played_this_turn: Shared<BTreeSet<String>>,
+    pub played: Shared<BTreeMap<crate::id::Id, u32>>,
+    pub played_this_turn: Shared<BTreeSet<crate::id::Id>>,
     pub hands: Shared<BTreeMap<String, Vec<String>>>,
     pub draw_piles: Shared<BTreeMap<String, Vec<String>>>,
     pub discards: Shared<BTreeMap<String, Vec<String>>>,
@@ -505,7 +505,7 @@ impl State {
                     .iter()
                     .find(|p| p.card == *card)
                     .and_then(|p| p.turn);
-                self.played.insert(card.clone(), turn.unwrap_or(before));
+                self.played.insert(card.into(), turn.unwrap_or(before));
                 if found.is_some_and(|(_, c)| c.remove) {
                     continue;
                 }
@@ -689,8 +689,9 @@ impl State {
     }
 
     pub fn record_played(&mut self, card: &str) {
-        self.played.entry(card.to_string()).or_insert(self.turn);
-        self.played_this_turn.insert(card.to_string());
+        let card = crate::id::Id::new(card);
+        self.played.entry(card).or_insert(self.turn);
+        self.played_this_turn.insert(card);
     }
 
     pub fn track(&self, id: &str) -> i64 {

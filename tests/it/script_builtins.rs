@@ -579,3 +579,38 @@ fn sets_of_spaces_kept_for_the_stamps_of_control_and_of_the_pieces_are_those_of_
     // Control and the pieces changed along the way: the sets were asked of different states.
     assert!(counts.len() > 12, "{counts:?}");
 }
+
+#[test]
+fn exists_of_a_filter_stops_at_the_first_member_that_passes_only_when_its_test_only_reads() {
+    let s = campaign();
+    // A test that only reads: `exists(filter(...))` says what `any` says.
+    for (set, test) in [
+        ("spaces(region: soviet_union)", "controls(axis, s)"),
+        ("spaces(region: soviet_union)", "controls(allied, s)"),
+        ("spaces(occupied_by: axis)", "s == moscow"),
+        (
+            "spaces(occupied_by: axis)",
+            "any(units(in: s), |u| u.nation == ge)",
+        ),
+    ] {
+        assert_eq!(
+            holds(&s, &format!("exists(filter({set}, |s| {test}))")),
+            holds(&s, &format!("any({set}, |s| {test})")),
+            "{set}, {test}"
+        );
+    }
+    // A test that rolls a die is run on every member, as `count(filter(...))` runs it: the
+    // dice go on as far, and further than when `any` stops at the first member that passes.
+    let after = |script: &str| {
+        let mut state = campaign();
+        run(&mut state, script, &[]);
+        state
+    };
+    let rolled = "spaces(region: soviet_union), |s| roll() > 0";
+    let exists = after(&format!("let x = exists(filter({rolled}))"));
+    assert_eq!(
+        exists,
+        after(&format!("let x = count(filter({rolled})) > 0"))
+    );
+    assert_ne!(exists, after(&format!("let x = any({rolled})")));
+}

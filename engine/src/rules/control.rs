@@ -43,7 +43,7 @@ pub(super) fn leave_stand_fast(
     let from = *from;
     let side = rules.side(&state.units[unit]);
     let per_unit = sf.per_unit_after.as_ref().is_some_and(|(card, nations)| {
-        state.played.contains_key(card)
+        state.played.contains_key(card.as_str())
             && nations
                 .iter()
                 .any(|n| n == rules.nation(&state.units[unit]))

@@ -359,9 +359,9 @@ fn read_word(content: &Content, state: &State, ctx: &Context, r: &Read) -> Optio
         Read::Played { card, how } => {
             let card = named(ctx, *card)?;
             match how {
-                Played::Ever => u64::from(state.played.contains_key(card.as_str())),
-                Played::ThisTurn => u64::from(state.played_this_turn.contains(card.as_str())),
-                Played::Turn => u64::from(state.played.get(card.as_str()).copied().unwrap_or(0)),
+                Played::Ever => u64::from(state.played.contains_key(&card)),
+                Played::ThisTurn => u64::from(state.played_this_turn.contains(&card)),
+                Played::Turn => u64::from(state.played.get(&card).copied().unwrap_or(0)),
             }
         }
         Read::Control => state.control.stamp(),

@@ -114,11 +114,11 @@ pub fn apply(rules: &Rules, state: &mut State, p: &Position) -> Result<(), Rules
     }
     for card in &p.played {
         take_card(state, card);
-        state.played.insert(card.clone(), state.turn);
+        state.played.insert(card.into(), state.turn);
     }
     for c in &p.played_on {
         take_card(state, &c.card);
-        state.played.insert(c.card.clone(), c.turn);
+        state.played.insert((&c.card).into(), c.turn);
     }
     if let Some(at) = &p.at {
         begin_at(rules, state, at)?;

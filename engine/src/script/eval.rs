@@ -148,6 +148,9 @@ struct Eval<'a> {
     /// What the last run of the script read before it asked, and what this one reads (see
     /// [`replay`]); none when the run keeps nothing.
     replay: Option<replay::Replaying>,
+    /// Whether this is a condition's or a modifier's evaluation, which the checker lets only
+    /// read (and whose copy of the state, if any, is let go).
+    reads_only: bool,
 }
 
 /// Stops evaluation: a runtime error, or a decision that has no answer yet.
@@ -304,6 +307,7 @@ impl<'a> Eval<'a> {
             evaluated: Vec::new(),
             frames: Vec::new(),
             replay: None,
+            reads_only: false,
         }
     }
 
@@ -330,6 +334,7 @@ impl<'a> Eval<'a> {
             range: expr.range,
             hint: None,
         };
+        self.reads_only = true;
         match self.expr(expr) {
             Ok(v) => pick(v).map_err(|other| error(format!("{what} gave {other:?}"))),
             Err(Stop::Error(err)) => Err(*err),

@@ -129,7 +129,7 @@ pub(super) fn replacement_cap(rules: &Rules, state: &State, unit: usize) -> Opti
             let raised = c.after_card.as_ref().and_then(|(card, steps)| {
                 state
                     .played
-                    .get(card)
+                    .get(card.as_str())
                     .is_some_and(|&t| t < state.turn)
                     .then_some(*steps)
             });

@@ -49,6 +49,17 @@ pub(super) struct Resolved {
     pub(super) builtin: &'static Builtin,
     walk: Walk,
     tests: bool,
+    /// What the call is: `exists` and `filter` are told apart for `exists(filter(...))`.
+    role: Role,
+}
+
+/// The builtins [`Eval::call`] treats apart.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Exists,
+    Filter,
+    Any,
+    Other,
 }
 
 /// The builtin a call names, found by the address of its interned name (one lookup per call,
@@ -77,10 +88,17 @@ pub(super) fn resolved(name: crate::id::Id) -> Option<&'static Resolved> {
                         _ => Walk::Nothing,
                     };
                     let tests = matches!(b.name, "any" | "all" | "filter");
+                    let role = match b.name {
+                        "exists" => Role::Exists,
+                        "filter" => Role::Filter,
+                        "any" => Role::Any,
+                        _ => Role::Other,
+                    };
                     let r = Resolved {
                         builtin: b,
                         walk,
                         tests,
+                        role,
                     };
                     (addr(crate::id::Id::new(b.name)), r)
                 })
@@ -150,6 +168,21 @@ impl Eval<'_> {
         let Some(b) = resolved(id) else {
             return fail(range, format!("unknown function `{id}`"));
         };
+        if b.role == Role::Exists {
+            let only_reads = |test: &Expr| self.reads_only || super::replay::only_reads(test);
+            let filter = filter_call(args).filter(|(_, _, test)| only_reads(test));
+            if let (Some((inner, range, _)), Some(any)) = (filter, any_builtin()) {
+                // `exists(filter(s, test))` is `any(s, test)`: it stops at the first member
+                // that passes. Only for a test that only reads, so that no member's test
+                // changes the state (a die rolled) whether it is run or not.
+                return self.call_resolved(any, inner, range);
+            }
+        }
+        self.call_resolved(b, args, range)
+    }
+
+    /// [`Self::call`] of the builtin found.
+    fn call_resolved(&mut self, b: &'static Resolved, args: &[Arg], range: Range) -> Res<Value> {
         self.charge(range, self.walk_cost(b.walk))?;
         // The arguments first, in order, before the builtin's own (large) frame is on the
         // stack: so a nesting of calls recurses through small frames only.
@@ -224,4 +257,27 @@ impl Eval<'_> {
             _ => Value::Set(kept.into()),
         })
     }
+}
+
+/// The arguments, place and test of `filter(s, test)` when it is the one argument of a call.
+fn filter_call(args: &[Arg]) -> Option<(&[Arg], Range, &Expr)> {
+    let [Arg { name: None, value }] = args else {
+        return None;
+    };
+    let ExprKind::Call { name, args: inner } = &value.kind else {
+        return None;
+    };
+    let test = inner.get(1).map(|a| &a.value)?;
+    let is_filter = resolved(name.name).is_some_and(|r| r.role == Role::Filter);
+    (is_filter && matches!(test.kind, ExprKind::Lambda { .. })).then_some((
+        inner.as_slice(),
+        value.range,
+        test,
+    ))
+}
+
+/// The builtin `any`, resolved once.
+fn any_builtin() -> Option<&'static Resolved> {
+    static ANY: std::sync::OnceLock<Option<&'static Resolved>> = std::sync::OnceLock::new();
+    *ANY.get_or_init(|| resolved(crate::id::Id::new("any")))
 }

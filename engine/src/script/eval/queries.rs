@@ -203,17 +203,15 @@ impl Eval<'_> {
             }
             "played" => {
                 let c = self.id(pos(0)?)?;
-                Value::Bool(self.state.played.contains_key(c.as_str()))
+                Value::Bool(self.state.played.contains_key(&c))
             }
             "played_this_turn" => {
                 let c = self.id(pos(0)?)?;
-                Value::Bool(self.state.played_this_turn.contains(c.as_str()))
+                Value::Bool(self.state.played_this_turn.contains(&c))
             }
             "turn_played" => {
                 let c = self.id(pos(0)?)?;
-                Value::Int(i64::from(
-                    self.state.played.get(c.as_str()).copied().unwrap_or(0),
-                ))
+                Value::Int(i64::from(self.state.played.get(&c).copied().unwrap_or(0)))
             }
             "available" => {
                 let c = self.id(pos(0)?)?;

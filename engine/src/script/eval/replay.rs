@@ -75,7 +75,7 @@ impl Replaying {
 
 /// Whether an expression only reads: every builtin it calls, in its arguments and tests too,
 /// is a query.
-fn only_reads(e: &Expr) -> bool {
+pub(super) fn only_reads(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Text(_) | ExprKind::Name(_) => true,
         ExprKind::Error => false,
