@@ -58,7 +58,6 @@ pub(super) struct Resolved {
 enum Role {
     Exists,
     Filter,
-    Any,
     Other,
 }
 
@@ -91,7 +90,6 @@ pub(super) fn resolved(name: crate::id::Id) -> Option<&'static Resolved> {
                     let role = match b.name {
                         "exists" => Role::Exists,
                         "filter" => Role::Filter,
-                        "any" => Role::Any,
                         _ => Role::Other,
                     };
                     let r = Resolved {
@@ -251,10 +249,12 @@ impl Eval<'_> {
                 return Ok(Value::Bool(false));
             }
         }
-        Ok(match name {
-            "any" => Value::Bool(false),
-            "all" => Value::Bool(true),
-            _ => Value::Set(kept.into()),
+        Ok(if any {
+            Value::Bool(false)
+        } else if all {
+            Value::Bool(true)
+        } else {
+            Value::Set(kept.into())
         })
     }
 }
