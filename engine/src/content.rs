@@ -208,6 +208,8 @@ pub struct Content {
     card_index: std::sync::OnceLock<HashMap<String, (usize, usize), BuildHasherDefault<IdHash>>>,
     /// The spaces' graph indexes in the order of their ids, and each space's place in it.
     space_order: std::sync::OnceLock<(Vec<usize>, Vec<u32>)>,
+    /// The hook points at which some hook acts, a bit each; built on first use.
+    hook_points: std::sync::OnceLock<u64>,
 }
 
 /// For each `operate_in` play rule (by index): whether it allows each space (by graph index);
@@ -367,6 +369,21 @@ impl Content {
                 .collect();
             (edges, terrains)
         })
+    }
+
+    /// Whether any hook acts at a point (asked before nearly every question the rules put to
+    /// the hooks), found in a mask made once instead of by walking the hooks.
+    pub fn hooks_at(&self, at: crate::model::HookPoint) -> bool {
+        let bit = |p: crate::model::HookPoint| 1u64.checked_shl(p as u32).unwrap_or(0);
+        let mask = *self.hook_points.get_or_init(|| {
+            let points = self.sequence.hooks.iter().map(|h| h.at);
+            points.fold(0, |m, p| m | bit(p))
+        });
+        match bit(at) {
+            // More points than the mask has bits: asked of the hooks themselves.
+            0 => self.sequence.hooks.iter().any(|h| h.at == at),
+            b => mask & b != 0,
+        }
     }
 
     /// What the content says about supply, indexed.

@@ -402,3 +402,72 @@ fn zones_of_control_worked_out_once_for_a_prompt_are_those_of_the_pieces_around_
         "{zoned} zoned, {steps_compared} steps"
     );
 }
+
+#[test]
+fn a_prompts_movement_and_stop_hooks_asked_through_gates_answer_as_each_question_alone() {
+    // A prompt's moves ask the `Movement` hooks of every unit and the `MayStop` hooks of every
+    // space a unit's move may end in through `MoveGates`, which leaves out once the hooks whose
+    // condition has a part naming neither the unit nor the space that does not hold now. In a
+    // copy of B2B with hooks whose fixed part holds (no stop in Turkey, one more point for an
+    // LCU), one whose fixed part never holds, and one whose first part reads the modifier's
+    // `value` (which a gate must not ask before the hooks run), every unit's allowance and
+    // every stop asked at states of a random campaign is what the hooks asked alone say.
+    use sandtable_engine::rules::movement::{self, MoveGates};
+    use sandtable_engine::rules::{act, space_of, start, Rules};
+    let content = crate::rule_changes::variant(
+        "barbarossa-to-berlin",
+        r#"
+        (id: "no_stop_in_turkey", rule: "variant", at: MayStop, when: "turn() >= 1 and space.country == turkey", then: Forbid),
+        (id: "never", rule: "variant", at: MayStop, when: "turn() > 99 and space.country == germany", then: Forbid),
+        (id: "lcu_faster", rule: "variant", at: Movement, when: "turn() >= 1 and u.size == lcu", then: Add("1")),
+        (id: "slow_germans", rule: "variant", at: Movement, when: "value > 3 and u.nation == ge", then: AtMost("3")),
+"#,
+        &[],
+    );
+    let rules = Rules::new(content, "campaign").unwrap();
+    let g = &content.graph;
+    let mut state = start(&rules, 7, &[], &[]).unwrap();
+    let mut agent = RandomAgent::new(7);
+    let (mut stops, mut forbidden, mut changed) = (0, 0, 0);
+    for n in 0..300 {
+        let Some(prompt) = &state.flow.prompt else {
+            break;
+        };
+        if n % 20 == 0 {
+            for side in rules.game.sides.iter().map(|s| s.id) {
+                let mut gates = MoveGates::new(&rules, &state, &side);
+                for u in 0..state.units.len() {
+                    let unit = &state.units[u];
+                    if rules.side(unit) != side || space_of(&rules, unit).is_none() {
+                        continue;
+                    }
+                    let printed = rules.movement(unit);
+                    let alone = without_table(|| movement::allowance(&rules, &state, u, printed));
+                    assert_eq!(
+                        gates.allowance(&rules, &state, u, printed),
+                        alone,
+                        "unit {u}"
+                    );
+                    changed += usize::from(alone != printed.max(0) as u32);
+                    for i in (u % 5..g.spaces.len()).step_by(5) {
+                        let id = g.spaces[i].id;
+                        let alone = without_table(|| movement::may_end(&rules, &state, u, &id));
+                        assert_eq!(
+                            gates.may_end(&rules, &state, u, i),
+                            alone,
+                            "unit {u} in {id}"
+                        );
+                        stops += 1;
+                        forbidden += usize::from(!alone);
+                    }
+                }
+            }
+        }
+        let action = agent.act(prompt);
+        act(&rules, &mut state, &action).unwrap();
+    }
+    assert!(
+        stops > 10_000 && forbidden > 100 && changed > 100,
+        "{stops} stops, {forbidden} forbidden, {changed} allowances changed"
+    );
+}

@@ -166,7 +166,7 @@ impl Names {
             .map_or(core_start, |(i, c)| i + c.len_utf8())
             .max(core_start);
         let core = &word[core_start..core_end];
-        if !all && self.plain.contains_key(core) {
+        if !all && (self.plain.contains_key(core) || PROSE.contains(&core)) {
             return word.to_string();
         }
         match self.of(core) {
@@ -179,6 +179,14 @@ impl Names {
         }
     }
 }
+
+/// The little words of English prose that a game may also use as ids (`it` for Italy, `us`
+/// for the United States): in a sentence they stay words ("a space where it may not stop");
+/// in an action's text, where every word after the verb is an id, they are named.
+const PROSE: &[&str] = &[
+    "a", "an", "and", "as", "at", "be", "by", "for", "if", "in", "is", "it", "no", "not", "of",
+    "on", "or", "so", "the", "to", "up", "us", "we",
+];
 
 impl Content {
     /// The names of the content's ids, built on first use.
@@ -197,6 +205,7 @@ mod tests {
         names.insert("su_61".into(), "61st Army".to_string());
         names.insert("orel".into(), "Orël".to_string());
         names.insert("combat".into(), "Combat".to_string());
+        names.insert("it".into(), "Italy".to_string());
         let mut pieces = IdMap::default();
         pieces.insert("su_61".into(), ());
         let mut plain = IdMap::default();
@@ -209,7 +218,7 @@ mod tests {
     }
 
     #[test]
-    fn words_write_ids_as_names_keeping_punctuation_and_pieces_but_plain_words_of_markers() {
+    fn words_write_ids_as_names_but_leave_marker_words_and_little_words_of_prose() {
         let n = names();
         assert_eq!(
             n.words("axis attacks kiev: 9 (su_61.2)."),
@@ -222,6 +231,13 @@ mod tests {
             "Activate Kiev for movement or combat."
         );
         assert_eq!(n.action("activate kiev combat"), "activate Kiev Combat");
+        // A little word of prose that is also an id (Italy's `it`) stays a word in a sentence,
+        // and is named in an action.
+        assert_eq!(
+            n.words("a space where it may not stop"),
+            "a space where it may not stop"
+        );
+        assert_eq!(n.action("choose it"), "choose Italy");
         // A word that ends in a letter of several bytes, and one that is all punctuation.
         assert_eq!(n.words("Orël, ... orel."), "Orël, ... Orël.");
         assert_eq!(n.words("  spaced   out  "), "  spaced   out  ");

@@ -45,7 +45,7 @@ pub fn flag(name: &'static str, b: bool) -> (crate::Id, Value) {
 
 /// Whether any hook acts at a point (so a procedure builds its names only when one does).
 pub fn any_at(content: &Content, at: HookPoint) -> bool {
-    content.sequence.hooks.iter().any(|h| h.at == at)
+    content.hooks_at(at)
 }
 
 /// Whether a hook at a point names any of `names` in its condition or its script's number or
@@ -136,12 +136,96 @@ pub fn may_in(content: &Content, state: &State, at: HookPoint, ctx: &Context) ->
     at_point(content, at).all(|h| !says_no(content, state, h, ctx))
 }
 
+/// The hooks at a point asked many questions of one state that differ only in some names (a
+/// prompt's every unit, every space a unit's move may end in): the context is built once and
+/// the varying names changed in it from one question to the next, and the hooks left out once
+/// that cannot apply to any of them ([`still_asked`]: `played(tito) and ...`, `flag(mud) and
+/// ...`). When none is left, a question costs nothing.
+///
+/// **Invariant:** it answers as [`may`] and [`modify_scaled`] answer, asked one question at a
+/// time.
+pub struct Gate<'c> {
+    at: HookPoint,
+    ctx: Context,
+    still: Vec<&'c HookScripts>,
+}
+
+impl<'c> Gate<'c> {
+    /// The hooks at `at` for a side `me`, in a context of `names` of which `varying` (by name)
+    /// change from one question to the next; none are left out when the game has no hook there.
+    pub fn new(
+        content: &'c Content,
+        state: &State,
+        (at, me): (HookPoint, &str),
+        names: Names,
+        varying: &[crate::Id],
+    ) -> Gate<'c> {
+        let ctx = context(content, me, names);
+        let still = if any_at(content, at) {
+            still_asked(content, state, at, &ctx, varying)
+        } else {
+            Vec::new()
+        };
+        Gate { at, ctx, still }
+    }
+
+    /// Whether no hook is left to ask: every question answers as if the point had none.
+    pub fn is_empty(&self) -> bool {
+        self.still.is_empty()
+    }
+
+    /// Whether the hooks allow, with the names `name` sets (by their place in the names).
+    pub fn may(&mut self, content: &Content, state: &State, name: &[(usize, Value)]) -> bool {
+        if self.still.is_empty() {
+            return true;
+        }
+        self.rename(name);
+        let ctx = &self.ctx;
+        self.still.iter().all(|h| !says_no(content, state, h, ctx))
+    }
+
+    /// The number the hooks make of `value` (counted in parts of `scale`), with the names
+    /// `name` sets, remembered as [`modify_scaled`] remembers it.
+    pub fn modify(
+        &mut self,
+        content: &Content,
+        state: &State,
+        (value, scale): (i64, i64),
+        name: &[(usize, Value)],
+    ) -> i64 {
+        if self.still.is_empty() {
+            return value;
+        }
+        self.rename(name);
+        let still = &self.still;
+        let at = self.at;
+        super::hook_memo::modified(content, state, (at, value, scale), &mut self.ctx, |ctx| {
+            modify_by(
+                content,
+                state,
+                still.iter().copied(),
+                (value, scale),
+                ctx,
+                None,
+            )
+        })
+    }
+
+    fn rename(&mut self, name: &[(usize, Value)]) {
+        for (k, v) in name {
+            self.ctx.names[*k].1 = v.clone();
+        }
+    }
+}
+
 /// The hooks at a condition point that may still forbid a step while only some of a
 /// context's names change from one question to the next (an SR route's `from` and `to`,
 /// asked of every connection it may cross). A hook with a part of its condition (the whole,
 /// or one of a chain of `and`s) that names none of them and does not hold now cannot apply
 /// to any of those questions, and is left out: a condition that cannot be evaluated does not
-/// hold either, so leaving it out changes no answer. Ask the rest with [`StepVerdicts`].
+/// hold either, so leaving it out changes no answer. A part that names a modifier's `value`
+/// is never asked here (the value changes from hook to hook). Ask the rest with
+/// [`StepVerdicts`], a [`Gate`], or the point's hooks as before.
 pub fn still_asked<'c>(
     content: &'c Content,
     state: &State,
@@ -149,11 +233,14 @@ pub fn still_asked<'c>(
     ctx: &Context,
     varying: &[crate::Id],
 ) -> Vec<&'c HookScripts> {
+    // A modifier's `value` is named only as its hooks are asked, one after another.
+    let mut names = varying.to_vec();
+    names.push(crate::Id::of_static("value"));
     at_point(content, at)
         .filter(|h| {
             h.when.as_ref().is_none_or(|w| {
-                crate::script::reads::conjuncts(w).into_iter().all(|part| {
-                    crate::script::reads::names_any(part, varying)
+                crate::script::reads::all_conjuncts(w, &mut |part| {
+                    crate::script::reads::names_any(part, &names)
                         || eval::condition(part, content, state, ctx).unwrap_or(false)
                 })
             })
@@ -398,6 +485,25 @@ pub fn modify_in(
     at: HookPoint,
     (value, scale): (i64, i64),
     ctx: &mut Context,
+    acted: Option<&mut Vec<usize>>,
+) -> i64 {
+    modify_by(
+        content,
+        state,
+        at_point(content, at),
+        (value, scale),
+        ctx,
+        acted,
+    )
+}
+
+/// [`modify_in`] by the hooks `hooks` (those at the point, or those of them still asked).
+fn modify_by<'h>(
+    content: &Content,
+    state: &State,
+    hooks: impl Iterator<Item = &'h HookScripts>,
+    (value, scale): (i64, i64),
+    ctx: &mut Context,
     mut acted: Option<&mut Vec<usize>>,
 ) -> i64 {
     let Some(game) = content.game.as_ref() else {
@@ -408,7 +514,7 @@ pub fn modify_in(
     ctx.names.push(int("value", whole(value)));
     let slot = ctx.names.len() - 1;
     let mut value = value;
-    for h in at_point(content, at) {
+    for h in hooks {
         ctx.names[slot].1 = Value::Int(whole(value));
         if !applies(content, state, h, ctx) {
             continue;

@@ -16,7 +16,10 @@ pub mod action;
 pub mod activation;
 pub mod battle;
 pub mod combat;
+pub(crate) use conditions::PreparedCondition;
+mod conditions;
 mod control;
+mod facts;
 pub mod hook_memo;
 pub mod hooks;
 pub mod impulses;
@@ -346,6 +349,10 @@ pub struct Rules<'c> {
     /// Whether units may move across each edge (by index): every kind of it is one of the
     /// play rules' `move_kinds`.
     movable: Vec<bool>,
+    /// What the rules say of each counter, in the content's order (see [`facts`]).
+    facts: Vec<facts::Facts>,
+    /// Where the stacking rules that depend on regions hold.
+    stack: stacking::Tables,
 }
 
 impl<'c> Rules<'c> {
@@ -404,6 +411,8 @@ impl<'c> Rules<'c> {
             movable: (content.graph.edges.iter())
                 .map(|e| e.kinds.iter().all(|k| play.move_kinds.contains(k)))
                 .collect(),
+            facts: facts::all(game, play, &content.counters),
+            stack: stacking::Tables::new(content, &game.stacking),
         })
     }
 
@@ -411,42 +420,6 @@ impl<'c> Rules<'c> {
     /// every kind of it is one of the play rules' `move_kinds`, worked out once.
     pub(crate) fn movable(&self, edge: usize) -> bool {
         self.movable.get(edge).copied().unwrap_or(false)
-    }
-
-    /// Whether the play rules' condition at `pointer` (`/play/box_entries/0/to`) holds in a
-    /// context, false when it fails; none when there is no condition there. Its result is
-    /// remembered as a hook's is, when what it reads allows (`hook_memo`).
-    pub(crate) fn condition(
-        &self,
-        state: &State,
-        pointer: &str,
-        ctx: &crate::script::eval::Context,
-    ) -> Option<bool> {
-        let expr = self.content.sequence.conditions.get(pointer)?;
-        let memo = self.content.condition_memo(pointer);
-        let script = memo.map_or((0, None), |(i, m)| (i, Some(m)));
-        Some(hook_memo::condition(self.content, state, script, expr, ctx))
-    }
-
-    /// [`Rules::condition`] asked through an [`eval::Asker`] (of `state`), whose context's names
-    /// change from one question to the next while the work that does not depend on them (the
-    /// supply traced) is shared.
-    pub(crate) fn condition_asked(
-        &self,
-        state: &State,
-        pointer: &str,
-        asker: &mut crate::script::eval::Asker,
-    ) -> Option<bool> {
-        let expr = self.content.sequence.conditions.get(pointer)?;
-        let memo = self.content.condition_memo(pointer);
-        let script = memo.map_or((0, None), |(i, m)| (i, Some(m)));
-        Some(hook_memo::condition_asked(
-            self.content,
-            state,
-            script,
-            expr,
-            asker,
-        ))
     }
 
     pub fn counter(&self, unit: &Unit) -> Option<&'c Counter> {
@@ -506,10 +479,7 @@ impl<'c> Rules<'c> {
     }
 
     pub fn is_mech(&self, unit: &Unit) -> bool {
-        self.play
-            .mechanized
-            .iter()
-            .any(|t| t == self.unit_type(unit))
+        self.facts(unit).mech
     }
 
     /// Whether a unit is mechanized now: of a mechanized type, and not under a rule that takes
@@ -525,7 +495,7 @@ impl<'c> Rules<'c> {
     }
 
     pub fn is_large(&self, unit: &Unit) -> bool {
-        self.play.large_size.as_deref() == Some(self.size(unit))
+        self.facts(unit).large
     }
 
     /// Steps a unit has left (a unit without a back has one).

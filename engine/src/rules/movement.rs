@@ -166,6 +166,65 @@ impl<'a, 'c> UnitSteps<'a, 'c> {
     }
 }
 
+/// The hooks a prompt's moves ask of a side's units in one state, each asked through a
+/// [`hooks::Gate`]: the `Movement` hooks of every unit (`u` changing), the `MayStop` hooks of
+/// every space a unit's move may end in (`u` and `space`). A hook whose condition has a part
+/// naming neither and not holding now (`played(tito) and ...`, `flag(mud) and ...`) is left
+/// out once for the whole prompt.
+///
+/// **Invariant:** it answers as [`allowance`] and [`may_end`] answer.
+pub struct MoveGates<'c> {
+    movement: hooks::Gate<'c>,
+    stop: hooks::Gate<'c>,
+}
+
+impl<'c> MoveGates<'c> {
+    /// The gates of `side`'s units.
+    pub fn new(rules: &Rules<'c>, state: &State, side: &str) -> MoveGates<'c> {
+        let content = rules.content;
+        let some_space = content
+            .graph
+            .spaces
+            .first()
+            .map(|s| s.id)
+            .unwrap_or_default();
+        let (u, at) = (crate::Id::of_static("u"), crate::Id::of_static("space"));
+        MoveGates {
+            movement: hooks::Gate::new(
+                content,
+                state,
+                (HookPoint::Movement, side),
+                vec![unit("u", 0)],
+                &[u],
+            ),
+            stop: hooks::Gate::new(
+                content,
+                state,
+                (HookPoint::MayStop, side),
+                vec![unit("u", 0), space("space", some_space)],
+                &[u, at],
+            ),
+        }
+    }
+
+    /// [`allowance`] of unit `u`, one of the side's.
+    pub fn allowance(&mut self, rules: &Rules, state: &State, u: usize, printed: i32) -> u32 {
+        let named = [(0, Value::Unit(u))];
+        let ma = (self.movement).modify(rules.content, state, (printed as i64, 1), &named);
+        ma.clamp(0, u32::MAX as i64 / 4) as u32
+    }
+
+    /// [`may_end`] of unit `u`, one of the side's, in `space` (a graph index).
+    pub fn may_end(&mut self, rules: &Rules, state: &State, u: usize, space: usize) -> bool {
+        if self.stop.is_empty() {
+            return true;
+        }
+        let id = rules.content.graph.spaces[space].id;
+        let named = [(0, Value::Unit(u)), (1, Value::Id(Kind::Space, id))];
+        self.stop.may(rules.content, state, &named)
+    }
+}
+
 /// The names of a step that change from one to the next.
 fn step_names() -> [crate::Id; 2] {
     [crate::Id::of_static("from"), crate::Id::of_static("to")]
@@ -294,8 +353,7 @@ impl Zones {
 /// Whether a unit exerts a zone of control: every unit does, but those of the types the
 /// game's `zones_of_control` says do not (and every unit of a game without zones).
 pub(in crate::rules) fn exerts_zone(rules: &Rules, u: &crate::state::Unit) -> bool {
-    let zoc = rules.game.zones_of_control.as_ref();
-    zoc.is_none_or(|z| !z.not_exerted_by.iter().any(|t| t == rules.unit_type(u)))
+    rules.facts(u).zone
 }
 
 /// A side's bit in [`Zones`], if it has one.

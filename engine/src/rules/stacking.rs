@@ -5,6 +5,41 @@ use super::Rules;
 use crate::model::{Apart, PassThrough};
 use crate::state::{State, Unit};
 
+/// Where each of the game's stacking rules that depend on where a space lies holds, by graph
+/// index, worked out once when the rules are made: the rules ask it at every step of every
+/// search, and each question looked up the rule's regions by their texts.
+pub(crate) struct Tables {
+    /// For each of the `limits` (by index), whether it holds in each space: in one of its
+    /// `within` regions (or it names none) and in none of its `except` regions.
+    limits: Vec<Vec<bool>>,
+    /// For each of the `apart` rules (by index), whether each space lies in one of the regions
+    /// where the nations it keeps apart may be together (`except`).
+    together: Vec<Vec<bool>>,
+}
+
+impl Tables {
+    pub(crate) fn new(content: &crate::content::Content, st: &crate::model::Stacking) -> Tables {
+        let n = content.graph.spaces.len();
+        let any_in = |regions: &[String], i: usize| {
+            (regions.iter()).any(|r| crate::content::space_at_in_region(content, i, r))
+        };
+        Tables {
+            limits: (st.limits.iter())
+                .map(|l| {
+                    (0..n)
+                        .map(|i| {
+                            (l.within.is_empty() || any_in(&l.within, i)) && !any_in(&l.except, i)
+                        })
+                        .collect()
+                })
+                .collect(),
+            together: (st.apart.iter())
+                .map(|ap| (0..n).map(|i| any_in(&ap.except, i)).collect())
+                .collect(),
+        }
+    }
+}
+
 /// Whether a side may ever enter a space (terrain and spaces it may not enter; neutral
 /// territory stays closed until its country enters the war).
 pub fn may_enter(rules: &Rules, state: &State, side: &str, space: usize) -> bool {
@@ -132,9 +167,9 @@ pub(super) fn stacking_allows_with(
     space: &str,
     in_retreat: bool,
 ) -> bool {
-    let others = others_at(state, unit, space);
-    within_limits(rules, state, unit, space, &others)
-        && may_be_together(rules, state, unit, space, (&others, in_retreat))
+    let others = Others::at(state, unit, space, &[]);
+    within_limits(rules, state, unit, space, others)
+        && may_be_together(rules, state, unit, space, (others, in_retreat))
 }
 
 /// [`stacking_allows`] as if the units `gone` were not there (units about to be overrun).
@@ -145,13 +180,9 @@ pub(super) fn allows_without(
     space: &str,
     gone: &[usize],
 ) -> bool {
-    let others: Vec<&Unit> = state
-        .units_at(space)
-        .filter(|(i, _)| *i != unit && !gone.contains(i))
-        .map(|(_, u)| u)
-        .collect();
-    within_limits(rules, state, unit, space, &others)
-        && may_be_together(rules, state, unit, space, (&others, false))
+    let others = Others::at(state, unit, space, gone);
+    within_limits(rules, state, unit, space, others)
+        && may_be_together(rules, state, unit, space, (others, false))
 }
 
 /// Whether a moving unit may pass through a space, stopping there or not: the stacking rules
@@ -161,8 +192,8 @@ pub(super) fn may_pass(rules: &Rules, state: &State, unit: usize, space: &str) -
     match rules.game.stacking.pass_through {
         PassThrough::Never => stacking_allows(rules, state, unit, space),
         PassThrough::OverLimits => {
-            let others = others_at(state, unit, space);
-            may_be_together(rules, state, unit, space, (&others, false))
+            let others = Others::at(state, unit, space, &[]);
+            may_be_together(rules, state, unit, space, (others, false))
         }
         PassThrough::Always => true,
     }
@@ -173,27 +204,45 @@ pub(super) fn passes_through(rules: &Rules) -> bool {
     rules.game.stacking.pass_through != PassThrough::Never
 }
 
-/// The other units in a space.
-fn others_at<'s>(state: &'s State, unit: usize, space: &'s str) -> Vec<&'s Unit> {
-    state
-        .units_at(space)
-        .filter(|(i, _)| *i != unit)
-        .map(|(_, x)| x)
-        .collect()
+/// The other units in a space than the one asked about (and those `gone`), walked where they
+/// are listed, never copied: the stacking rules ask it of every space a search reaches.
+#[derive(Clone, Copy)]
+struct Others<'s> {
+    state: &'s State,
+    on: &'s [usize],
+    unit: usize,
+    gone: &'s [usize],
+}
+
+impl<'s> Others<'s> {
+    fn at(state: &'s State, unit: usize, space: &str, gone: &'s [usize]) -> Others<'s> {
+        Others {
+            state,
+            on: state.units.on(space),
+            unit,
+            gone,
+        }
+    }
+
+    fn iter(self) -> impl Iterator<Item = &'s Unit> {
+        (self.on.iter())
+            .filter(move |&&i| i != self.unit && !self.gone.contains(&i))
+            .map(move |&i| &self.state.units[i])
+    }
+
+    fn is_empty(self) -> bool {
+        self.iter().next().is_none()
+    }
 }
 
 /// Whether a unit counts for stacking.
 fn counts(rules: &Rules, x: &Unit) -> bool {
-    !rules
-        .game
-        .unit_types
-        .iter()
-        .any(|t| t.no_stacking && t.id == rules.unit_type(x))
+    rules.facts(x).counts
 }
 
 /// Whether a unit in a space with `others` stays within the stacking limits (`limit`, and the
 /// `limits` by nation and region).
-fn within_limits(rules: &Rules, state: &State, unit: usize, space: &str, others: &[&Unit]) -> bool {
+fn within_limits(rules: &Rules, state: &State, unit: usize, space: &str, others: Others) -> bool {
     let u = &state.units[unit];
     if !counts(rules, u) {
         return true;
@@ -210,15 +259,12 @@ fn within_limits(rules: &Rules, state: &State, unit: usize, space: &str, others:
     let Some(here) = rules.content.graph.index_of(space) else {
         return true;
     };
-    let lies_in = |r: &String| crate::content::space_at_in_region(rules.content, here, r);
-    let applies = |l: &crate::model::StackLimit| {
-        (l.within.is_empty() || l.within.iter().any(lies_in)) && !l.except.iter().any(lies_in)
-    };
     let nation = rules.nation_id(u);
-    !st.limits.iter().any(|l| {
+    let applies = &rules.stack.limits;
+    // The flags looked up last: only for a limit the stack would break.
+    !st.limits.iter().enumerate().any(|(k, l)| {
         l.counts(nation)
-            && l.in_force(|f| state.flags.contains(&f))
-            && applies(l)
+            && applies[k][here]
             && others
                 .iter()
                 .filter(|x| counts(rules, x) && l.counts(rules.nation_id(x)))
@@ -226,6 +272,7 @@ fn within_limits(rules: &Rules, state: &State, unit: usize, space: &str, others:
                 .sum::<u32>()
                 + l.weight(rules.size_id(u))
                 > l.limit
+            && l.in_force(|f| state.flags.contains(&f))
     })
 }
 
@@ -236,7 +283,7 @@ fn may_be_together(
     state: &State,
     unit: usize,
     space: &str,
-    (others, in_retreat): (&[&Unit], bool),
+    (others, in_retreat): (Others, bool),
 ) -> bool {
     let u = &state.units[unit];
     let st = &rules.game.stacking;
@@ -254,18 +301,13 @@ fn may_be_together(
     } else {
         None
     };
-    let together_here = |ap: &Apart| {
-        here.is_some_and(|h| {
-            ap.except
-                .iter()
-                .any(|r| crate::content::space_at_in_region(rules.content, h, r))
-        })
-    };
-    let holds = |ap: &Apart| !(together_here(ap) || in_retreat && ap.retreat);
+    let together = &rules.stack.together;
+    let holds =
+        |k: usize, ap: &Apart| !(here.is_some_and(|h| together[k][h]) || in_retreat && ap.retreat);
     // Ids compared by address.
     let clash = |a: crate::Id, b: crate::Id| {
-        st.apart.iter().any(|ap| {
-            holds(ap)
+        st.apart.iter().enumerate().any(|(k, ap)| {
+            holds(k, ap)
                 && ap.nations.contains(&a)
                 && !ap.nations.contains(&b)
                 && (ap.from.is_empty() || ap.from.contains(&b))

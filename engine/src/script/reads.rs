@@ -103,6 +103,20 @@ pub fn memo(e: &Expr) -> Option<Memo> {
     None
 }
 
+/// Whether `test` holds of every part of a chain of `and`s ([`conjuncts`]), asked first to
+/// last and stopping at the first that fails (the cheap guards come first, as a designer
+/// writes them: `me == axis and ... and count(...) >= 2`); without making their list.
+pub fn all_conjuncts(e: &Expr, test: &mut impl FnMut(&Expr) -> bool) -> bool {
+    match &e.kind {
+        ExprKind::Binary {
+            op: BinaryOp::And,
+            left,
+            right,
+        } => all_conjuncts(left, test) && test(right),
+        _ => test(e),
+    }
+}
+
 /// The parts of a chain of `and`s, first to last: `a and b and c` is `a`, `b`, `c`; an
 /// expression that is no such chain is its one part.
 pub fn conjuncts(e: &Expr) -> Vec<&Expr> {

@@ -19,10 +19,15 @@ pub(super) fn leavers(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<(usi
     if s.leave.is_empty() {
         return Vec::new();
     }
-    // The rules' conditions, by where they stand in the content.
-    let whens: Vec<String> = (0..s.leave.len())
-        .map(|k| format!("{}/leave/{k}/when", pointer(t.at)))
+    // The rules' conditions, by where they stand in the content, found once (a missing one
+    // holds for no unit); the context made once, its unit changed from one to the next.
+    let whens: Vec<_> = (0..s.leave.len())
+        .map(|k| rules.condition_at(&format!("{}/leave/{k}/when", pointer(t.at))))
         .collect();
+    let mut ctx = Context {
+        names: vec![crate::rules::hooks::unit("u", 0)],
+        ..side_context(rules, &imp.side)
+    };
     let mut out = Vec::new();
     for (i, u) in state.units.iter().enumerate() {
         if on_map(state, i).is_none()
@@ -32,11 +37,12 @@ pub(super) fn leavers(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<(usi
         {
             continue;
         }
-        let ctx = Context {
-            names: vec![crate::rules::hooks::unit("u", i)],
-            ..side_context(rules, &imp.side)
+        ctx.names[0] = crate::rules::hooks::unit("u", i);
+        let holding = |when: &Option<_>| {
+            (when.as_ref())
+                .is_some_and(|w: &crate::rules::PreparedCondition| w.holds(rules, state, &ctx))
         };
-        if let Some(k) = (whens.iter()).position(|when| holds(rules, state, when, &ctx)) {
+        if let Some(k) = whens.iter().position(holding) {
             out.push((i, k));
         }
     }
@@ -67,7 +73,7 @@ pub(super) fn leave_steps(
     let used = t.used.get(&unit).copied().unwrap_or(0);
     let allowed = t.allowed.get(&unit).copied().unwrap_or(2);
     let lifted = lifted_kinds(state, s, unit);
-    let to_rule = format!("{}/leave/{k}/to", pointer(t.at));
+    let to_rule = rules.condition_at(&format!("{}/leave/{k}/to", pointer(t.at)));
     let side = rules.side(&state.units[unit]);
     let may = |n: usize, e: usize| {
         let to = &g.spaces[n].id;
@@ -81,7 +87,7 @@ pub(super) fn leave_steps(
         // It steps once and stops.
         may_step_across(rules, state, s, unit, (from, n, e), &rule.crossing)
             && may_stop(rules, state, unit, to)
-            && holds(rules, state, &to_rule, &ctx)
+            && (to_rule.as_ref()).is_some_and(|r| r.holds(rules, state, &ctx))
     };
     movement::destinations(rules, state, unit, ((used, allowed), &lifted), may)
 }

@@ -41,6 +41,11 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
     let enemy = rules.other_side(side).to_string();
     let side_id = crate::Id::from(side);
     let g = &rules.content.graph;
+    // The side's nations by the game's list, whose sources on a space hold it.
+    let ours: Vec<&crate::Id> = (rules.game.nations.iter())
+        .filter(|m| m.side.as_deref() == Some(side))
+        .map(|m| &m.id)
+        .collect();
     let lost = {
         let state: &State = state;
         let mut lost = Vec::new();
@@ -51,15 +56,9 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
             }
             if supply::intact_fort(rules.content, state, &s.id)
                 || state.units_at(&s.id).next().is_some()
-                || s.supply.iter().any(|x| {
-                    x.nations.iter().any(|n| {
-                        rules
-                            .game
-                            .nations
-                            .iter()
-                            .any(|m| &m.id == n && m.side.as_deref() == Some(side))
-                    })
-                })
+                || s.supply
+                    .iter()
+                    .any(|x| x.nations.iter().any(|n| ours.iter().any(|&m| m == n)))
             {
                 continue;
             }

@@ -397,7 +397,11 @@ pub(super) fn ops_act(
             // (10.1): being there is what makes it eligible to attack.
             let stacks = stacking_allows(rules, state, unit, &to);
             state.flow.marks.passing = ((passes_through(rules) || stacks)
-                && !ends_in(rules, state, (unit, mech), &to))
+                && !rules.content.graph.index_of(&to).is_none_or(|at| {
+                    let side = rules.side(&state.units[unit]);
+                    let gates = &mut movement::MoveGates::new(rules, state, &side);
+                    ends_in(rules, state, (unit, mech, gates), at)
+                }))
             .then_some(unit);
             movement::after_step(rules, state, HookPoint::AfterMove, unit, (&from, &to));
         }
@@ -509,12 +513,15 @@ pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<Act
     let mv = &rules.play.move_marker;
     let mut cache = SupplyCache::default();
     if let Some(u) = state.flow.marks.passing {
-        let options = unit_moves(rules, state, &mut cache, u);
+        let own = rules.side(&state.units[u]);
+        let gates = &mut movement::MoveGates::new(rules, state, &own);
+        let options = unit_moves(rules, state, (&mut cache, gates), u);
         // Its steps were offered only if it could go on; should it not, play goes on.
         if !options.is_empty() {
             return (options, true);
         }
     }
+    let mut gates = movement::MoveGates::new(rules, state, side);
     let mut options = Vec::new();
     for (i, u) in state.units.iter().enumerate() {
         let Loc::Space(at) = &u.at else { continue };
@@ -523,18 +530,25 @@ pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<Act
         {
             continue;
         }
-        options.extend(unit_moves(rules, state, &mut cache, i));
+        options.extend(unit_moves(rules, state, (&mut cache, &mut gates), i));
     }
     (options, false)
 }
 
-/// Whether a unit's move may end in a space: within the stacking rules, where the `MayStop`
-/// hooks allow, and, unless it is `mech`anized (and supplied), not on a Combat marker (10.1:
-/// it may only move through such a space).
-fn ends_in(rules: &Rules, state: &State, (unit, mech): (usize, bool), space: &str) -> bool {
-    (mech || !has_marker(state, space, rules.play.combat_marker))
-        && stacking_allows(rules, state, unit, space)
-        && movement::may_end(rules, state, unit, space)
+/// Whether a unit's move may end in a space (a graph index): within the stacking rules, where
+/// the `MayStop` hooks allow (asked through `gates`, its side's), and, unless it is
+/// `mech`anized (and supplied), not on a Combat marker (10.1: it may only move through such a
+/// space).
+fn ends_in(
+    rules: &Rules,
+    state: &State,
+    (unit, mech, gates): (usize, bool, &mut movement::MoveGates),
+    space: usize,
+) -> bool {
+    let id = &rules.content.graph.spaces[space].id;
+    (mech || !has_marker(state, id, rules.play.combat_marker))
+        && stacking_allows(rules, state, unit, id)
+        && gates.may_end(rules, state, unit, space)
 }
 
 /// A unit's steps, as actions: into a space where it may stop, or one it may pass through
@@ -542,7 +556,7 @@ fn ends_in(rules: &Rules, state: &State, (unit, mech): (usize, bool), space: &st
 fn unit_moves<'c>(
     rules: &Rules<'c>,
     state: &State,
-    cache: &mut SupplyCache<'c>,
+    (cache, gates): (&mut SupplyCache<'c>, &mut movement::MoveGates),
     i: usize,
 ) -> Vec<Action> {
     let g = &rules.content.graph;
@@ -552,7 +566,7 @@ fn unit_moves<'c>(
         return Vec::new();
     };
     let level = cache.unit(rules, state, i);
-    let mut ma = movement::allowance(rules, state, i, rules.movement(u));
+    let mut ma = gates.allowance(rules, state, i, rules.movement(u));
     if level == Level::Out {
         ma = ma.min(2);
     }
@@ -574,7 +588,7 @@ fn unit_moves<'c>(
     // Where its move may end (`ends_in`). It may pass through a space where it may not (a
     // Combat marker's for a unit not mechanized, one the hooks close, one over the stacking
     // rules where the game lets it), when it can go on from there to a space where it may.
-    let stops = |n: usize| ends_in(rules, state, (i, mech), &g.spaces[n].id);
+    let mut stops = |n: usize| ends_in(rules, state, (i, mech, &mut *gates), n);
     let passes =
         |n: usize| passes_through(rules) || stacking_allows(rules, state, i, &g.spaces[n].id);
     // The unit's steps asked through one `UnitSteps`, its search's too.
@@ -589,7 +603,7 @@ fn unit_moves<'c>(
                         |x, spent| {
                             movement::steps_from_with(&mut asked, x, ((spent, ma), &[]), may)
                         },
-                        stops,
+                        &mut stops,
                         // no space ends a move on its own: a unit goes on from any
                         |_| true,
                     )

@@ -1,0 +1,55 @@
+//! The play rules' conditions (`/play/box_entries/0/to`, an impulse's `leave` rules): found
+//! by their pointer in `game.ron`, their results remembered as a hook's are when what they read
+//! allows (`hook_memo`).
+
+use super::{hook_memo, Rules};
+use crate::script::eval::{Asker, Context};
+use crate::state::State;
+
+/// A play rule's condition found by its pointer ([`Rules::condition_at`]).
+pub(crate) struct PreparedCondition<'c> {
+    expr: &'c crate::script::syntax::Expr,
+    script: (usize, Option<&'c crate::script::reads::Memo>),
+}
+
+impl PreparedCondition<'_> {
+    /// Whether it holds in a context (false when it fails).
+    pub(crate) fn holds(&self, rules: &Rules, state: &State, ctx: &Context) -> bool {
+        hook_memo::condition(rules.content, state, self.script, self.expr, ctx)
+    }
+
+    /// [`PreparedCondition::holds`] asked through an [`Asker`] (of `state`).
+    fn asked(&self, rules: &Rules, state: &State, asker: &mut Asker) -> bool {
+        hook_memo::condition_asked(rules.content, state, self.script, self.expr, asker)
+    }
+}
+
+impl<'c> Rules<'c> {
+    /// Whether the play rules' condition at `pointer` holds in a context, false when it fails;
+    /// none when there is no condition there.
+    pub(crate) fn condition(&self, state: &State, pointer: &str, ctx: &Context) -> Option<bool> {
+        Some(self.condition_at(pointer)?.holds(self, state, ctx))
+    }
+
+    /// The play rules' condition at `pointer`, found once for the many questions a procedure
+    /// puts to it (every unit of an impulse, every space a step reaches): each question then
+    /// costs neither the two lookups by its pointer's text nor the pointer's making.
+    pub(crate) fn condition_at(&self, pointer: &str) -> Option<PreparedCondition<'c>> {
+        let expr = self.content.sequence.conditions.get(pointer)?;
+        let memo = self.content.condition_memo(pointer);
+        let script = memo.map_or((0, None), |(i, m)| (i, Some(m)));
+        Some(PreparedCondition { expr, script })
+    }
+
+    /// [`Rules::condition`] asked through an [`Asker`] (of `state`), whose context's names
+    /// change from one question to the next while the work that does not depend on them (the
+    /// supply traced) is shared.
+    pub(crate) fn condition_asked(
+        &self,
+        state: &State,
+        pointer: &str,
+        asker: &mut Asker,
+    ) -> Option<bool> {
+        Some(self.condition_at(pointer)?.asked(self, state, asker))
+    }
+}
