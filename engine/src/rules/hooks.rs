@@ -133,7 +133,17 @@ pub fn context_for(content: &Content, me: &str, names: Names) -> Context {
 
 /// [`may`] in a context already built (see [`context_for`]).
 pub fn may_in(content: &Content, state: &State, at: HookPoint, ctx: &Context) -> bool {
-    at_point(content, at).all(|h| !says_no(content, state, h, ctx))
+    may_by(content, state, at_point(content, at), ctx)
+}
+
+/// [`may_in`] by the hooks `hooks` (those at the point, or those of them still asked).
+fn may_by<'h>(
+    content: &Content,
+    state: &State,
+    mut hooks: impl Iterator<Item = &'h HookScripts>,
+    ctx: &Context,
+) -> bool {
+    hooks.all(|h| !says_no(content, state, h, ctx))
 }
 
 /// The hooks at a point asked many questions of one state that differ only in some names (a
@@ -180,8 +190,7 @@ impl<'c> Gate<'c> {
             return true;
         }
         self.rename(name);
-        let ctx = &self.ctx;
-        self.still.iter().all(|h| !says_no(content, state, h, ctx))
+        may_by(content, state, self.still.iter().copied(), &self.ctx)
     }
 
     /// The number the hooks make of `value` (counted in parts of `scale`), with the names
