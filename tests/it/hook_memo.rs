@@ -471,3 +471,73 @@ fn a_prompts_movement_and_stop_hooks_asked_through_gates_answer_as_each_question
         "{stops} stops, {forbidden} forbidden, {changed} allowances changed"
     );
 }
+
+#[test]
+fn builtins_answered_from_their_evaluated_arguments_play_and_cost_as_the_rest() {
+    // `contains`, `has_marker`, `in_supply`, `flag`, `played` and the other builtins asked
+    // most often are answered from their evaluated arguments by a code found with the builtin
+    // (script/eval/quick.rs). B2B's campaign (whose Orders scripts ask `contains` and
+    // `in_supply` of every front, 8.4 and 8.5) plays the same without; and at states along
+    // it, every sequence script and every card's `playable` condition gives the same outcome
+    // for the same steps of its budget.
+    use sandtable_engine::script::eval::{condition_counted, run_counted, without_quick, Context};
+    let content = crate::cards::b2b();
+    let with = trace(content, "campaign", 9, 300);
+    let without = without_quick(|| trace(content, "campaign", 9, 300));
+    assert_eq!(with.len(), without.len());
+    for (i, (a, b)) in with.iter().zip(&without).enumerate() {
+        assert!(a == b, "action {i} differs");
+    }
+    let setup = Setup {
+        scenario: "campaign".into(),
+        options: Vec::new(),
+        seed: 9,
+        dice: Vec::new(),
+        position: None,
+    };
+    let mut s = Session::new(content, setup).unwrap();
+    let mut agent = RandomAgent::new(9);
+    let ctx = Context {
+        me: "allied".into(),
+        enemy: "axis".into(),
+        ..Context::default()
+    };
+    let (mut scripts, mut conditions) = (0, 0);
+    for n in 0..400 {
+        let Some(p) = s.prompt().cloned() else {
+            break;
+        };
+        if n % 50 == 0 {
+            for (at, stmts) in &content.sequence.steps {
+                let (mut a, mut b) = (s.state().clone(), s.state().clone());
+                let quick = run_counted(stmts, content, &mut a, &ctx);
+                let slow = without_quick(|| run_counted(stmts, content, &mut b, &ctx));
+                assert_eq!(format!("{quick:?}"), format!("{slow:?}"), "script {at:?}");
+                assert!(a == b, "script {at:?} at action {n}");
+                scripts += 1;
+            }
+            for (card, c) in &content.scripts {
+                let Some(playable) = &c.playable else {
+                    continue;
+                };
+                let ctx = Context {
+                    card: Some(card.clone()),
+                    ..ctx.clone()
+                };
+                let quick = condition_counted(playable, content, s.state(), &ctx);
+                let slow = without_quick(|| condition_counted(playable, content, s.state(), &ctx));
+                assert_eq!(
+                    format!("{quick:?}"),
+                    format!("{slow:?}"),
+                    "{card} at action {n}"
+                );
+                conditions += 1;
+            }
+        }
+        s.apply(content, &agent.act(&p).to_string()).unwrap();
+    }
+    assert!(
+        scripts >= 40 && conditions >= 200,
+        "{scripts} scripts, {conditions} conditions"
+    );
+}

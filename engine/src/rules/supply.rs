@@ -148,7 +148,11 @@ pub(crate) fn hindering<'s>(
     play.into_iter()
         .flat_map(|p| &p.hindering_markers)
         .filter(move |h| h.limits_supply && h.side == side)
-        .flat_map(move |h| state.markers.iter().filter(move |m| m.marker == h.marker))
+        .flat_map(move |h| {
+            // The marker's id, compared by address with each marker on the map.
+            let marker = crate::Id::new(&h.marker);
+            state.markers.iter().filter(move |m| m.marker == marker)
+        })
 }
 
 /// Whether tracing supply reads where markers of a kind lie: a marker that is a source, that
@@ -515,9 +519,12 @@ pub fn unused_marker_sources(
         return Vec::new();
     };
     let g = &content.graph;
-    let view = SideView::new(content, state, side);
+    // The side's view, made (or found kept) only when a source marker lies on the map.
+    let mut view: Option<std::rc::Rc<SideView>> = None;
     let mut out = Vec::new();
     let ours = |n: &crate::Id| nation_side(content, n) == side;
+    // Sides compared as ids, by address, not as texts.
+    let side_id = crate::Id::new(side);
     for source in play
         .marker_sources
         .iter()
@@ -527,9 +534,10 @@ pub fn unused_marker_sources(
             let Some(start) = g.index_of(m.space) else {
                 continue;
             };
-            let dist = reach(content, &view, std::iter::once(start));
+            let view = view.get_or_insert_with(|| view_kept(content, state, side));
+            let dist = reach(content, view, std::iter::once(start));
             let used = state.units.iter().any(|u| {
-                u.side(content) == side
+                u.side(content) == side_id
                     && content
                         .counter_of(u)
                         .is_some_and(|c| source.nations.contains(&c.nation))

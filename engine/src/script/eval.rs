@@ -20,9 +20,11 @@ use budget::{checked, narrow};
 mod budget;
 mod effects;
 mod queries;
+mod quick;
 mod replay;
 mod shared;
 
+pub use quick::{condition_counted, run_counted, without_quick};
 pub use replay::{values_replayed, without_replay, Replay};
 
 /// A builtin's call: its name, its arguments (positional ones apart), where it is written.

@@ -9,6 +9,7 @@ use super::*;
 /// with units that have not fought, not yet attacked this action, not banned.
 pub fn targets(rules: &Rules, state: &State, side: &str) -> Vec<String> {
     let g = &rules.content.graph;
+    let side_id = crate::Id::new(side);
     let mut out = BTreeSet::new();
     for m in state
         .markers
@@ -17,7 +18,7 @@ pub fn targets(rules: &Rules, state: &State, side: &str) -> Vec<String> {
     {
         let ready = state
             .units_at(&m.space)
-            .any(|(i, u)| rules.side(u) == side && !state.flow.marks.fought.contains(&i));
+            .any(|(i, u)| rules.side(u) == side_id && !state.flow.marks.fought.contains(&i));
         let Some(from) = g.index_of(m.space) else {
             continue;
         };

@@ -4,9 +4,11 @@ use super::*;
 
 pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
     let mut cache = SupplyCache::default();
+    // Sides compared as ids, by address, not as texts.
+    let side_id = crate::Id::new(side);
     let out: Vec<usize> = (0..state.units.len())
         .filter(|&i| {
-            rules.side(&state.units[i]) == side
+            rules.side(&state.units[i]) == side_id
                 && matches!(state.units[i].at, Loc::Space(_))
                 && cache.unit(rules, state, i) == Level::Out
         })
@@ -33,13 +35,12 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
     let mut nations: Vec<crate::Id> = state
         .units
         .iter()
-        .filter(|u| matches!(u.at, Loc::Space(_)) && rules.side(u) == side)
+        .filter(|u| matches!(u.at, Loc::Space(_)) && rules.side(u) == side_id)
         .map(|u| rules.nation_id(u))
         .collect();
     nations.sort_unstable();
     nations.dedup();
     let enemy = rules.other_side(side).to_string();
-    let side_id = crate::Id::from(side);
     let g = &rules.content.graph;
     // The side's nations by the game's list, whose sources on a space hold it.
     let ours: Vec<&crate::Id> = (rules.game.nations.iter())

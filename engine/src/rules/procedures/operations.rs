@@ -13,6 +13,7 @@ pub(in crate::rules) fn own_units(
     space: &str,
     side: &str,
 ) -> Vec<usize> {
+    let side = crate::Id::new(side);
     state
         .units_at(space)
         .filter(|(_, u)| rules.side(u) == side)
@@ -142,6 +143,7 @@ pub(super) fn occupied_spaces(rules: &Rules, state: &State, side: &str) -> Vec<c
     // In the order of their ids, by each space's place in it (found once per content); a
     // space off the graph after them, by its id.
     let (g, ranks) = (&rules.content.graph, rules.content.space_ranks());
+    let side = crate::Id::new(side);
     let mut seen: Vec<(u32, crate::Id)> = state
         .units
         .iter()
@@ -523,9 +525,10 @@ pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<Act
     }
     let mut gates = movement::MoveGates::new(rules, state, side);
     let mut options = Vec::new();
+    let side_id = crate::Id::new(side);
     for (i, u) in state.units.iter().enumerate() {
         let Loc::Space(at) = &u.at else { continue };
-        if rules.side(u) != side
+        if rules.side(u) != side_id
             || !has_marker(state, at, *mv) && !state.flow.marks.moved.contains_key(&i)
         {
             continue;

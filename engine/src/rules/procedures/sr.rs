@@ -26,6 +26,8 @@ pub(super) fn sr_prompt(
             let reserve = rules.box_of(side, BoxRole::Reserve);
             let mut cache = SupplyCache::default();
             let mut options = Vec::new();
+            // Sides compared as ids, by address, not as texts.
+            let side_id = crate::Id::new(side);
             for (i, u) in state.units.iter().enumerate() {
                 // Where it is first: most pieces are off the map and out of the reserve.
                 let on_map = match &u.at {
@@ -33,7 +35,7 @@ pub(super) fn sr_prompt(
                     Loc::Box(b) if Some(b.as_str()) == reserve => false,
                     _ => continue,
                 };
-                if rules.side(u) != side
+                if rules.side(u) != side_id
                     || state.flow.marks.redeployed.contains(&i)
                     || sr_cost(rules, state, i) > points
                 {
@@ -233,7 +235,7 @@ pub(super) fn home_spaces(
             && levels[i] == Level::Full
             && homes
                 .iter()
-                .any(|h| crate::state::space_in_region(rules.content, &s.id, h))
+                .any(|h| crate::content::space_at_in_region(rules.content, i, h))
             && (s.features.iter().any(|f| f == "capital" || f == "urban")
                 || s.supply
                     .iter()

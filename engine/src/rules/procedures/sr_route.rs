@@ -37,7 +37,9 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
     let mut blocking = vec![false; g.spaces.len()];
     for h in rules.play.hindering_markers.iter() {
         if h.blocks_sr && h.side == side {
-            for m in state.markers.iter().filter(|m| m.marker == h.marker) {
+            // The marker's id, compared by address with each marker on the map.
+            let marker = crate::Id::new(&h.marker);
+            for m in state.markers.iter().filter(|m| m.marker == marker) {
                 if let Some(i) = g.index_of(m.space) {
                     blocking[i] = true;
                 }

@@ -5,9 +5,10 @@
 //! calls recurse through small frames only; with the parser's bound on a tree's height
 //! ([`crate::script::syntax::MAX_DEPTH`]) evaluation cannot overflow the stack.
 
+use super::quick::Quick;
 use super::{fail, Eval, Res, Stop, Value, STEP_BUDGET, VISITS_PER_STEP};
 use crate::script::syntax::{Arg, Expr, ExprKind, Range, ScriptError};
-use crate::script::types::{Builtin, BUILTINS};
+use crate::script::types::{Builtin, Ctx, BUILTINS};
 
 /// The result of checked arithmetic, or the error that stops the script at `range`.
 pub(super) fn checked(range: Range, value: Option<i64>, what: &str) -> Res<i64> {
@@ -51,6 +52,9 @@ pub(super) struct Resolved {
     tests: bool,
     /// What the call is: `exists` and `filter` are told apart for `exists(filter(...))`.
     role: Role,
+    /// Whether it is answered from its evaluated arguments where they lie, and how many
+    /// positional arguments it then takes (see [`super::quick`]).
+    quick: (Quick, usize),
 }
 
 /// The builtins [`Eval::call`] treats apart.
@@ -92,11 +96,16 @@ pub(super) fn resolved(name: crate::id::Id) -> Option<&'static Resolved> {
                         "filter" => Role::Filter,
                         _ => Role::Other,
                     };
+                    let quick = match b.ctx {
+                        Ctx::Query => Quick::of(b.name),
+                        _ => (Quick::No, 0),
+                    };
                     let r = Resolved {
                         builtin: b,
                         walk,
                         tests,
                         role,
+                        quick,
                     };
                     (addr(crate::id::Id::new(b.name)), r)
                 })
@@ -199,8 +208,16 @@ impl Eval<'_> {
             }
         }
         self.frames.push(start);
+        let (quick, arity) = b.quick;
         let value = if b.tests {
             self.test_each(b.builtin.name, args, range)
+        } else if quick != Quick::No
+            && args.len() == arity
+            && super::quick::on()
+            && self.evaluated.len() - start == arity
+            && args.iter().all(|a| a.name.is_none())
+        {
+            self.quick(quick, (args, start), range)
         } else {
             self.call_builtin(b.builtin, args, range)
         };

@@ -371,7 +371,7 @@ impl Eval<'_> {
 
     pub(super) fn units(&mut self, args: &[Arg]) -> Res<Value> {
         // Each filter's name read once per call, not again for every unit.
-        let mut filters: Vec<(UnitFilter, crate::Id, Value)> = Vec::new();
+        let mut filters: Vec<(UnitFilter, crate::Id, Value)> = Vec::with_capacity(args.len());
         for a in args {
             if let Some(n) = &a.name {
                 let v = self.expr(&a.value)?;
@@ -390,11 +390,13 @@ impl Eval<'_> {
         // Without a `box` filter, only units on the map.
         let boxed = filters.iter().any(|(key, ..)| *key == UnitFilter::Box);
         let state = &*self.state;
-        let candidates: &mut dyn Iterator<Item = usize> = match space {
-            Some(space) => &mut state.units.on(space.as_str()).iter().copied(),
+        let on = space.map(|space| state.units.on(space.as_str()));
+        let candidates: &mut dyn Iterator<Item = usize> = match on {
+            Some(on) => &mut on.iter().copied(),
             None => &mut (0..state.units.len()),
         };
-        let mut out = Vec::new();
+        // A space's pieces are few: room for all of them at once.
+        let mut out = Vec::with_capacity(on.map_or(0, <[usize]>::len));
         'unit: for u in candidates {
             let unit = &state.units[u];
             if !boxed && !matches!(unit.at, Loc::Space(_)) {
