@@ -18,8 +18,10 @@ impl PreparedCondition<'_> {
         hook_memo::condition(rules.content, state, self.script, self.expr, ctx)
     }
 
-    /// [`PreparedCondition::holds`] asked through an [`Asker`] (of `state`).
-    fn asked(&self, rules: &Rules, state: &State, asker: &mut Asker) -> bool {
+    /// [`PreparedCondition::holds`] asked through an [`Asker`] (of `state`), whose context's
+    /// names change from one question to the next while the work that does not depend on them
+    /// (the supply traced) is shared.
+    pub(crate) fn asked(&self, rules: &Rules, state: &State, asker: &mut Asker) -> bool {
         hook_memo::condition_asked(rules.content, state, self.script, self.expr, asker)
     }
 }
@@ -39,17 +41,5 @@ impl<'c> Rules<'c> {
         let memo = self.content.condition_memo(pointer);
         let script = memo.map_or((0, None), |(i, m)| (i, Some(m)));
         Some(PreparedCondition { expr, script })
-    }
-
-    /// [`Rules::condition`] asked through an [`Asker`] (of `state`), whose context's names
-    /// change from one question to the next while the work that does not depend on them (the
-    /// supply traced) is shared.
-    pub(crate) fn condition_asked(
-        &self,
-        state: &State,
-        pointer: &str,
-        asker: &mut Asker,
-    ) -> Option<bool> {
-        Some(self.condition_at(pointer)?.asked(self, state, asker))
     }
 }

@@ -88,7 +88,10 @@ pub(super) fn sr_marker_destinations(
     else {
         return Vec::new();
     };
-    let to = format!("/play/sr_markers/{i}/to");
+    // Found once by its pointer, then asked of every space.
+    let Some(to) = rules.condition_at(&format!("/play/sr_markers/{i}/to")) else {
+        return Vec::new();
+    };
     let mut asker = Asker::new(rules.content, state, side_context(rules, side));
     rules
         .content
@@ -97,7 +100,7 @@ pub(super) fn sr_marker_destinations(
         .iter()
         .filter(|s| {
             asker.ctx_mut().space = Some(s.id);
-            rules.condition_asked(state, &to, &mut asker) == Some(true)
+            to.asked(rules, state, &mut asker)
         })
         .map(|s| s.id)
         .collect()
@@ -195,7 +198,8 @@ pub(super) fn home_spaces(
         .map(|n| n.home.iter().collect())
         .unwrap_or_default();
     let size = rules.size(u);
-    let entries: Vec<(&crate::model::BoxEntry, String)> = rules
+    // Each entry's condition found once by its pointer, then asked of every space.
+    let entries: Vec<(&crate::model::BoxEntry, _)> = rules
         .play
         .box_entries
         .iter()
@@ -205,8 +209,7 @@ pub(super) fn home_spaces(
                 && (e.sizes.is_empty() || e.sizes.iter().any(|s| s == size))
                 && (rebuilt || !e.rebuilt)
         })
-        .map(|(i, e)| (e, format!("/play/box_entries/{i}/to")))
-        .filter(|(_, to)| rules.content.sequence.conditions.contains_key(to))
+        .filter_map(|(i, e)| Some((e, rules.condition_at(&format!("/play/box_entries/{i}/to"))?)))
         .collect();
     let only = entries.iter().any(|(e, _)| e.only);
     // An entry limited to some units a round opens a space only until that many came in.
@@ -222,7 +225,7 @@ pub(super) fn home_spaces(
             (e.only || !only)
                 && level >= least
                 && e.per_round.is_none_or(|n| came.unwrap_or(0) < n)
-                && rules.condition_asked(state, to, &mut asker) == Some(true)
+                && to.asked(rules, state, &mut asker)
         })
     };
     let mut out = Vec::new();

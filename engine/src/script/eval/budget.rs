@@ -219,7 +219,7 @@ impl Eval<'_> {
         {
             self.quick(quick, (args, start), range)
         } else {
-            self.call_builtin(b.builtin, args, range)
+            self.call_builtin((b.builtin, quick), args, range)
         };
         self.frames.pop();
         self.evaluated.truncate(start);

@@ -10,7 +10,6 @@ impl Eval<'_> {
         let pos = |i: usize| c.pos(i);
         let named = |key: &str| c.named(key);
         Ok(Some(match name {
-            "turn" => Value::Int(i64::from(self.state.turn)),
             "impulse" => Value::Int(i64::from(self.state.flow.impulse)),
             "flag_unit" | "unit_flag" | "clear_unit_flag" => {
                 let Value::Unit(u) = self.expr(pos(0)?)? else {
@@ -175,7 +174,6 @@ impl Eval<'_> {
                 });
                 Value::Void
             }
-            "round" => Value::Int(i64::from(self.state.round)),
             "season" | "year" => {
                 let turn = self
                     .content
@@ -192,26 +190,6 @@ impl Eval<'_> {
                 } else {
                     Value::Int(i64::from(turn.and_then(|t| t.year).unwrap_or(0)))
                 }
-            }
-            "track" => {
-                let t = self.id(pos(0)?)?;
-                Value::Int(self.state.track(&t))
-            }
-            "flag" => {
-                let f = self.id(pos(0)?)?;
-                Value::Bool(self.state.flags.contains(f.as_str()))
-            }
-            "played" => {
-                let c = self.id(pos(0)?)?;
-                Value::Bool(self.state.played.contains_key(&c))
-            }
-            "played_this_turn" => {
-                let c = self.id(pos(0)?)?;
-                Value::Bool(self.state.played_this_turn.contains(&c))
-            }
-            "turn_played" => {
-                let c = self.id(pos(0)?)?;
-                Value::Int(i64::from(self.state.played.get(&c).copied().unwrap_or(0)))
             }
             "available" => {
                 let c = self.id(pos(0)?)?;
@@ -261,47 +239,6 @@ impl Eval<'_> {
                     None => return fail(range, format!("`{s}` is neutral: no side controls it")),
                 }
             }
-            "controls" => {
-                let side = self.id(pos(0)?)?;
-                let s = self.id(pos(1)?)?;
-                Value::Bool(self.state.control.get(&s) == Some(&side))
-            }
-            "neutral" => {
-                let s = self.id(pos(0)?)?;
-                Value::Bool(!self.state.control.contains_key(&s))
-            }
-            "adjacent" => {
-                let (a, b) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
-                let g = &self.content.graph;
-                Value::Bool(
-                    matches!((g.index_of(a), g.index_of(b)), (Some(x), Some(y)) if g.edge_between(x, y).is_some()),
-                )
-            }
-            "has_marker" => {
-                let (s, m) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
-                Value::Bool(
-                    self.state
-                        .markers
-                        .iter()
-                        .any(|x| x.space == s && x.marker == m),
-                )
-            }
-            "in_supply" | "full_supply" => {
-                let Value::Unit(u) = self.expr(pos(0)?)? else {
-                    return fail(range, "expected a unit");
-                };
-                Value::Bool(self.supplied(u, name == "full_supply"))
-            }
-            "count" | "exists" => {
-                let Value::Set(items) = self.expr(pos(0)?)? else {
-                    return fail(range, "expected a set");
-                };
-                if name == "count" {
-                    Value::Int(items.len() as i64)
-                } else {
-                    Value::Bool(!items.is_empty())
-                }
-            }
             "union" => {
                 let (Value::Set(a), Value::Set(b)) = (self.expr(pos(0)?)?, self.expr(pos(1)?)?)
                 else {
@@ -311,35 +248,10 @@ impl Eval<'_> {
                 a.extend(b.iter().cloned());
                 Self::set(a)
             }
-            "has_feature" => {
-                let (s, f) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
-                Value::Bool(
-                    self.content
-                        .graph
-                        .space(s)
-                        .is_some_and(|x| x.features.iter().any(|x| *x == f)),
-                )
-            }
-            "in_region" => {
-                let (s, r) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
-                Value::Bool(crate::state::space_in_region(self.content, &s, &r))
-            }
             "full_supply_at" => {
                 let (s, nation) = (self.id(pos(0)?)?, self.id(pos(1)?)?);
                 let side = crate::Id::new(crate::rules::supply::nation_side(self.content, &nation));
                 Value::Bool(self.traces_supply(s, nation, side, true))
-            }
-            "contains" => {
-                let Value::Set(items) = self.expr(pos(0)?)? else {
-                    return fail(range, "expected a set");
-                };
-                self.charge(range, items.len() as u64)?;
-                let x = self.expr(pos(1)?)?;
-                Value::Bool(set_contains(&items, &x))
-            }
-            "min" | "max" => {
-                let (a, b) = (self.int(pos(0)?)?, self.int(pos(1)?)?);
-                Value::Int(if name == "min" { a.min(b) } else { a.max(b) })
             }
             _ => return Ok(None),
         }))

@@ -2,8 +2,8 @@
 //! `has_marker(s, m)`, `in_supply(u)`, `flag(f)` ...), answered from their evaluated
 //! arguments where they lie, by a code found once with the builtin: without looking the
 //! builtin up again by its name among the rest, or each argument again among those evaluated.
-//! Each answers, fails and charges the budget exactly as its entry in [`super::queries`] does;
-//! a call with named arguments, or with another number of them, goes the usual way.
+//! A call with named arguments, or with another number of them, finds its arguments the
+//! usual way; both ways the builtin's one body here answers, fails and charges the budget.
 
 use std::borrow::Cow;
 
@@ -16,8 +16,8 @@ thread_local! {
     static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Runs `f` with every builtin called the usual way, none answered here: to show that
-/// answering them here changes nothing in play, nor in what a condition costs.
+/// Runs `f` with every builtin's arguments found the usual way, none taken where they lie: to
+/// show that taking them there changes nothing in play, nor in what a script costs.
 pub fn without_quick<R>(f: impl FnOnce() -> R) -> R {
     crate::rules::hook_memo::switched_on(&OFF, f)
 }
@@ -59,7 +59,7 @@ pub(super) fn on() -> bool {
     !OFF.with(std::cell::Cell::get)
 }
 
-/// A builtin answered here, by the names of [`super::queries`].
+/// A builtin answered here.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Quick {
     No,
@@ -114,29 +114,18 @@ impl Quick {
     }
 }
 
+/// Where a [`Quick`] builtin's positional arguments come from.
+#[derive(Clone, Copy)]
+enum Given<'c, 'e> {
+    /// The call's `args` (all positional, none a test), evaluated from `start` on: each taken
+    /// where it lies.
+    Lying(&'e [Arg], usize),
+    /// A call made the usual way: each found among the call's arguments and evaluated then (a
+    /// missing one fails as [`super::Call::pos`] says).
+    Call(&'c super::Call<'e>),
+}
+
 impl Eval<'_> {
-    /// The `i`th argument of the call whose evaluated arguments start at `start` (all of them
-    /// positional), taken out.
-    fn take_arg(&mut self, start: usize, i: usize) -> Value {
-        std::mem::replace(&mut self.evaluated[start + i].1, Value::Void)
-    }
-
-    /// The `i`th argument as a name, failing where it is written as [`Eval::id`] does.
-    fn id_arg(&mut self, start: usize, args: &[Arg], i: usize) -> Res<crate::Id> {
-        match self.take_arg(start, i) {
-            Value::Id(_, id) => Ok(id),
-            _ => fail(args[i].value.range, "expected a name"),
-        }
-    }
-
-    /// The `i`th argument as a number, failing where it is written as [`Eval::int`] does.
-    fn int_arg(&mut self, start: usize, args: &[Arg], i: usize) -> Res<i64> {
-        match self.take_arg(start, i) {
-            Value::Int(n) => Ok(n),
-            _ => fail(args[i].value.range, "expected a number"),
-        }
-    }
-
     /// A [`Quick`] builtin of a call whose `args` (all positional, none a test) are evaluated
     /// from `start` on.
     pub(super) fn quick(
@@ -145,27 +134,72 @@ impl Eval<'_> {
         (args, start): (&[Arg], usize),
         range: Range,
     ) -> Res<Value> {
+        self.answer_quick(q, Given::Lying(args, start), range)
+    }
+
+    /// A [`Quick`] builtin of a call made the usual way.
+    pub(super) fn answer_call(&mut self, q: Quick, c: &super::Call) -> Res<Value> {
+        self.answer_quick(q, Given::Call(c), c.range)
+    }
+
+    /// The `i`th positional argument `from` where it is given: its value, and where it is
+    /// written.
+    #[inline(always)]
+    fn given_arg(&mut self, from: Given, i: usize) -> Res<(Value, Range)> {
+        match from {
+            Given::Lying(args, start) => {
+                let value = std::mem::replace(&mut self.evaluated[start + i].1, Value::Void);
+                Ok((value, args[i].value.range))
+            }
+            Given::Call(c) => self.call_arg(c, i),
+        }
+    }
+
+    /// [`Self::given_arg`] of a call made the usual way.
+    #[inline(never)]
+    fn call_arg(&mut self, c: &super::Call, i: usize) -> Res<(Value, Range)> {
+        let x = c.pos(i)?;
+        Ok((self.expr(x)?, x.range))
+    }
+
+    /// What a [`Quick`] builtin answers, its arguments `from` where they are given: the one
+    /// body of each, whichever way it is called.
+    fn answer_quick(&mut self, q: Quick, from: Given, range: Range) -> Res<Value> {
+        // An argument as a name or a number, failing where it is written as `Eval::id` and
+        // `Eval::int` do.
+        fn id(given: (Value, Range)) -> Res<crate::Id> {
+            match given {
+                (Value::Id(_, id), _) => Ok(id),
+                (_, at) => fail(at, "expected a name"),
+            }
+        }
+        fn int(given: (Value, Range)) -> Res<i64> {
+            match given {
+                (Value::Int(n), _) => Ok(n),
+                (_, at) => fail(at, "expected a number"),
+            }
+        }
         Ok(match q {
             Quick::Contains => {
-                let Value::Set(items) = self.take_arg(start, 0) else {
+                let (Value::Set(items), _) = self.given_arg(from, 0)? else {
                     return fail(range, "expected a set");
                 };
                 self.charge(range, items.len() as u64)?;
-                let x = self.take_arg(start, 1);
+                let (x, _) = self.given_arg(from, 1)?;
                 Value::Bool(set_contains(&items, &x))
             }
             Quick::HasMarker => {
-                let (s, m) = (self.id_arg(start, args, 0)?, self.id_arg(start, args, 1)?);
+                let (s, m) = (id(self.given_arg(from, 0)?)?, id(self.given_arg(from, 1)?)?);
                 Value::Bool((self.state.markers.iter()).any(|x| x.space == s && x.marker == m))
             }
             Quick::InSupply | Quick::FullSupply => {
-                let Value::Unit(u) = self.take_arg(start, 0) else {
+                let (Value::Unit(u), _) = self.given_arg(from, 0)? else {
                     return fail(range, "expected a unit");
                 };
                 Value::Bool(self.supplied(u, q == Quick::FullSupply))
             }
             Quick::Exists | Quick::Count => {
-                let Value::Set(items) = self.take_arg(start, 0) else {
+                let (Value::Set(items), _) = self.given_arg(from, 0)? else {
                     return fail(range, "expected a set");
                 };
                 if q == Quick::Count {
@@ -175,56 +209,58 @@ impl Eval<'_> {
                 }
             }
             Quick::Controls => {
-                let side = self.id_arg(start, args, 0)?;
-                let s = self.id_arg(start, args, 1)?;
+                let (side, s) = (id(self.given_arg(from, 0)?)?, id(self.given_arg(from, 1)?)?);
                 Value::Bool(self.state.control.get(&s) == Some(&side))
             }
             Quick::Neutral => {
-                let s = self.id_arg(start, args, 0)?;
+                let s = id(self.given_arg(from, 0)?)?;
                 Value::Bool(!self.state.control.contains_key(&s))
             }
             Quick::Adjacent => {
-                let (a, b) = (self.id_arg(start, args, 0)?, self.id_arg(start, args, 1)?);
+                let (a, b) = (id(self.given_arg(from, 0)?)?, id(self.given_arg(from, 1)?)?);
                 let g = &self.content.graph;
                 Value::Bool(
                     matches!((g.index_of(a), g.index_of(b)), (Some(x), Some(y)) if g.edge_between(x, y).is_some()),
                 )
             }
             Quick::HasFeature => {
-                let (s, f) = (self.id_arg(start, args, 0)?, self.id_arg(start, args, 1)?);
+                let (s, f) = (id(self.given_arg(from, 0)?)?, id(self.given_arg(from, 1)?)?);
                 Value::Bool(
                     (self.content.graph.space(s))
                         .is_some_and(|x| x.features.iter().any(|x| *x == f)),
                 )
             }
             Quick::Flag => {
-                let f = self.id_arg(start, args, 0)?;
+                let f = id(self.given_arg(from, 0)?)?;
                 Value::Bool(self.state.flags.contains(f.as_str()))
             }
             Quick::Played => {
-                let c = self.id_arg(start, args, 0)?;
+                let c = id(self.given_arg(from, 0)?)?;
                 Value::Bool(self.state.played.contains_key(&c))
             }
             Quick::PlayedThisTurn => {
-                let c = self.id_arg(start, args, 0)?;
+                let c = id(self.given_arg(from, 0)?)?;
                 Value::Bool(self.state.played_this_turn.contains(&c))
             }
             Quick::TurnPlayed => {
-                let c = self.id_arg(start, args, 0)?;
+                let c = id(self.given_arg(from, 0)?)?;
                 Value::Int(i64::from(self.state.played.get(&c).copied().unwrap_or(0)))
             }
             Quick::Turn => Value::Int(i64::from(self.state.turn)),
             Quick::Round => Value::Int(i64::from(self.state.round)),
             Quick::Track => {
-                let t = self.id_arg(start, args, 0)?;
+                let t = id(self.given_arg(from, 0)?)?;
                 Value::Int(self.state.track(&t))
             }
             Quick::InRegion => {
-                let (s, r) = (self.id_arg(start, args, 0)?, self.id_arg(start, args, 1)?);
+                let (s, r) = (id(self.given_arg(from, 0)?)?, id(self.given_arg(from, 1)?)?);
                 Value::Bool(crate::state::space_in_region(self.content, &s, &r))
             }
             Quick::Min | Quick::Max => {
-                let (a, b) = (self.int_arg(start, args, 0)?, self.int_arg(start, args, 1)?);
+                let (a, b) = (
+                    int(self.given_arg(from, 0)?)?,
+                    int(self.given_arg(from, 1)?)?,
+                );
                 Value::Int(if q == Quick::Min { a.min(b) } else { a.max(b) })
             }
             Quick::No => return fail(range, "a builtin called out of turn"),
