@@ -154,7 +154,11 @@ impl Action {
 
     /// Whether the action is written `text` (words separated by white space).
     pub fn is_written(&self, text: &str) -> bool {
-        let mut words = text.split_whitespace();
+        self.written_as(text.split_whitespace())
+    }
+
+    /// Whether the action is written as these words, one for each of its own.
+    pub(crate) fn written_as<'t>(&self, mut words: impl Iterator<Item = &'t str>) -> bool {
         self.0
             .iter()
             .all(|w| words.next().is_some_and(|t| w.is_written(t)))
@@ -248,6 +252,39 @@ mod tests {
             assert_eq!(prompt.parse(illegal), None, "{illegal}");
         }
         assert_eq!(prompt.examples(), vec!["choose a".to_string()]);
+    }
+
+    #[test]
+    fn an_action_typed_is_the_option_written_so_word_for_word_and_no_other() {
+        let prompt = Prompt {
+            side: "allied".into(),
+            kind: "move".into(),
+            question: "Move units one space at a time, then done".into(),
+            actions: vec![
+                Action::new("move").and(unit(7, "su_8ga", 2)).and("warsaw"),
+                Action::new("move").and(unit(7, "su_8ga", 2)).and("lvov"),
+                Action::new("move").and(unit(9, "su_8ga", 0)).and("warsaw"),
+                Action::new("done"),
+            ],
+            pick: None,
+        };
+        let typed = prompt.parse("  move su_8ga.2   lvov ").expect("an option");
+        assert_eq!(typed, prompt.actions[1]);
+        assert_eq!(typed.unit(1), Ok(7));
+        assert_eq!(
+            prompt.parse("move su_8ga warsaw"),
+            Some(prompt.actions[2].clone())
+        );
+        assert_eq!(prompt.parse("done"), Some(prompt.actions[3].clone()));
+        for illegal in [
+            "move su_8ga.2",
+            "move su_8ga.2 lvov done",
+            "move su_8ga.3 lvov",
+            "done done",
+            "",
+        ] {
+            assert_eq!(prompt.parse(illegal), None, "{illegal}");
+        }
     }
 
     #[test]

@@ -128,7 +128,15 @@ impl Prompt {
     /// multiple choice `choose` and options written so.
     pub fn parse(&self, text: &str) -> Option<Action> {
         let action = match self.pick {
-            None => self.actions.iter().find(|a| a.is_written(text))?.clone(),
+            // The text split once, and each option of as many words compared with it: an
+            // option found is allowed.
+            None => {
+                let words: smallvec::SmallVec<[&str; 6]> = text.split_whitespace().collect();
+                let written = |a: &&Action| {
+                    a.words().len() == words.len() && a.written_as(words.iter().copied())
+                };
+                return self.actions.iter().find(written).cloned();
+            }
             Some(_) => {
                 let mut words = text.split_whitespace();
                 if words.next() != Some("choose") {
@@ -621,15 +629,20 @@ pub fn apply_unguarded(
     if let Some(results) = action.strip_prefix("dice ") {
         return force_dice(rules, state, results);
     }
-    let Some(prompt) = &state.flow.prompt else {
+    let Some(prompt) = state.flow.prompt.take() else {
         return Err(game_over());
     };
     match prompt.parse(action) {
-        Some(typed) => act_unguarded(rules, state, &typed),
-        None => Err(IllegalAction {
-            message: format!("`{action}` is not legal now: {}", prompt.question),
-            legal: prompt.examples(),
-        }),
+        // Parsed from the prompt's options: allowed, not asked again.
+        Some(typed) => perform(rules, state, prompt, &typed),
+        None => {
+            let err = IllegalAction {
+                message: format!("`{action}` is not legal now: {}", prompt.question),
+                legal: prompt.examples(),
+            };
+            state.flow.prompt = Some(prompt);
+            Err(err)
+        }
     }
 }
 
@@ -657,6 +670,16 @@ pub fn act_unguarded(
         state.flow.prompt = Some(prompt);
         return Err(err);
     }
+    perform(rules, state, prompt, action)
+}
+
+/// Performs an action `prompt` (taken from the state) allows, and runs on to the next prompt.
+fn perform(
+    rules: &Rules,
+    state: &mut State,
+    prompt: Prompt,
+    action: &Action,
+) -> Result<(), IllegalAction> {
     if let Err(message) = procedures::act(rules, state, &prompt, action) {
         return Err(IllegalAction {
             message,
