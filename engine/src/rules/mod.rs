@@ -127,15 +127,15 @@ impl Prompt {
     /// The legal action a text names, if it names one: an option written so, or for a
     /// multiple choice `choose` and options written so.
     pub fn parse(&self, text: &str) -> Option<Action> {
-        let action = match self.pick {
-            // The text split once, and each option of as many words compared with it: an
-            // option found is allowed.
+        match self.pick {
+            // The text split once, and compared with each option of as many words: an option
+            // found is allowed.
             None => {
                 let words: smallvec::SmallVec<[&str; 6]> = text.split_whitespace().collect();
                 let written = |a: &&Action| {
                     a.words().len() == words.len() && a.written_as(words.iter().copied())
                 };
-                return self.actions.iter().find(written).cloned();
+                self.actions.iter().find(written).cloned()
             }
             Some(_) => {
                 let mut words = text.split_whitespace();
@@ -147,10 +147,9 @@ impl Prompt {
                     let option = self.actions.iter().find(|a| a.is_written(w))?;
                     action = action.and(option.words()[0]);
                 }
-                action
+                self.allows(&action).then_some(action)
             }
-        };
-        self.allows(&action).then_some(action)
+        }
     }
 
     /// Some legal actions, to show as alternatives: every option; for a choice of one (a yes
@@ -635,14 +634,7 @@ pub fn apply_unguarded(
     match prompt.parse(action) {
         // Parsed from the prompt's options: allowed, not asked again.
         Some(typed) => perform(rules, state, prompt, &typed),
-        None => {
-            let err = IllegalAction {
-                message: format!("`{action}` is not legal now: {}", prompt.question),
-                legal: prompt.examples(),
-            };
-            state.flow.prompt = Some(prompt);
-            Err(err)
-        }
+        None => Err(not_legal(state, prompt, action)),
     }
 }
 
@@ -663,14 +655,19 @@ pub fn act_unguarded(
         return Err(game_over());
     };
     if !prompt.allows(action) {
-        let err = IllegalAction {
-            message: format!("`{action}` is not legal now: {}", prompt.question),
-            legal: prompt.examples(),
-        };
-        state.flow.prompt = Some(prompt);
-        return Err(err);
+        return Err(not_legal(state, prompt, action));
     }
     perform(rules, state, prompt, action)
+}
+
+/// Why `action` does not answer `prompt`, which goes back to the state unchanged.
+fn not_legal(state: &mut State, prompt: Prompt, action: impl std::fmt::Display) -> IllegalAction {
+    let err = IllegalAction {
+        message: format!("`{action}` is not legal now: {}", prompt.question),
+        legal: prompt.examples(),
+    };
+    state.flow.prompt = Some(prompt);
+    err
 }
 
 /// Performs an action `prompt` (taken from the state) allows, and runs on to the next prompt.
