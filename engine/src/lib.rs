@@ -6,7 +6,10 @@
 //! problems as [`diag::Diagnostic`]s and keeps going.
 //!
 //! Invariants: the engine never panics on input, never prints, never reads the clock; its only
-//! I/O is reading and writing content through [`load::ContentSource`] and [`format`].
+//! I/O is reading and writing content through [`load::ContentSource`] and [`format`]. It has no
+//! `unsafe` code (forbidden below), so the fuzz targets run without a memory sanitizer.
+
+#![forbid(unsafe_code)]
 
 pub mod agent;
 pub mod check;
