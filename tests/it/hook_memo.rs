@@ -278,8 +278,9 @@ fn an_sr_route_asks_its_hooks_part_by_part_and_reaches_what_asking_each_connecti
 #[test]
 fn a_units_steps_asked_together_cost_and_allow_what_each_step_asked_alone_does() {
     // The movement rules ask a unit's steps one after another with one context whose `from`
-    // and `to` change, and keep the `MayMove` hooks' verdicts by step (SPI: lakes closed but
-    // frozen, the Finns' six hexes; the motorized units' costs in rough terrain and across
+    // and `to` change, and keep the `MayMove` hooks' verdicts and the `MoveCost` hooks'
+    // numbers by step, shared with later states whose hooks read the same (SPI: lakes closed
+    // but frozen, the Finns' six hexes; the motorized units' costs in rough terrain and across
     // major rivers). Every step of every unit on the map, at states of random games, costs and
     // is allowed as a step asked alone, with nothing kept, says; so too in a copy of SPI whose
     // hooks tell a step from its way back (leaving rough terrain costs two more; a unit in

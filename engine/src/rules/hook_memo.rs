@@ -77,12 +77,21 @@ const MOST: usize = 1 << 18;
 /// The tables of results by step, by their keys (see [`step_table`]).
 type StepTables = HashMap<Key, StepTable, BuildHasherDefault<Mix>>;
 
+/// The tables of numbers by step, by their keys (see [`PointKey::by_step`]).
+type NumberTables = HashMap<Key, std::rc::Rc<RefCell<Vec<u64>>>, BuildHasherDefault<Mix>>;
+
+/// Most tables of numbers by step a thread keeps before it starts again: a table holds a word
+/// for each way of each connection (some 90 KB for SPI Barbarossa's 5,564), and a game asks a
+/// few dozen (a unit's kind and the weather make its key).
+const MOST_NUMBER_TABLES: usize = 256;
+
 /// Most tables of results by step a thread keeps before it starts again.
 const MOST_STEP_TABLES: usize = 1 << 12;
 
 thread_local! {
     static TABLE: RefCell<(u64, Table)> = RefCell::new((0, Table::default()));
     static STEPS: RefCell<(u64, StepTables)> = RefCell::new((0, StepTables::default()));
+    static NUMBERS: RefCell<(u64, NumberTables)> = RefCell::new((0, NumberTables::default()));
     static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
@@ -273,6 +282,17 @@ pub(crate) fn condition_asked(
     })
 }
 
+/// The number among the remembered scripts of part `part` of hook `index`'s condition (each
+/// of its chain of `and`s, see `Content::hook_part_memos`), asked apart from the rest
+/// (`hooks::still_asked`): from `usize::MAX / 4`, past the hooks' own scripts (numbered from
+/// 0, two a hook) and before the play rules' conditions (from `usize::MAX / 2`). None past
+/// the room each hook has.
+pub(crate) fn part_number(index: usize, part: usize) -> Option<usize> {
+    const PARTS: usize = 1 << 16;
+    let number = index.checked_mul(PARTS)?.checked_add(part)?;
+    (part < PARTS && number < usize::MAX / 4).then(|| usize::MAX / 4 + number)
+}
+
 /// The key of a condition's memo (of the whole or of its first part) in a context.
 fn memo_key(
     content: &Content,
@@ -435,6 +455,77 @@ fn names_any(r: &Read, names: &[crate::Id]) -> bool {
 /// A condition's results by step (see [`step_table`]).
 pub(crate) type StepTable = std::rc::Rc<RefCell<Vec<u8>>>;
 
+/// The numbers a point's modifier hooks made by step (see [`PointKey::by_step`]): at each
+/// step, the value last asked there and the number made of it, in one word (32 bits each).
+pub(crate) struct NumberTable(std::rc::Rc<RefCell<Vec<u64>>>);
+
+impl PointKey {
+    /// The numbers kept by step for this key's fixed part and `scale`, in a table of `steps`
+    /// places (a unit's steps: a connection crossed one way, `2 × edge + direction`, the one
+    /// numbering of the only caller): shared by every question whose fixed part reads the
+    /// same, in this prompt or a later one. None when the tables are off, or when what is
+    /// read at each step is more than the varying names themselves (a marker on `to`): then
+    /// the number is not a function of the step, the value and the fixed part.
+    ///
+    /// **Invariant:** a number kept at a step for a value is the one [`modified_step`] gives
+    /// for that step and value with this key: the hooks are remembered wholly, so the number
+    /// is a function of what they read, the value and the scale, and a step fixes the varying
+    /// names (spaces, whose fields are the content's).
+    pub(crate) fn by_step(
+        &self,
+        content: &Content,
+        scale: i64,
+        steps: usize,
+    ) -> Option<NumberTable> {
+        if OFF.with(std::cell::Cell::get)
+            || !self.later.iter().all(|r| matches!(r, Read::Name { .. }))
+        {
+            return None;
+        }
+        let mut key = self.key;
+        key.push(scale as u64)?;
+        let id = content.memo_id();
+        NUMBERS.with(|t| {
+            let mut t = t.borrow_mut();
+            if t.0 != id || t.1.len() >= MOST_NUMBER_TABLES {
+                t.0 = id;
+                t.1.clear();
+            }
+            let table = (t.1.entry(key))
+                .or_insert_with(|| std::rc::Rc::new(RefCell::new(vec![NO_NUMBER; steps])));
+            let fits = table.borrow().len() == steps;
+            fits.then(|| NumberTable(std::rc::Rc::clone(table)))
+        })
+    }
+}
+
+/// A place of a [`NumberTable`] where no number was kept.
+const NO_NUMBER: u64 = u64::MAX;
+
+impl NumberTable {
+    /// The number kept at `step` for `value`, if any.
+    pub(crate) fn get(&self, step: usize, value: i64) -> Option<i64> {
+        let word = *self.0.borrow().get(step)?;
+        let half = |w: u64| i64::from(w as u32 as i32);
+        (word != NO_NUMBER && half(word >> 32) == value).then(|| half(word))
+    }
+
+    /// Keeps at `step` the number made of `value` (replacing what was kept there); nothing
+    /// when either does not fit in 32 bits.
+    pub(crate) fn put(&self, step: usize, value: i64, number: i64) {
+        let (Ok(v), Ok(n)) = (i32::try_from(value), i32::try_from(number)) else {
+            return;
+        };
+        let word = u64::from(v as u32) << 32 | u64::from(n as u32);
+        // Both -1 would read as no number: not kept, asked again.
+        if word != NO_NUMBER {
+            if let Some(place) = self.0.borrow_mut().get_mut(step) {
+                *place = word;
+            }
+        }
+    }
+}
+
 const TAG: u32 = 56;
 
 /// The id a bare name stands for, as the script's evaluation finds it (see `Eval::given`): a
@@ -555,5 +646,37 @@ impl Hasher for Mix {
 
     fn write_usize(&mut self, x: usize) {
         self.write_u64(x as u64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_number_kept_by_step_is_found_only_for_the_value_it_was_made_of() {
+        let table = NumberTable(std::rc::Rc::new(RefCell::new(vec![NO_NUMBER; 4])));
+        assert_eq!(table.get(0, 2), None, "nothing kept yet");
+        table.put(0, 2, 5);
+        table.put(1, -3, -7);
+        assert_eq!(table.get(0, 2), Some(5));
+        assert_eq!(table.get(0, 3), None, "another value");
+        assert_eq!(table.get(1, -3), Some(-7), "negative numbers come back");
+        table.put(0, 4, 9);
+        assert_eq!(
+            (table.get(0, 2), table.get(0, 4)),
+            (None, Some(9)),
+            "replaced"
+        );
+        table.put(2, -1, -1);
+        assert_eq!(
+            table.get(2, -1),
+            None,
+            "the word that means nothing is not kept"
+        );
+        table.put(3, 1 << 40, 1);
+        assert_eq!(table.get(3, 1 << 40), None, "too large for the word");
+        table.put(9, 1, 1);
+        assert_eq!(table.get(9, 1), None, "no such step");
     }
 }

@@ -235,6 +235,10 @@ impl<'c> Gate<'c> {
 /// hold either, so leaving it out changes no answer. A part that names a modifier's `value`
 /// is never asked here (the value changes from hook to hook). Ask the rest with
 /// [`StepVerdicts`], a [`Gate`], or the point's hooks as before.
+///
+/// Each part asked is remembered by what it reads, as a hook's condition is
+/// ([`super::hook_memo::condition`]): a unit's moves ask this of every unit at every prompt,
+/// and its parts (`u.nation == ge`, `flag(mud)`) read the same from one prompt to the next.
 pub fn still_asked<'c>(
     content: &'c Content,
     state: &State,
@@ -247,10 +251,23 @@ pub fn still_asked<'c>(
     names.push(crate::Id::of_static("value"));
     at_point(content, at)
         .filter(|h| {
+            let memos = content.hook_part_memos(h.index);
+            let mut k = 0;
             h.when.as_ref().is_none_or(|w| {
                 crate::script::reads::all_conjuncts(w, &mut |part| {
+                    let (i, memo) = (k, memos.get(k).and_then(Option::as_ref));
+                    k += 1;
                     crate::script::reads::names_any(part, &names)
-                        || eval::condition(part, content, state, ctx).unwrap_or(false)
+                        || match super::hook_memo::part_number(h.index, i) {
+                            Some(number) => super::hook_memo::condition(
+                                content,
+                                state,
+                                (number, memo),
+                                part,
+                                ctx,
+                            ),
+                            None => eval::condition(part, content, state, ctx).unwrap_or(false),
+                        }
                 })
             })
         })

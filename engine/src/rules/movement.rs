@@ -59,6 +59,9 @@ pub struct UnitSteps<'a, 'c> {
     /// The part of the `MoveCost` hooks' key that does not change from step to step, read at
     /// the first step asked (the inner none: they cannot be remembered).
     cost_key: Option<Option<hook_memo::PointKey>>,
+    /// The numbers those hooks made by step, shared with the unit's searches in later
+    /// prompts whose fixed part reads the same (see [`hook_memo::PointKey::by_step`]).
+    costs: Option<Option<hook_memo::NumberTable>>,
     /// The `MayMove` hooks' verdicts by step, made at the first step asked.
     may: Option<hooks::StepVerdicts<'c>>,
     /// What the zones of control cost the unit, worked out at the first step asked.
@@ -73,6 +76,7 @@ impl<'a, 'c> UnitSteps<'a, 'c> {
             u,
             ctx: None,
             cost_key: None,
+            costs: None,
             may: None,
             zones: None,
         }
@@ -122,13 +126,25 @@ impl<'a, 'c> UnitSteps<'a, 'c> {
             .cost_key
             .get_or_insert_with(|| hook_memo::point_key(content, state, at, ctx, &step_names()));
         let value = (base as i64, 2);
-        let cost = hook_memo::modified_step(
-            content,
-            state,
-            (fixed.as_ref(), value.0, value.1),
-            ctx,
-            |ctx| hooks::modify_in(content, state, at, value, ctx, None),
-        );
+        // A step crossed one way, as `may` numbers it.
+        let step = edge * 2 + usize::from(from > to);
+        let costs = self.costs.get_or_insert_with(|| {
+            (fixed.as_ref()).and_then(|k| k.by_step(content, value.1, g.edges.len() * 2))
+        });
+        let kept = costs.as_ref().and_then(|t| t.get(step, value.0));
+        let cost = kept.unwrap_or_else(|| {
+            let cost = hook_memo::modified_step(
+                content,
+                state,
+                (fixed.as_ref(), value.0, value.1),
+                ctx,
+                |ctx| hooks::modify_in(content, state, at, value, ctx, None),
+            );
+            if let Some(t) = costs {
+                t.put(step, value.0, cost);
+            }
+            cost
+        });
         cost.clamp(0, u32::MAX as i64 / 4) as u32
     }
 
