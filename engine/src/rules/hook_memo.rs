@@ -282,11 +282,11 @@ pub(crate) fn condition_asked(
     })
 }
 
-/// The number among the remembered scripts of part `part` of hook `index`'s condition (each
-/// of its chain of `and`s, see `Content::hook_part_memos`), asked apart from the rest
-/// (`hooks::still_asked`): from `usize::MAX / 4`, past the hooks' own scripts (numbered from
-/// 0, two a hook) and before the play rules' conditions (from `usize::MAX / 2`). None past
-/// the room each hook has.
+/// The number among the remembered scripts of part `part` of hook `index` asked apart from
+/// the rest (`hooks::still_asked`, `hooks::StepVerdicts`): 0 its `May`'s condition, 1 and on
+/// each of its condition's chain of `and`s (see `Content::hook_part_memos`). From
+/// `usize::MAX / 4`, past the hooks' own scripts (numbered from 0, two a hook) and before the
+/// play rules' conditions (from `usize::MAX / 2`). None past the room each hook has.
 pub(crate) fn part_number(index: usize, part: usize) -> Option<usize> {
     const PARTS: usize = 1 << 16;
     let number = index.checked_mul(PARTS)?.checked_add(part)?;
@@ -461,8 +461,7 @@ pub(crate) struct NumberTable(std::rc::Rc<RefCell<Vec<u64>>>);
 
 impl PointKey {
     /// The numbers kept by step for this key's fixed part and `scale`, in a table of `steps`
-    /// places (a unit's steps: a connection crossed one way, `2 × edge + direction`, the one
-    /// numbering of the only caller): shared by every question whose fixed part reads the
+    /// places (a unit's steps, numbered by `hooks::step_number`): shared by every question whose fixed part reads the
     /// same, in this prompt or a later one. None when the tables are off, or when what is
     /// read at each step is more than the varying names themselves (a marker on `to`): then
     /// the number is not a function of the step, the value and the fixed part.

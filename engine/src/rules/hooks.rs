@@ -258,7 +258,8 @@ pub fn still_asked<'c>(
                     let (i, memo) = (k, memos.get(k).and_then(Option::as_ref));
                     k += 1;
                     crate::script::reads::names_any(part, &names)
-                        || match super::hook_memo::part_number(h.index, i) {
+                        // The condition's parts come after the `May`'s, as `StepVerdicts` numbers them.
+                        || match super::hook_memo::part_number(h.index, i + 1) {
                             Some(number) => super::hook_memo::condition(
                                 content,
                                 state,
@@ -282,9 +283,8 @@ pub fn still_asked<'c>(
 /// look. By parts, so that `from != origin and from.terrain == desert` keeps its second part
 /// once for every route, whatever the origin, and asks the first only of desert spaces.
 ///
-/// A step is what its caller numbers it (an SR route: a connection crossed one way,
-/// `2 × edge + direction`): every caller at a point numbers steps the same way, since the
-/// tables of a hook's parts are shared. Each part has a step budget of its own, so only a
+/// A step is numbered by [`step_number`] (a connection crossed one way) by every caller, since
+/// the tables of a hook's parts are shared. Each part has a step budget of its own, so only a
 /// condition too long for one budget could answer otherwise than asked whole.
 pub struct StepVerdicts<'c> {
     hooks: Vec<Asked<'c>>,
@@ -301,6 +301,13 @@ struct Asked<'c> {
 
 /// A part of a condition, with its results by step when it keeps them.
 type Part<'c> = (&'c Expr, Option<super::hook_memo::StepTable>);
+
+/// A step's number for [`StepVerdicts`] and the tables kept by step: a connection (by edge
+/// index) crossed one way, from graph index `from` to `to`. Every caller at a point numbers
+/// steps so, since the tables of a hook's parts are shared.
+pub fn step_number(edge: usize, from: usize, to: usize) -> usize {
+    edge * 2 + usize::from(from > to)
+}
 
 /// A kept result (a step not yet asked keeps 0).
 const HOLDS: u8 = 1;
@@ -339,8 +346,7 @@ impl<'c> StepVerdicts<'c> {
             .into_iter()
             .filter_map(|h| {
                 // Each part numbered apart from every other: the `May`'s condition first.
-                const PARTS: usize = 1 << 16;
-                let number = |i: usize| (i < PARTS).then(|| h.index * PARTS + i);
+                let number = |i: usize| super::hook_memo::part_number(h.index, i);
                 // The parts whose results are shared most are asked first: a chain of `and`s
                 // holds when every part does, in any order (a part that cannot be evaluated
                 // does not hold, wherever it stands).

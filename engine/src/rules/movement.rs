@@ -126,8 +126,7 @@ impl<'a, 'c> UnitSteps<'a, 'c> {
             .cost_key
             .get_or_insert_with(|| hook_memo::point_key(content, state, at, ctx, &step_names()));
         let value = (base as i64, 2);
-        // A step crossed one way, as `may` numbers it.
-        let step = edge * 2 + usize::from(from > to);
+        let step = hooks::step_number(edge, from, to);
         let costs = self.costs.get_or_insert_with(|| {
             (fixed.as_ref()).and_then(|k| k.by_step(content, value.1, g.edges.len() * 2))
         });
@@ -177,7 +176,7 @@ impl<'a, 'c> UnitSteps<'a, 'c> {
             content,
             state,
             (ctx, name),
-            edge * 2 + usize::from(from > to),
+            hooks::step_number(edge, from, to),
         )
     }
 }

@@ -87,7 +87,7 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
             rules.content,
             state,
             (ctx, name),
-            e * 2 + usize::from(i > n),
+            hooks::step_number(e, i, n),
         )
     };
     // A connection's kinds: whether SR may use it at all, and whether it is a sea crossing
