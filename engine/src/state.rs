@@ -10,10 +10,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod control;
 mod occupancy;
+mod same;
 mod shared;
 mod units;
 pub use control::{ByIndex as ControlByIndex, Control};
 pub use occupancy::UnitsAt;
+pub(crate) use same::Snapshot;
 pub use shared::Shared;
 pub use units::Units;
 

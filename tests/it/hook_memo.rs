@@ -76,7 +76,7 @@ fn a_chain_of_ands_is_remembered_by_its_longest_first_part_that_can_be() {
 
 /// The first `actions` of a seeded random game: each prompt's options and the state after
 /// each action.
-fn trace(content: &Content, scenario: &str, seed: u64, actions: usize) -> Vec<String> {
+pub(crate) fn trace(content: &Content, scenario: &str, seed: u64, actions: usize) -> Vec<String> {
     let setup = Setup {
         scenario: scenario.into(),
         options: Vec::new(),

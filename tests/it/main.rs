@@ -18,6 +18,7 @@ mod golden;
 mod graph_model;
 mod hardening_script;
 mod hook_memo;
+mod kept_moves;
 mod layers;
 mod play;
 mod reload;

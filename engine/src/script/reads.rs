@@ -263,6 +263,89 @@ fn walk(e: &Expr, reads: &mut Vec<Read>) -> bool {
     }
 }
 
+/// The builtins that read no piece beyond those given them as values: what they read of the
+/// state besides (flags, markers, control, cards, the turn) is the state's, not a piece's.
+const NO_OTHER_PIECES: &[&str] = &[
+    "turn",
+    "round",
+    "season",
+    "year",
+    "track",
+    "flag",
+    "played",
+    "turn_played",
+    "played_this_turn",
+    "pile_cards",
+    "hand_size",
+    "hand",
+    "controller",
+    "controls",
+    "neutral",
+    "adjacent",
+    "has_marker",
+    "has_feature",
+    "in_region",
+    "count",
+    "exists",
+    "any",
+    "all",
+    "filter",
+    "union",
+    "contains",
+    "min",
+    "max",
+    "unit_flag",
+    "marker_level",
+    "distance",
+    "path",
+    "connected_by",
+    "out_of_supply",
+    "activated",
+    "impulse",
+    "mp_left",
+];
+
+/// The filters of `spaces(...)` that read no piece: the map's, its markers and who controls it.
+const SPACE_FILTERS_NO_PIECES: &[&str] = &[
+    "region",
+    "country",
+    "terrain",
+    "feature",
+    "adjacent_to",
+    "controlled_by",
+    "marker",
+];
+
+/// Whether a script reads no piece but those its names give it (a hook's `u`, `attackers`,
+/// and the members of sets made of them): it finds no pieces by where they stand (`units`,
+/// `spaces(occupied_by: ...)`) and traces no supply (which every piece on the map may change).
+/// What else it reads of the state is the state's, not a piece's. Used to keep a unit's moves
+/// from one prompt to the next while the pieces that changed are far from it.
+pub fn reads_only_given_pieces(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Text(_) | ExprKind::Name(_) => true,
+        ExprKind::Error => false,
+        ExprKind::Field { target, .. } => reads_only_given_pieces(target),
+        ExprKind::Unary { operand, .. } => reads_only_given_pieces(operand),
+        ExprKind::Binary { left, right, .. } => {
+            reads_only_given_pieces(left) && reads_only_given_pieces(right)
+        }
+        ExprKind::Lambda { body, .. } => reads_only_given_pieces(body),
+        ExprKind::List(items) => items.iter().all(reads_only_given_pieces),
+        ExprKind::Call { name, args } => {
+            let allowed = match name.name.as_str() {
+                "spaces" => args.iter().all(|a| {
+                    a.name
+                        .as_ref()
+                        .is_some_and(|n| SPACE_FILTERS_NO_PIECES.contains(&n.name.as_str()))
+                }),
+                other => NO_OTHER_PIECES.contains(&other),
+            };
+            allowed && args.iter().all(|a| reads_only_given_pieces(&a.value))
+        }
+    }
+}
+
 /// The arguments of a call, when there are `N` and each is a name written bare, without its
 /// parameter's name.
 fn bare_names<const N: usize>(args: &[super::syntax::Arg]) -> Option<[crate::id::Id; N]> {
@@ -321,6 +404,31 @@ mod tests {
 
     fn expr(text: &str) -> Expr {
         parse_expr(text).0.expect("the test's expression parses")
+    }
+
+    #[test]
+    fn a_script_that_finds_pieces_by_where_they_stand_or_traces_supply_reads_other_pieces() {
+        for only_given in [
+            "(u.type == armor or u.type == armored_infantry) and to.terrain == rough",
+            "all(attackers, |a| connected_by(a.space, defending_space, river))",
+            "any(spaces(adjacent_to: defending_space), |s| not in_region(s, ussr))",
+            "not contains(spaces(controlled_by: axis, region: berlin), to) and flag(frozen)",
+            "attacking and out_of_supply(u) and mp_left(u) > 2",
+        ] {
+            assert!(reads_only_given_pieces(&expr(only_given)), "{only_given}");
+        }
+        for other_pieces in [
+            "exists(units(in: to, side: axis))",
+            "count(filter(attackers, |a| in_supply(a))) > 1",
+            "contains(spaces(occupied_by: axis), to)",
+            "full_supply(u)",
+            "available(ge_panzer_army) > 0",
+        ] {
+            assert!(
+                !reads_only_given_pieces(&expr(other_pieces)),
+                "{other_pieces}"
+            );
+        }
     }
 
     #[test]

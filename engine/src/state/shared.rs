@@ -5,16 +5,43 @@
 //! cards played change far less often than the state is copied: each is kept behind a counted
 //! pointer, so a copy costs a count, and the part is copied only when a state that shares it
 //! changes it (`DerefMut`).
+//!
+//! Each part is stamped as the pieces are (see [`super::Units`]): every change takes a fresh
+//! stamp, so two parts with the same stamp hold the same value, known without keeping it.
 
 use std::sync::Arc;
 
+use super::control::fresh_stamp;
+
 /// A value shared by the copies of a state until one of them changes it.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct Shared<T>(Arc<T>);
+#[derive(Debug)]
+pub struct Shared<T>(Arc<T>, u64);
+
+impl<T: Default> Default for Shared<T> {
+    fn default() -> Shared<T> {
+        Shared(Arc::default(), fresh_stamp())
+    }
+}
 
 impl<T> Clone for Shared<T> {
     fn clone(&self) -> Shared<T> {
-        Shared(Arc::clone(&self.0))
+        Shared(Arc::clone(&self.0), self.1)
+    }
+}
+
+/// Compared by value: two states that hold the same are the same, whatever their stamps.
+impl<T: PartialEq> PartialEq for Shared<T> {
+    fn eq(&self, other: &Shared<T>) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl<T: Eq> Eq for Shared<T> {}
+
+impl<T> Shared<T> {
+    /// A number no other part with another value had: taken afresh at every change.
+    pub fn stamp(&self) -> u64 {
+        self.1
     }
 }
 
@@ -29,6 +56,7 @@ impl<T> std::ops::Deref for Shared<T> {
 /// Changing a shared part copies it first, unless no other state holds it.
 impl<T: Clone> std::ops::DerefMut for Shared<T> {
     fn deref_mut(&mut self) -> &mut T {
+        self.1 = fresh_stamp();
         Arc::make_mut(&mut self.0)
     }
 }

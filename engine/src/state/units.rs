@@ -135,6 +135,11 @@ impl Units {
         self.stamp
     }
 
+    /// The list of pieces, shared (copied by the next change to these pieces).
+    pub(crate) fn shared_list(&self) -> Arc<Vec<Unit>> {
+        Arc::clone(&self.list)
+    }
+
     /// The pieces on a space, in their order.
     pub fn on(&self, space: &str) -> &[usize] {
         self.by_space().on(space)

@@ -35,6 +35,7 @@ mod actions;
 mod breakdown;
 mod crossing;
 mod exits;
+pub mod kept_moves;
 mod leave;
 mod moves;
 mod orders;

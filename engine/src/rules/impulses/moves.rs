@@ -93,18 +93,18 @@ pub(super) fn move_options(
         return (Vec::new(), false);
     };
     if let Some(u) = t.passing {
-        let options = unit_moves(rules, state, (s, t), u);
+        let options = unit_moves(rules, state, (s, t), u, &std::cell::Cell::new(false));
         // Its steps were offered only if it could go on; should it not, play goes on.
         if !options.is_empty() {
             return (options, true);
         }
     }
-    let mut options: Vec<Action> = t
-        .units
-        .iter()
-        .filter(|(_, m)| *m == mode)
-        .flat_map(|&(u, _)| unit_moves(rules, state, (s, t), u))
-        .collect();
+    // Each unit's moves kept from the prompt before where nothing near it changed.
+    let mut options = super::kept_moves::each_unit(rules, state, t, mode, |u| {
+        let searched = std::cell::Cell::new(false);
+        let moves = unit_moves(rules, state, (s, t), u, &searched);
+        (moves, super::kept_moves::keepable(t, u, searched.get()))
+    });
     options.extend(super::breakdown::options(rules, state, t));
     if mode == Mode::Move {
         options.extend(stack_overrun_options(rules, state, (s, t)));
@@ -113,12 +113,14 @@ pub(super) fn move_options(
 }
 
 /// The steps a unit activated to move may take now, as actions: into a space where it may
-/// stop, or one it may pass through on to such a space.
+/// stop, or one it may pass through on to such a space (`searched` is set when a search went
+/// on from such a space).
 fn unit_moves(
     rules: &Rules,
     state: &State,
     (s, t): (&Impulses, &ImpulseTask),
     u: usize,
+    searched: &std::cell::Cell<bool>,
 ) -> Vec<Action> {
     let g = &rules.content.graph;
     let (Some(&used), Some(&allowed)) = (t.used.get(&u), t.allowed.get(&u)) else {
@@ -149,8 +151,10 @@ fn unit_moves(
         steps(rules, state, (s, t), &mut asked, (at, used))
             .into_iter()
             .filter(|&(n, cost)| {
-                may_stop(rules, state, u, &g.spaces[n].id)
-                    || passes_on(rules, state, (s, t), &mut asked, (n, used + cost))
+                may_stop(rules, state, u, &g.spaces[n].id) || {
+                    searched.set(true);
+                    passes_on(rules, state, (s, t), &mut asked, (n, used + cost))
+                }
             })
             .map(|(n, _)| n)
             .collect()
