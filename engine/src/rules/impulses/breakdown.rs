@@ -13,7 +13,23 @@ pub(super) fn options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<Acti
     if !is_phase(rules, t) || t.stage != Stage::Move || t.passing.is_some() {
         return Vec::new();
     }
-    let mut out = Vec::new();
+    // What could be done but for the counter mix, found first: most prompts then need not
+    // count the mix. The units of the phase on the map that have not moved and break down,
+    // and the counters that may be made now (their flag set).
+    let breaking: Vec<(usize, &[crate::model::CounterPart])> = (t.units.iter())
+        .filter(|&&(u, _)| on_map(state, u).is_some())
+        .filter(|&&(u, _)| t.used.get(&u).is_some_and(|&x| x == 0) && !t.acted.contains(&u))
+        .filter_map(|&(u, _)| {
+            let parts = &rules.counter(&state.units[u])?.breaks_into;
+            (!parts.is_empty()).then_some((u, parts.as_slice()))
+        })
+        .collect();
+    let combining: Vec<&Counter> = (rules.content.counters.iter())
+        .filter(|c| combinable(state, c))
+        .collect();
+    if breaking.is_empty() && combining.is_empty() {
+        return Vec::new();
+    }
     // The free pieces of each counter, by the address of its id.
     let mut free: BTreeMap<usize, usize> = BTreeMap::new();
     for u in state.units.iter().filter(|u| u.at == Loc::Unplaced) {
@@ -21,26 +37,37 @@ pub(super) fn options(rules: &Rules, state: &State, t: &ImpulseTask) -> Vec<Acti
     }
     let has =
         |counter: crate::Id, n: u32| free.get(&counter.addr()).copied().unwrap_or(0) >= n as usize;
-    let mut stacks: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for &(u, _) in &t.units {
-        let Some(at) = on_map(state, u) else { continue };
-        stacks.entry(at).or_default().push(u);
-        let fresh = t.used.get(&u).is_some_and(|&x| x == 0) && !t.acted.contains(&u);
-        let parts = rules.counter(&state.units[u]).map(|c| &c.breaks_into);
-        if fresh
-            && parts.is_some_and(|p| {
-                !p.is_empty() && p.iter().all(|x| has(crate::Id::new(&x.counter), x.count))
-            })
+    let mut out = Vec::new();
+    for (u, parts) in breaking {
+        if parts
+            .iter()
+            .all(|x| has(crate::Id::new(&x.counter), x.count))
         {
             out.push(Action::new("break").and_unit(rules.content, state, u));
         }
     }
-    // The counters that may be made now (a piece free, the flag set), asked once, not of
-    // every stack.
-    let makeable: Vec<(&Counter, Parts)> = (rules.content.counters.iter())
-        .filter(|c| has(c.id, 1) && combinable(state, c))
+    // The counters that may be made now (a piece free), asked once, not of every stack.
+    let makeable: Vec<(&Counter, Parts)> = (combining.into_iter())
+        .filter(|c| has(c.id, 1))
         .map(|c| (c, parts(c)))
         .collect();
+    if makeable.is_empty() {
+        return out;
+    }
+    // The stacks of the phase's units that are parts of them, by space (the other units count
+    // for no recipe).
+    let is_part = |u: usize| {
+        let counter = state.units[u].counter;
+        makeable
+            .iter()
+            .any(|(_, parts)| parts.iter().any(|&(c, _)| c == counter))
+    };
+    let mut stacks: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for &(u, _) in &t.units {
+        if let Some(at) = on_map(state, u).filter(|_| is_part(u)) {
+            stacks.entry(at).or_default().push(u);
+        }
+    }
     for (space, units) in stacks {
         for (c, parts) in &makeable {
             if may_hold(state, parts, &units) && recipe(state, parts, &units).is_some() {
