@@ -305,17 +305,6 @@ const NO_OTHER_PIECES: &[&str] = &[
     "mp_left",
 ];
 
-/// The filters of `spaces(...)` that read no piece: the map's, its markers and who controls it.
-const SPACE_FILTERS_NO_PIECES: &[&str] = &[
-    "region",
-    "country",
-    "terrain",
-    "feature",
-    "adjacent_to",
-    "controlled_by",
-    "marker",
-];
-
 /// Whether a script reads no piece but those its names give it (a hook's `u`, `attackers`,
 /// and the members of sets made of them): it finds no pieces by where they stand (`units`,
 /// `spaces(occupied_by: ...)`) and traces no supply (which every piece on the map may change).
@@ -337,7 +326,11 @@ pub fn reads_only_given_pieces(e: &Expr) -> bool {
                 "spaces" => args.iter().all(|a| {
                     a.name
                         .as_ref()
-                        .is_some_and(|n| SPACE_FILTERS_NO_PIECES.contains(&n.name.as_str()))
+                        // The map's filters, its markers and who controls it.
+                        .map(|n| n.name.as_str())
+                        .is_some_and(|f| {
+                            MAP_FILTERS.contains(&f) || matches!(f, "controlled_by" | "marker")
+                        })
                 }),
                 other => NO_OTHER_PIECES.contains(&other),
             };

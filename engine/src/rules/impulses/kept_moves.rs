@@ -209,29 +209,17 @@ fn near_changes(rules: &Rules, state: &State, t: &ImpulseTask, k: &Kept) -> Opti
         changed.extend(x.symmetric_difference(y).copied());
     }
     let g = &rules.content.graph;
-    let mut near = vec![false; g.spaces.len()];
-    let mut ring = Vec::new();
-    for &i in &changed {
-        for unit in [&k.units[i], &state.units[i]] {
-            let Loc::Space(at) = &unit.at else { continue };
-            if let Some(s) = g.index_of(at).filter(|&s| !near[s]) {
-                near[s] = true;
-                ring.push(s);
-            }
-        }
-    }
-    for _ in 0..NEAR {
-        let mut next = Vec::new();
-        for &s in &ring {
-            for &(n, _) in g.neighbours(s) {
-                if !near[n] {
-                    near[n] = true;
-                    next.push(n);
-                }
-            }
-        }
-        ring = next;
-    }
+    let mut spaces: Vec<usize> = changed
+        .iter()
+        .flat_map(|&i| [&k.units[i], &state.units[i]])
+        .filter_map(|unit| match &unit.at {
+            Loc::Space(at) => g.index_of(at),
+            _ => None,
+        })
+        .collect();
+    spaces.sort_unstable();
+    spaces.dedup();
+    let near = crate::rules::supply::within(rules.content, &spaces, NEAR as u32);
     Some(near)
 }
 
