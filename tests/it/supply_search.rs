@@ -1,4 +1,5 @@
-//! The supply trace's search (`rules::supply::trace`) and the supply a script asks for
+//! The supply trace's search (`rules::supply::trace`), the parts of a view it runs through
+//! (`rules/supply/parts.rs`) and the supply a script asks for
 //! (`in_supply`), against what they must give at states of random games.
 
 use sandtable_engine::agent::RandomAgent;
@@ -175,4 +176,47 @@ fn a_scripts_supply_questions_give_each_nations_levels_of_the_state_asked_and_no
         "only {spaces_full} spaces in Full Supply"
     );
     assert!(units_asked > 1000, "only {units_asked} units asked");
+}
+
+#[test]
+fn supply_traced_through_a_views_parts_gives_the_levels_a_search_of_the_map_gives() {
+    // A trace whose reach is the whole map marks what the parts of its sources reach, the
+    // parts found once per view (rules/supply/parts.rs). At states of a random campaign, every
+    // nation's levels for each side are those a search gives; and again on a view with spaces
+    // closed (as `needed_for_supply` and the Caucasus rule of 13.6 ask), and in Winter 42
+    // (15.2, a rule's flag).
+    use sandtable_engine::rules::supply::{levels_seen, without_parts};
+    let content = crate::cards::b2b();
+    let game = content.game.as_ref().unwrap();
+    let (mut traced, mut differ_from_closed) = (0, 0);
+    for state in states(content, "campaign", 13, (6, 40)) {
+        let mut winter = state.clone();
+        winter.flags.insert(Id::new("winter_42"));
+        for state in [state, winter] {
+            for side in &game.sides {
+                let mut closed = SideView::new(content, &state, &side.id);
+                for i in (0..content.graph.spaces.len()).filter(|i| i % 7 == 3) {
+                    closed.close(i);
+                }
+                let whole = SideView::new(content, &state, &side.id);
+                for nation in &game.nations {
+                    let by_parts = levels_seen(content, &state, &whole, &nation.id);
+                    let searched =
+                        without_parts(|| levels_seen(content, &state, &whole, &nation.id));
+                    assert!(by_parts == searched, "{} for {}", nation.id, side.id);
+                    let by_parts_closed = levels_seen(content, &state, &closed, &nation.id);
+                    let searched_closed =
+                        without_parts(|| levels_seen(content, &state, &closed, &nation.id));
+                    assert!(by_parts_closed == searched_closed, "{} closed", nation.id);
+                    traced += 1;
+                    differ_from_closed += usize::from(by_parts != by_parts_closed);
+                }
+            }
+        }
+    }
+    assert!(traced > 1000, "only {traced} traces");
+    assert!(
+        differ_from_closed > 100,
+        "closing changed {differ_from_closed}"
+    );
 }

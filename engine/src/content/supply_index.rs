@@ -53,6 +53,8 @@ pub struct SupplyIndex {
     /// The markers a trace reads where they lie: those that are sources, and the one that
     /// marks a fort destroyed (a marker that hinders supply is read through a side's view).
     pub(crate) traced_markers: Vec<crate::Id>,
+    /// The spaces (graph indexes) with the play rules' fort feature, destroyed or not.
+    pub(crate) forts: Vec<usize>,
 }
 
 /// Sources by the address of their nation's id: looked up, never iterated.
@@ -91,10 +93,18 @@ impl SupplyIndex {
                 .chain(p.fort_destroyed.iter().map(|d| crate::Id::new(d)))
                 .collect()
         });
+        let forts = play
+            .and_then(|p| p.fort.as_ref())
+            .map_or(Vec::new(), |fort| {
+                (0..g.spaces.len())
+                    .filter(|&i| g.spaces[i].features.contains(fort))
+                    .collect()
+            });
         SupplyIndex {
             edges: (0..g.edges.len()).map(|e| edge_trace(content, e)).collect(),
             sources,
             traced_markers,
+            forts,
         }
     }
 }

@@ -226,11 +226,15 @@ pub(super) fn settle_counted_vp(rules: &Rules, state: &mut State) {
     if rules_for.is_empty() {
         return;
     }
-    // The rules' markers as ids, compared by address (this runs before every step of play).
-    let markers: Vec<crate::Id> = rules_for
+    // The rules' markers as ids, compared by address (this runs before every step of play,
+    // and most often finds none of them on the map and no space counted: then it is done).
+    let markers: smallvec::SmallVec<[crate::Id; 2]> = rules_for
         .iter()
         .map(|c| crate::Id::new(&c.marker))
         .collect();
+    if state.vp_counted.is_empty() && !state.markers.iter().any(|m| markers.contains(&m.marker)) {
+        return;
+    }
     let mut spaces: Vec<crate::Id> = state
         .markers
         .iter()

@@ -14,17 +14,26 @@ pub struct KeptReplay(pub(crate) Option<(ReplayKey, std::sync::Arc<crate::script
 /// answers it had.
 pub(crate) type ReplayKey = (u64, usize, usize);
 
-impl PartialEq for KeptReplay {
-    fn eq(&self, _: &KeptReplay) -> bool {
-        true
-    }
-}
+/// Derived data: two holders that differ only in it are the same (`PartialEq` always holds),
+/// and it prints as nothing (`..`).
+macro_rules! derived_data {
+    ($t:ty) => {
+        impl PartialEq for $t {
+            fn eq(&self, _: &$t) -> bool {
+                true
+            }
+        }
 
-impl std::fmt::Debug for KeptReplay {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("..")
-    }
+        impl std::fmt::Debug for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("..")
+            }
+        }
+    };
 }
+pub(crate) use derived_data;
+
+derived_data!(KeptReplay);
 
 /// The activation costs an Activate prompt worked out (each space's, for movement and for
 /// combat), kept for the side's next Activate prompt of the same operations: activating a
@@ -38,14 +47,4 @@ pub struct KeptCosts(pub(crate) Option<(u64, std::sync::Arc<Vec<SpaceCosts>>)>);
 /// A space's activation costs, for movement and for combat (none where it is not allowed).
 pub(crate) type SpaceCosts = (crate::Id, [Option<u32>; 2]);
 
-impl PartialEq for KeptCosts {
-    fn eq(&self, _: &KeptCosts) -> bool {
-        true
-    }
-}
-
-impl std::fmt::Debug for KeptCosts {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("..")
-    }
-}
+derived_data!(KeptCosts);

@@ -143,13 +143,13 @@ pub(super) fn may_stack(rules: &Rules, state: &State, unit: usize, space: &str) 
         return false;
     }
     let side = rules.side(&state.units[unit]);
-    if state
-        .units_at(space)
-        .any(|(i, x)| i != unit && rules.side(x) != side)
-    {
+    // The space's pieces looked up once, for the enemy and for the stacking rules.
+    let others = Others::at(state, unit, space, &[]);
+    if others.iter().any(|x| rules.side(x) != side) {
         return false;
     }
-    stacking_allows(rules, state, unit, space)
+    within_limits(rules, state, unit, space, others)
+        && may_be_together(rules, state, unit, space, (others, false))
 }
 
 /// Whether the game's stacking rules (limits by nation and region, units that must stay

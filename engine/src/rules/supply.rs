@@ -10,10 +10,12 @@
 pub(in crate::rules) mod attack;
 mod cache;
 mod kept;
+mod parts;
 pub(in crate::rules) mod zones;
 
 pub(crate) use cache::SupplyCache;
 pub use kept::{levels_kept, levels_kept_reaching, view_kept, without_kept};
+pub use parts::without_parts;
 
 pub use crate::content::supply_index::{edge_trace, nation_side, SupplyIndex};
 use crate::content::Content;
@@ -43,6 +45,8 @@ pub struct SideView {
     /// `friendly`, `hindered` and `controlled` as bits, one row after the other: what a trace
     /// reads of the view, for the key of the levels kept ([`kept`]).
     bits: Vec<u64>,
+    /// The parts supply lines run through, found at the first trace on the view ([`parts`]).
+    parts: parts::Kept,
 }
 
 impl SideView {
@@ -88,6 +92,7 @@ impl SideView {
             controlled,
             closed: false,
             bits,
+            parts: parts::Kept::default(),
         }
     }
 
@@ -128,6 +133,7 @@ impl SideView {
     /// Supply may not be traced through a space (to ask what a trace depends on).
     pub fn close(&mut self, space: usize) {
         self.closed = true;
+        self.parts.forget();
         if let Some(f) = self.friendly.get_mut(space) {
             *f = false;
         }
@@ -210,10 +216,11 @@ pub(crate) fn levels_seen_reaching(
     (nation, reach): (&str, u32),
 ) -> Vec<Level> {
     let mut out = lines(content, state, view, (nation, reach), &mut |_| true);
-    // With no supply line, a unit in a friendly intact fort is in Limited Supply (13.1).
-    for (i, level) in out.iter_mut().enumerate() {
-        if *level == Level::Out && view.friendly[i] && intact_fort_at(content, state, i) {
-            *level = Level::Limited;
+    // With no supply line, a unit in a friendly intact fort is in Limited Supply (13.1): only
+    // the forts looked at.
+    for &i in &content.supply_index().forts {
+        if out[i] == Level::Out && view.friendly[i] && intact_fort_at(content, state, i) {
+            out[i] = Level::Limited;
         }
     }
     // Rules that allow at best Limited Supply somewhere while their flag is set, and nations
@@ -351,6 +358,20 @@ fn lines(
                 }
             }
         }
+        if reach as usize >= n && parts::on() {
+            // The whole map in reach: what the parts of the sources reach (see [`parts`]).
+            let pass = view.parts.pass(content, view, full);
+            let mut marked = vec![false; pass.parts()];
+            for i in sources.iter().map(|s| s.space).filter(|&i| seen[i]) {
+                raise(&mut out[i], level);
+                let Some(p) = pass.part_of(i).filter(|&p| !marked[p]) else {
+                    continue;
+                };
+                marked[p] = true;
+                pass.reached(p).for_each(|m| raise(&mut out[m], level));
+            }
+            continue;
+        }
         let open_edge = |e: usize, m: usize| {
             let trace = index.edges[e];
             !(trace == TraceSupply::Blocked
@@ -364,13 +385,20 @@ fn lines(
             open_edge,
         );
         for i in 0..n {
-            if seen[i] && out[i] < level {
-                out[i] = level;
+            if seen[i] {
+                raise(&mut out[i], level);
             }
         }
     }
     from_markers(content, state, view, nation, &mut out, keep);
     out
+}
+
+/// Raises a space's level to `level`, never lowers it.
+fn raise(at: &mut Level, level: Level) {
+    if *at < level {
+        *at = level;
+    }
 }
 
 /// Whether a piece of `nation` in a space (by graph index) traces supply, at any level, to a
