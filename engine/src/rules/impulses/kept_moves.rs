@@ -63,6 +63,19 @@ struct Kept {
     /// Each unit's moves (in the order of the task's units of the mode), none where they may
     /// not be kept.
     moves: Vec<Option<Vec<Action>>>,
+    /// The spaces the prompt's overruns by several units were asked of (by graph index), each
+    /// with whether it was offered (see [`Carried`]).
+    overruns: Vec<(usize, bool)>,
+}
+
+/// What a moves prompt's overruns by several units may take from the prompt before: the
+/// spaces near a change (none when nothing may be taken), and the spaces asked last time with
+/// their answers. Whether a space may be overrun reads only the units next to it and in it
+/// (who could join, with their points, costs and hooks; the stack they would make; the odds),
+/// so a space more than [`NEAR`] connections from every change is asked and answered as before.
+pub(super) struct Carried {
+    pub(super) near: Option<Vec<bool>>,
+    pub(super) overruns: Vec<(usize, bool)>,
 }
 
 thread_local! {
@@ -71,11 +84,23 @@ thread_local! {
     static LOCAL: Cell<(u64, bool)> = const { Cell::new((u64::MAX, false)) };
     static OFF: Cell<bool> = const { Cell::new(false) };
     static TAKEN: Cell<u64> = const { Cell::new(0) };
+    static OVERRUNS_TAKEN: Cell<u64> = const { Cell::new(0) };
 }
 
 /// How many units' moves this thread's prompts have kept from the prompt before so far.
 pub fn moves_kept() -> u64 {
     TAKEN.with(Cell::get)
+}
+
+/// How many answers to an overrun by several units (whether a space may be overrun) this
+/// thread's prompts have kept from the prompt before so far.
+pub fn overruns_kept() -> u64 {
+    OVERRUNS_TAKEN.with(Cell::get)
+}
+
+/// Counts the answers to overruns a prompt kept (see [`overruns_kept`]).
+pub(super) fn count_overruns_kept(n: usize) {
+    OVERRUNS_TAKEN.with(|t| t.set(t.get() + n as u64));
 }
 
 /// Runs `f` with every unit's moves worked out anew at every prompt: to show that keeping
@@ -104,7 +129,7 @@ pub(super) fn each_unit(
     t: &ImpulseTask,
     mode: Mode,
     mut moves: impl FnMut(usize) -> (Vec<Action>, bool),
-) -> Vec<Action> {
+) -> (Vec<Action>, Option<Carried>) {
     let content = rules.content.memo_id();
     let units = t.units.iter().filter(|(_, m)| *m == mode).count();
     let on = units >= FEWEST && !OFF.with(Cell::get) && hooks_local(rules);
@@ -117,7 +142,8 @@ pub(super) fn each_unit(
         .as_ref()
         .filter(|k| k.content == content && k.mode == mode)
         .and_then(|k| near_changes(rules, state, t, k));
-    let mut old = kept.map(|k| k.moves).unwrap_or_default().into_iter();
+    let (old, overruns) = kept.map(|k| (k.moves, k.overruns)).unwrap_or_default();
+    let mut old = old.into_iter();
     let mut out = Vec::new();
     let mut now = Vec::new();
     for &(u, _) in t.units.iter().filter(|(_, m)| *m == mode) {
@@ -137,18 +163,30 @@ pub(super) fn each_unit(
         out.extend(list.iter().cloned());
         now.push(keep.then_some(list));
     }
-    if on {
-        let kept = Kept {
-            content,
-            mode,
-            state: state.snapshot(),
-            task: t.clone(),
-            units: state.units.shared_list(),
-            moves: now,
-        };
-        KEPT.with(|k| *k.borrow_mut() = Some(kept));
+    if !on {
+        return (out, None);
     }
-    out
+    let kept = Kept {
+        content,
+        mode,
+        state: state.snapshot(),
+        task: t.clone(),
+        units: state.units.shared_list(),
+        moves: now,
+        overruns: Vec::new(),
+    };
+    KEPT.with(|k| *k.borrow_mut() = Some(kept));
+    (out, Some(Carried { near, overruns }))
+}
+
+/// Keeps the overruns by several units this prompt asked, for the next (after [`each_unit`]
+/// kept its units' moves, when it carried something).
+pub(super) fn keep_overruns(asked: Vec<(usize, bool)>) {
+    KEPT.with(|k| {
+        if let Some(k) = k.borrow_mut().as_mut() {
+            k.overruns = asked;
+        }
+    });
 }
 
 /// Whether every hook of the points a unit's moves ask reads only the pieces given it.

@@ -100,14 +100,18 @@ pub(super) fn move_options(
         }
     }
     // Each unit's moves kept from the prompt before where nothing near it changed.
-    let mut options = super::kept_moves::each_unit(rules, state, t, mode, |u| {
+    let (mut options, carried) = super::kept_moves::each_unit(rules, state, t, mode, |u| {
         let searched = std::cell::Cell::new(false);
         let moves = unit_moves(rules, state, (s, t), u, &searched);
         (moves, super::kept_moves::keepable(t, u, searched.get()))
     });
     options.extend(super::breakdown::options(rules, state, t));
     if mode == Mode::Move {
-        options.extend(stack_overrun_options(rules, state, (s, t)));
+        let (overruns, asked) = stack_overrun_options(rules, state, (s, t), carried.as_ref());
+        options.extend(overruns);
+        if carried.is_some() {
+            super::kept_moves::keep_overruns(asked);
+        }
     }
     (options, false)
 }

@@ -181,56 +181,78 @@ fn placed_units<'s>(
 
 /// Overruns by several units together (Overrun: "move units whose total Attack Strength is at
 /// least nine times ..."): `overrun SPACE` for each space next to two units or more that
-/// could join, which together (the strongest first, as many as fit) could overrun it.
+/// could join, which together (the strongest first, as many as fit) could overrun it; with
+/// every space asked and its answer, for the next prompt. A space far from every change since
+/// the prompt before (`carried`, see [`super::kept_moves::Carried`]) is asked, and answered,
+/// as it was then.
 pub(super) fn stack_overrun_options(
     rules: &Rules,
     state: &State,
     (s, t): (&Impulses, &ImpulseTask),
-) -> Vec<Action> {
+    carried: Option<&super::kept_moves::Carried>,
+) -> (Vec<Action>, Vec<(usize, bool)>) {
     let Some(o) = &s.movement_rules.overrun else {
-        return Vec::new();
+        return Default::default();
     };
     if t.passing.is_some() {
-        return Vec::new();
+        return Default::default();
     }
     let g = &rules.content.graph;
-    let mut targets: BTreeSet<usize> = BTreeSet::new();
+    let near = carried.and_then(|c| c.near.as_ref());
+    // The spaces asked: those far from every change that were asked before, and the others
+    // next to a unit of the phase whose first unit is hostile to it.
+    let mut asked: BTreeMap<usize, Option<bool>> = BTreeMap::new();
+    if let (Some(c), Some(near)) = (carried, near) {
+        asked.extend(
+            (c.overruns.iter())
+                .filter(|(n, _)| !near[*n])
+                .map(|&(n, offered)| (n, Some(offered))),
+        );
+    }
     for &(u, _) in &t.units {
         let Some((_, at)) = placed(rules, state, u) else {
             continue;
         };
         for &(n, _) in g.neighbours(at) {
+            if near.is_some_and(|near| !near[n]) || asked.contains_key(&n) {
+                continue;
+            }
             let mut there = state.units_at(&g.spaces[n].id);
             if there
                 .next()
                 .is_some_and(|(d, _)| hostile(rules, state, u, d))
             {
-                targets.insert(n);
+                asked.insert(n, None);
             }
         }
     }
     let placed = placed_units(rules, state, t);
-    targets
-        .into_iter()
-        .filter(|&n| {
-            let to = &g.spaces[n].id;
-            let mut able = could_join(rules, state, (s, t, o), &placed, to);
-            if able.len() < 2 {
-                return false;
+    let may_overrun = |n: usize| {
+        let to = &g.spaces[n].id;
+        let mut able = could_join(rules, state, (s, t, o), &placed, to);
+        if able.len() < 2 {
+            return false;
+        }
+        able.sort_by_key(|&u| std::cmp::Reverse(odds_printed(rules, state, s, u, true)));
+        let mut group = Vec::new();
+        let defenders: Vec<usize> = state.units_at(to).map(|(i, _)| i).collect();
+        for u in able {
+            group.push(u);
+            if !fit(rules, state, &group, to, &defenders) {
+                group.pop();
             }
-            able.sort_by_key(|&u| std::cmp::Reverse(odds_printed(rules, state, s, u, true)));
-            let mut group = Vec::new();
-            let defenders: Vec<usize> = state.units_at(to).map(|(i, _)| i).collect();
-            for u in able {
-                group.push(u);
-                if !fit(rules, state, &group, to, &defenders) {
-                    group.pop();
-                }
-            }
-            group.len() >= 2 && overrun_by(rules, state, (s, o), &group, to).is_some()
-        })
-        .map(|n| Action::new("overrun").and(g.spaces[n].id))
-        .collect()
+        }
+        group.len() >= 2 && overrun_by(rules, state, (s, o), &group, to).is_some()
+    };
+    super::kept_moves::count_overruns_kept(asked.values().filter(|a| a.is_some()).count());
+    let answered: Vec<(usize, bool)> = (asked.into_iter())
+        .map(|(n, kept)| (n, kept.unwrap_or_else(|| may_overrun(n))))
+        .collect();
+    let options = (answered.iter())
+        .filter(|(_, offered)| *offered)
+        .map(|&(n, _)| Action::new("overrun").and(g.spaces[n].id))
+        .collect();
+    (options, answered)
 }
 
 /// The prompt of an overrun by several units under way: which unit joins next (`join UNIT`),
