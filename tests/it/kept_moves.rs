@@ -107,24 +107,18 @@ fn an_overrun_by_several_units_is_kept_only_while_nothing_near_its_space_changed
     };
     assert!(options(&s).contains(&"overrun 2413".to_string()));
     // A unit far from 2413 steps (more than three connections from it, before and after).
+    let around =
+        sandtable_engine::rules::supply::within(content, &[g.index_of("2413").unwrap()], 4);
+    let within = |x: &str| around[g.index_of(x).unwrap()];
     let far = options(&s)
         .into_iter()
         .find(|a| {
-            let w: Vec<&str> = a.split(' ').collect();
-            let (from, to) = match w.as_slice() {
-                ["move", unit, to] => (
-                    s.state().units.iter().find(|u| u.name(content) == *unit),
-                    *to,
-                ),
-                _ => return false,
-            };
-            let Some(sandtable_engine::state::Loc::Space(from)) = from.map(|u| &u.at) else {
+            let ["move", unit, to] = a.split(' ').collect::<Vec<_>>()[..] else {
                 return false;
             };
-            let within = |x: &str| {
-                let i = g.index_of(x).unwrap();
-                sandtable_engine::rules::supply::within(content, &[g.index_of("2413").unwrap()], 4)
-                    [i]
+            let from = s.state().units.iter().find(|u| u.name(content) == unit);
+            let Some(sandtable_engine::state::Loc::Space(from)) = from.map(|u| &u.at) else {
+                return false;
             };
             !within(from) && !within(to)
         })

@@ -148,8 +148,7 @@ pub(super) fn may_stack(rules: &Rules, state: &State, unit: usize, space: &str) 
     if others.iter().any(|x| rules.side(x) != side) {
         return false;
     }
-    within_limits(rules, state, unit, space, others)
-        && may_be_together(rules, state, unit, space, (others, false))
+    allowed_among(rules, state, unit, space, (others, false))
 }
 
 /// Whether the game's stacking rules (limits by nation and region, units that must stay
@@ -168,8 +167,7 @@ pub(super) fn stacking_allows_with(
     in_retreat: bool,
 ) -> bool {
     let others = Others::at(state, unit, space, &[]);
-    within_limits(rules, state, unit, space, others)
-        && may_be_together(rules, state, unit, space, (others, in_retreat))
+    allowed_among(rules, state, unit, space, (others, in_retreat))
 }
 
 /// [`stacking_allows`] as if the units `gone` were not there (units about to be overrun).
@@ -181,8 +179,20 @@ pub(super) fn allows_without(
     gone: &[usize],
 ) -> bool {
     let others = Others::at(state, unit, space, gone);
+    allowed_among(rules, state, unit, space, (others, false))
+}
+
+/// Whether the stacking rules let a unit stand in a space among `others`: the limits, and the
+/// rules that keep pieces alone or nations apart (some of which a retreat may break).
+fn allowed_among(
+    rules: &Rules,
+    state: &State,
+    unit: usize,
+    space: &str,
+    (others, in_retreat): (Others, bool),
+) -> bool {
     within_limits(rules, state, unit, space, others)
-        && may_be_together(rules, state, unit, space, (others, false))
+        && may_be_together(rules, state, unit, space, (others, in_retreat))
 }
 
 /// Whether a moving unit may pass through a space, stopping there or not: the stacking rules
