@@ -75,7 +75,8 @@ impl Session {
         let mut session = Session::new(content, setup)?;
         let rules = Rules::new(content, &session.setup.scenario)?;
         for (index, action) in actions.iter().enumerate() {
-            if let Err(illegal) = session.apply_with(&rules, action) {
+            let next = actions.get(index + 1).map(String::as_str);
+            if let Err(illegal) = session.apply_before(&rules, action, next) {
                 return Ok((
                     session,
                     Some(ReplayError {
@@ -111,10 +112,30 @@ impl Session {
     }
 
     pub(crate) fn apply_with(&mut self, rules: &Rules, action: &str) -> Result<(), IllegalAction> {
-        if let Err(e) = rules::apply_unguarded(rules, &mut self.state, action) {
-            if self.state.flow.prompt.is_none() {
-                // The action failed half-way: the state is the replay of the log again.
+        self.apply_before(rules, action, None)
+    }
+
+    /// [`Session::apply_with`], with the action after it known (a replay's): the prompt
+    /// between them is then worked out for it ([`rules::Given`]), unless the state after this
+    /// action is kept as a checkpoint. An action a prompt worked out so refuses is asked
+    /// again of the whole prompt, which gives the message and the alternatives.
+    fn apply_before(
+        &mut self,
+        rules: &Rules,
+        action: &str,
+        next: Option<&str>,
+    ) -> Result<(), IllegalAction> {
+        let kept = (self.log.len() + 1) % CHECKPOINT_EVERY == 0;
+        let next = next.filter(|_| !kept);
+        if let Err(e) = rules::apply_before(rules, &mut self.state, action, next) {
+            let partial = self.state.flow.given.is_some();
+            if self.state.flow.prompt.is_none() || partial {
+                // The action failed half-way, or was asked of a partial prompt: the state is
+                // the replay of the log again, with the whole prompt.
                 self.restore(rules);
+            }
+            if partial {
+                return self.apply_with(rules, action);
             }
             return Err(e);
         }

@@ -57,7 +57,7 @@ impl Word {
     }
 
     /// Whether this word is written `text`.
-    fn is_written(&self, text: &str) -> bool {
+    pub(crate) fn is_written(&self, text: &str) -> bool {
         match self {
             Word::Text(t) => *t == text,
             Word::Unit { counter, piece, .. } => match text.strip_prefix(counter) {

@@ -20,6 +20,7 @@ pub(crate) use conditions::PreparedCondition;
 mod conditions;
 mod control;
 mod facts;
+mod given;
 pub mod hook_memo;
 pub mod hooks;
 pub mod impulses;
@@ -46,6 +47,7 @@ use crate::state::{Loc, State, Unit};
 
 pub use action::{Action, Word};
 pub use combat::CombatTask;
+pub use given::Given;
 pub(crate) use kept::SpaceCosts;
 pub use kept::{KeptCosts, KeptReplay};
 pub use procedures::space_activation_cost;
@@ -231,6 +233,9 @@ pub struct Flow {
     /// What the script of the task on top read before the question it asks (see
     /// [`KeptReplay`]).
     pub replay: KeptReplay,
+    /// The answer a replay gave the prompt before it was worked out, which may then offer
+    /// only the options that may be it (see [`Given`]); none in play.
+    pub given: Given,
 }
 
 /// A procedure under way.
@@ -624,8 +629,23 @@ pub fn apply_unguarded(
     state: &mut State,
     action: &str,
 ) -> Result<(), IllegalAction> {
+    apply_before(rules, state, action, None)
+}
+
+/// [`apply_unguarded`], with the answer to the prompt it runs on to already known (`next`, a
+/// replay's next action): that prompt may then offer only the options that may be it (see
+/// [`Given`]; it offers `next` exactly when the whole prompt does), and the state keeps the
+/// answer with it ([`Flow::given`]), so the caller knows.
+pub fn apply_before(
+    rules: &Rules,
+    state: &mut State,
+    action: &str,
+    next: Option<&str>,
+) -> Result<(), IllegalAction> {
+    let given = next.map_or_else(Given::default, Given::of);
     let action = action.trim();
     if let Some(results) = action.strip_prefix("dice ") {
+        // No prompt is answered: the one standing was worked out for the answer after this.
         return force_dice(rules, state, results);
     }
     let Some(prompt) = state.flow.prompt.take() else {
@@ -633,7 +653,7 @@ pub fn apply_unguarded(
     };
     match prompt.parse(action) {
         // Parsed from the prompt's options: allowed, not asked again.
-        Some(typed) => perform(rules, state, prompt, &typed),
+        Some(typed) => perform(rules, state, (prompt, given), &typed),
         None => Err(not_legal(state, prompt, action)),
     }
 }
@@ -657,7 +677,7 @@ pub fn act_unguarded(
     if !prompt.allows(action) {
         return Err(not_legal(state, prompt, action));
     }
-    perform(rules, state, prompt, action)
+    perform(rules, state, (prompt, Given::default()), action)
 }
 
 /// Why `action` does not answer `prompt`, which goes back to the state unchanged.
@@ -670,19 +690,22 @@ fn not_legal(state: &mut State, prompt: Prompt, action: impl std::fmt::Display) 
     err
 }
 
-/// Performs an action `prompt` (taken from the state) allows, and runs on to the next prompt.
+/// Performs an action `prompt` (taken from the state) allows, and runs on to the next prompt,
+/// worked out for the answer `given`, if one is.
 fn perform(
     rules: &Rules,
     state: &mut State,
-    prompt: Prompt,
+    (prompt, given): (Prompt, Given),
     action: &Action,
 ) -> Result<(), IllegalAction> {
+    state.flow.given = Given::default();
     if let Err(message) = procedures::act(rules, state, &prompt, action) {
         return Err(IllegalAction {
             message,
             legal: prompt.examples(),
         });
     }
+    state.flow.given = given;
     procedures::advance(rules, state);
     Ok(())
 }

@@ -145,6 +145,8 @@ impl FlowSnapshot {
             impulse,
             hooks_due,
             replay,
+            // Only a replay's prompts are worked out for an answer, and no kept moves are.
+            given: _,
         } = flow;
         FlowSnapshot {
             phase: *phase,

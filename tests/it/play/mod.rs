@@ -3,6 +3,7 @@
 //! holds the helpers they share: the campaign at a prepared stage of play, and the sequence of
 //! play's scripts run on a state.
 
+mod given;
 mod movement;
 mod optional_rules;
 mod replacements;

@@ -10,7 +10,7 @@ use super::setup;
 use crate::cards::b2b;
 
 /// Plays `n` random actions (or to the end); returns the session.
-fn random_walk(seed: u64, n: usize) -> Session {
+pub(super) fn random_walk(seed: u64, n: usize) -> Session {
     let mut s = Session::new(b2b(), setup(seed)).unwrap();
     let mut agent = RandomAgent::new(seed);
     for _ in 0..n {

@@ -169,12 +169,16 @@ pub(super) fn ops_prompt(
     match stage {
         OpsStage::Activate => {
             let content = rules.content.memo_id();
-            let costs = match kept.0 {
-                Some((c, costs)) if c == content => costs,
-                _ => std::sync::Arc::new(activation_costs(rules, state, side, points)),
+            let (costs, whole) = match kept.0 {
+                Some((c, costs)) if c == content => (costs, true),
+                _ => {
+                    let (costs, whole) = activation_costs(rules, state, side, points);
+                    (std::sync::Arc::new(costs), whole)
+                }
             };
             let options = activations(&costs, points);
-            if rules.keeps_activation_costs {
+            // Costs worked out only where a replay's answer may be are not kept.
+            if rules.keeps_activation_costs && whole {
                 if let Some(Task::Ops { kept, .. }) = state.flow.tasks.last_mut() {
                     kept.0 = Some((content, costs));
                 }
@@ -243,15 +247,27 @@ pub(super) fn ops_prompt(
 
 /// What activating each space a side may activate costs, for movement and for combat (none
 /// where it is not allowed), in the order of the spaces' ids; none without points to spend.
-fn activation_costs(rules: &Rules, state: &State, side: &str, points: u32) -> Vec<SpaceCosts> {
+/// With a replay's answer given (`rules::Given`), once a space may be activated only the
+/// spaces that may be the answer are looked at, and the costs are not whole (`false`).
+fn activation_costs(
+    rules: &Rules,
+    state: &State,
+    side: &str,
+    points: u32,
+) -> (Vec<SpaceCosts>, bool) {
     let (mv, cb) = (&rules.play.move_marker, &rules.play.combat_marker);
     let mut costs = Vec::new();
+    let (given, mut offered_any, mut whole) = (&state.flow.given, false, true);
     if points > 0 {
         let mut cache = SupplyCache::default();
         // The hooks' context, made at the first space and changed in place for the others.
         let mut ctx = None;
         for space in occupied_spaces(rules, state, side) {
             if has_marker(state, &space, *mv) || has_marker(state, &space, *cb) {
+                continue;
+            }
+            if offered_any && !given.admits(&Action::new("activate").and(space)) {
+                whole = false;
                 continue;
             }
             let units = own_units(rules, state, &space, side);
@@ -262,10 +278,12 @@ fn activation_costs(rules: &Rules, state: &State, side: &str, points: u32) -> Ve
                 units: &units,
                 for_combat: false,
             };
-            costs.push((space, activation.offered_both(rules, state, base, &mut ctx)));
+            let offered = activation.offered_both(rules, state, base, &mut ctx);
+            offered_any |= offered.iter().any(|c| c.is_some_and(|c| c <= points));
+            costs.push((space, offered));
         }
     }
-    costs
+    (costs, whole)
 }
 
 /// The spaces a side may activate, and how, with the activation points it has left.
@@ -526,10 +544,15 @@ pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<Act
     let mut gates = movement::MoveGates::new(rules, state, side);
     let mut options = Vec::new();
     let side_id = crate::Id::new(side);
+    // With a replay's answer given (`rules::Given`), once a unit has a move only the unit
+    // that may be the answer is looked at.
+    let given = &state.flow.given;
     for (i, u) in state.units.iter().enumerate() {
         let Loc::Space(at) = &u.at else { continue };
         if rules.side(u) != side_id
             || !has_marker(state, at, *mv) && !state.flow.marks.moved.contains_key(&i)
+            || !options.is_empty()
+                && !given.admits(&Action::new("move").and_unit(rules.content, state, i))
         {
             continue;
         }

@@ -118,7 +118,7 @@ pub(super) fn replace_prompt(
 fn rebuild_spaces(rules: &Rules, state: &State, unit: usize) -> Vec<crate::Id> {
     let u = &state.units[unit];
     let levels = supply::levels(rules.content, state, rules.nation(u), &rules.side(u));
-    let mut spaces = home_spaces(rules, state, unit, &levels, true);
+    let mut spaces = home_spaces(rules, state, unit, (&levels, |_| true), true);
     spaces.retain(|s| crate::rules::theatres::allows(rules.content, state, unit, s));
     spaces
 }

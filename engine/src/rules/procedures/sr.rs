@@ -28,6 +28,9 @@ pub(super) fn sr_prompt(
             let mut options = Vec::new();
             // Sides compared as ids, by address, not as texts.
             let side_id = crate::Id::new(side);
+            // `done` is always offered: a replay's answer needs only its own unit's supply.
+            let given = &state.flow.given;
+            let any_unit = given.may_be("redeploy");
             for (i, u) in state.units.iter().enumerate() {
                 // Where it is first: most pieces are off the map and out of the reserve.
                 let on_map = match &u.at {
@@ -35,15 +38,16 @@ pub(super) fn sr_prompt(
                     Loc::Box(b) if Some(b.as_str()) == reserve => false,
                     _ => continue,
                 };
-                if rules.side(u) != side_id
+                if !any_unit
+                    || rules.side(u) != side_id
                     || state.flow.marks.redeployed.contains(&i)
                     || sr_cost(rules, state, i) > points
                 {
                     continue;
                 }
-                let ok = !on_map || cache.unit(rules, state, i) != Level::Out;
-                if ok {
-                    options.push(Action::new("redeploy").and_unit(rules.content, state, i));
+                let option = Action::new("redeploy").and_unit(rules.content, state, i);
+                if given.admits(&option) && (!on_map || cache.unit(rules, state, i) != Level::Out) {
+                    options.push(option);
                 }
             }
             for r in rules.play.sr_markers.iter().filter(|r| r.side == side) {
@@ -135,6 +139,12 @@ pub(super) fn destination_prompt(side: &str, destinations: Vec<crate::Id>, what:
 
 /// Spaces (and the reserve box) a unit may redeploy to.
 pub(super) fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<crate::Id> {
+    // `back` is always offered: a replay's answer needs only its own destination.
+    let given = &state.flow.given;
+    if !given.may_be("to") {
+        return Vec::new();
+    }
+    let wanted = |id: crate::Id| given.names(1, id);
     let g = &rules.content.graph;
     let u = &state.units[unit];
     let side = rules.side(u);
@@ -145,12 +155,15 @@ pub(super) fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<
     let reserve = rules.box_of(&side, BoxRole::Reserve);
     match &u.at {
         Loc::Space(at) => {
-            let Some(reach) = sr_route::reach(rules, state, unit, at) else {
+            // A replay's answer (`to <space>`) needs the route only as far as its space.
+            let until = given.word(1).and_then(|to| g.index_of(to));
+            let Some(reach) = sr_route::reach(rules, state, unit, (at, until)) else {
                 return out;
             };
             for (i, s) in g.spaces.iter().enumerate() {
                 if i != reach.start
                     && reach.seen[i]
+                    && wanted(s.id)
                     && levels[i] != Level::Out
                     && may_stack(rules, state, unit, &s.id)
                 {
@@ -159,17 +172,20 @@ pub(super) fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<
             }
             for &i in reach.neutral.keys() {
                 let id = &g.spaces[i].id;
-                if sr_route::may_end(rules, state, &side, id) && may_stack(rules, state, unit, id) {
+                if wanted(*id)
+                    && sr_route::may_end(rules, state, &side, id)
+                    && may_stack(rules, state, unit, id)
+                {
                     out.push(*id);
                 }
             }
             if !large && levels[reach.start] == Level::Full {
-                if let Some(r) = reserve {
+                if let Some(r) = reserve.filter(|&r| wanted(r.into())) {
                     out.push(r.into());
                 }
             }
         }
-        Loc::Box(_) => out = home_spaces(rules, state, unit, &levels, false),
+        Loc::Box(_) => out = home_spaces(rules, state, unit, (&levels, wanted), false),
         _ => {}
     }
     out
@@ -179,12 +195,13 @@ pub(super) fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<
 /// country with a capital, an urban centre or a supply source of its nation, or one the play
 /// rule `box_entries` opens to it, that its side controls, in Full Supply (or the supply the
 /// entry asks), with room. An entry marked `only` replaces the rest for the units it names;
-/// one marked `rebuilt` holds only for a unit `rebuilt` out of the eliminated box.
+/// one marked `rebuilt` holds only for a unit `rebuilt` out of the eliminated box. Only the
+/// spaces `wanted` are looked at.
 pub(super) fn home_spaces(
     rules: &Rules,
     state: &State,
     unit: usize,
-    levels: &[Level],
+    (levels, wanted): (&[Level], impl Fn(crate::Id) -> bool),
     rebuilt: bool,
 ) -> Vec<crate::Id> {
     let u = &state.units[unit];
@@ -231,7 +248,7 @@ pub(super) fn home_spaces(
     let mut out = Vec::new();
     let holders = state.control.by_index(rules.content);
     for (i, s) in rules.content.graph.spaces.iter().enumerate() {
-        if levels[i] == Level::Out || holders[i] != Some(side) {
+        if levels[i] == Level::Out || holders[i] != Some(side) || !wanted(s.id) {
             continue;
         }
         let home = !only
@@ -338,7 +355,7 @@ fn take_neutral_route(rules: &Rules, state: &mut State, u: usize, to: &str) {
     let Some(end) = g.index_of(to) else {
         return;
     };
-    let Some(reach) = sr_route::reach(rules, state, u, &at) else {
+    let Some(reach) = sr_route::reach(rules, state, u, (&at, None)) else {
         return;
     };
     let side = rules.side(&state.units[u]).to_string();

@@ -21,8 +21,15 @@ pub(super) struct Reach {
     pub neutral: BTreeMap<usize, usize>,
 }
 
-/// The routes of unit `unit`'s SR from space `at`; none when it may not leave.
-pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Option<Reach> {
+/// The routes of unit `unit`'s SR from space `at`; none when it may not leave. With a space
+/// `until` (a graph index), the search stops once its route reaches that space through the
+/// side's own: the rest is then not worked out, nor the neutral spaces.
+pub(super) fn reach(
+    rules: &Rules,
+    state: &State,
+    unit: usize,
+    (at, until): (&str, Option<usize>),
+) -> Option<Reach> {
     let g = &rules.content.graph;
     let u = &state.units[unit];
     let side = rules.side(u);
@@ -123,6 +130,14 @@ pub(super) fn reach(rules: &Rules, state: &State, unit: usize, at: &str) -> Opti
                 continue;
             }
             seen[n] = true;
+            if until == Some(n) {
+                let neutral = BTreeMap::new();
+                return Some(Reach {
+                    start,
+                    seen,
+                    neutral,
+                });
+            }
             if !sea {
                 stack.push(n);
                 expanded.push(n);
