@@ -48,7 +48,8 @@ fn a_prompt_worked_out_for_the_next_answer_reaches_the_same_step_and_offers_it_a
         let offered = options(&whole);
         let mut answers: Vec<String> = offered.iter().step_by(7).cloned().collect();
         answers.extend(offered.last().cloned());
-        answers.extend(["done", "back", "to berlin", "move nobody nowhere"].map(String::from));
+        answers
+            .extend(["done", "back", "pass", "to berlin", "move nobody nowhere"].map(String::from));
         if let Some(first) = offered.first() {
             answers.push(format!("{first} more"));
         }

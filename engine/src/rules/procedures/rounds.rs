@@ -28,6 +28,24 @@ pub(super) fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt 
         .all(|l| rp_played < l.max);
     let mut options = Vec::new();
     let ctx = side_context(rules, side);
+    // With a replay's answer given (`rules::Given`), the events of the other cards are asked
+    // whether they may be played only if nothing else is offered (`pass` stands alone).
+    let given = &state.flow.given;
+    let mut unasked = Vec::new();
+    let playable = |card_id: &String| {
+        let Some(scripts) = rules.content.scripts.get(card_id) else {
+            return false;
+        };
+        scripts.effect.is_some()
+            && scripts.playable.as_ref().is_none_or(|cond| {
+                let ctx = Context {
+                    card: Some(card_id.clone()),
+                    ..ctx.clone()
+                };
+                let memo = rules.content.playable_memo(card_id);
+                crate::rules::hook_memo::condition(rules.content, state, memo, cond, &ctx)
+            })
+    };
     for card_id in state.hands.get(side).into_iter().flatten() {
         let Some(card) = rules.card(card_id) else {
             continue;
@@ -51,26 +69,11 @@ pub(super) fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt 
             options.push(Action::new("rp").and(Word::id(card_id)));
         }
         if may(ActionKind::Event) {
-            if let Some(scripts) = rules.content.scripts.get(card_id) {
-                if scripts.effect.is_some() {
-                    let ctx = Context {
-                        card: Some(card_id.clone()),
-                        ..ctx.clone()
-                    };
-                    let playable = match &scripts.playable {
-                        Some(cond) => crate::rules::hook_memo::condition(
-                            rules.content,
-                            state,
-                            rules.content.playable_memo(card_id),
-                            cond,
-                            &ctx,
-                        ),
-                        None => true,
-                    };
-                    if playable {
-                        options.push(Action::new("event").and(Word::id(card_id)));
-                    }
-                }
+            let event = Action::new("event").and(Word::id(card_id));
+            if !given.admits(&event) {
+                unasked.push((card_id, event));
+            } else if playable(card_id) {
+                options.push(event);
             }
         }
     }
@@ -94,6 +97,10 @@ pub(super) fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt 
                 options.push(Action::new(Word::id(&action.id)));
             }
         }
+    }
+    if options.is_empty() {
+        let events = unasked.into_iter().filter(|(card_id, _)| playable(card_id));
+        options.extend(events.map(|(_, event)| event));
     }
     if options.is_empty() {
         options.push(Action::new("pass"));

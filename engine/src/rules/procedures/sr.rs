@@ -97,11 +97,14 @@ pub(super) fn sr_marker_destinations(
         return Vec::new();
     };
     let mut asker = Asker::new(rules.content, state, side_context(rules, side));
+    // `back` is always offered: a replay's answer needs only its own destination.
+    let given = &state.flow.given;
     rules
         .content
         .graph
         .spaces
         .iter()
+        .filter(|s| given.may_be("to") && given.names(1, s.id))
         .filter(|s| {
             asker.ctx_mut().space = Some(s.id);
             to.asked(rules, state, &mut asker)
