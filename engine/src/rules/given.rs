@@ -2,7 +2,8 @@
 //!
 //! A replay checks each action of its log against the prompt before it, and most of a
 //! prompt's cost is working out options the log does not take: every unit's moves, every
-//! unit's and every space's redeployments, every space's activation costs. With the answer
+//! unit's and every space's redeployments, every space's activation costs, every card's
+//! event condition. With the answer
 //! given, the prompts that cost most work out only the options that may be it, and enough of
 //! the rest to be empty exactly when the whole prompt would be. So play reaches the same
 //! prompt (a step that finds no option goes on as it would), and the answer is offered

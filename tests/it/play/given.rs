@@ -1,6 +1,6 @@
 //! A replay works out each prompt for the log's next action (`rules::Given`): the prompts
-//! that cost most (a unit's moves, its redeployment, a space's activation) look only where the
-//! answer may be. Play must reach the same prompt as without it, and the answer must be
+//! that cost most (a unit's moves, its redeployment, a space's activation, a card's event)
+//! look only where the answer may be. Play must reach the same prompt as without it, and the answer must be
 //! offered exactly when the whole prompt offers it; the session never keeps such a prompt.
 
 use sandtable_engine::agent::RandomAgent;
