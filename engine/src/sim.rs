@@ -159,13 +159,14 @@ pub fn play_game(rules: &Rules, plan: &Plan, index: u32) -> GameRecord {
         if rec.actions >= plan.max_actions {
             break;
         }
-        let kind = prompt.kind.clone();
-        let side = prompt.side.clone();
-        let action = match agents.get_mut(side.as_str()) {
+        let action = match agents.get_mut(prompt.side.as_str()) {
             Some(agent) => agent.choose(rules, &state),
             None => Some(crate::agent::RandomAgent::new(seed ^ rec.actions as u64).act(prompt)),
         };
         let Some(action) = action else { break };
+        // A card played, told by the prompt it answers (read before the action changes it).
+        let play =
+            way_of(&prompt.kind, &action).map(|(way, card)| (prompt.side.clone(), card, way));
         if let Err(e) = rules::act_unguarded(rules, &mut state, &action) {
             rec.error = Some(format!(
                 "action {} `{action}`: {}",
@@ -175,9 +176,7 @@ pub fn play_game(rules: &Rules, plan: &Plan, index: u32) -> GameRecord {
             break;
         }
         rec.actions += 1;
-        if let Some((way, card)) = way_of(&kind, &action) {
-            rec.plays.push((side, card, way));
-        }
+        rec.plays.extend(play);
         if state.turn != turn {
             for t in &shared {
                 rec.tracks

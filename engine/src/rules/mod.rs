@@ -424,7 +424,7 @@ impl<'c> Rules<'c> {
                 .map(|e| e.kinds.iter().all(|k| play.move_kinds.contains(k)))
                 .collect(),
             facts: facts::all(game, play, &content.counters),
-            stack: stacking::Tables::new(content, &game.stacking),
+            stack: stacking::Tables::new(content, (&game.stacking, play)),
         })
     }
 

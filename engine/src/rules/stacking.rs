@@ -15,11 +15,23 @@ pub(crate) struct Tables {
     /// For each of the `apart` rules (by index), whether each space lies in one of the regions
     /// where the nations it keeps apart may be together (`except`).
     together: Vec<Vec<bool>>,
+    /// For each of the play rules' `no_entry` rules, its side and whether it closes each space
+    /// (listed, or of a terrain it names): asked of every space a search reaches.
+    closed: Vec<(crate::Id, Vec<bool>)>,
 }
 
 impl Tables {
-    pub(crate) fn new(content: &crate::content::Content, st: &crate::model::Stacking) -> Tables {
+    pub(crate) fn new(
+        content: &crate::content::Content,
+        (st, play): (&crate::model::Stacking, &crate::model::PlayRules),
+    ) -> Tables {
         let n = content.graph.spaces.len();
+        let closes = |rule: &crate::model::NoEntry, s: &crate::model::Space| {
+            rule.spaces.contains(&s.id)
+                || s.terrain
+                    .as_ref()
+                    .is_some_and(|t| rule.terrains.contains(t))
+        };
         let any_in = |regions: &[String], i: usize| {
             (regions.iter()).any(|r| crate::content::space_at_in_region(content, i, r))
         };
@@ -36,6 +48,12 @@ impl Tables {
             together: (st.apart.iter())
                 .map(|ap| (0..n).map(|i| any_in(&ap.except, i)).collect())
                 .collect(),
+            closed: (play.no_entry.iter())
+                .map(|rule| {
+                    let spaces = content.graph.spaces.iter();
+                    (rule.side, spaces.map(|s| closes(rule, s)).collect())
+                })
+                .collect(),
         }
     }
 }
@@ -43,8 +61,24 @@ impl Tables {
 /// Whether a side may ever enter a space (terrain and spaces it may not enter; neutral
 /// territory stays closed until its country enters the war).
 pub fn may_enter(rules: &Rules, state: &State, side: &str, space: usize) -> bool {
-    let s = &rules.content.graph.spaces[space];
-    if state.control.by_index(rules.content)[space].is_none() {
+    may_enter_among(
+        rules,
+        state,
+        side,
+        (space, &state.control.by_index(rules.content)),
+    )
+}
+
+/// [`may_enter`] with the controller of each space (by graph index) found already: a search
+/// asks it of every space it reaches.
+pub(super) fn may_enter_among(
+    rules: &Rules,
+    state: &State,
+    side: &str,
+    (space, holders): (usize, &[Option<crate::Id>]),
+) -> bool {
+    if holders.get(space).is_none_or(|h| h.is_none()) {
+        let s = &rules.content.graph.spaces[space];
         // A neutral space, open only under a rule whose flag is set.
         return rules.play.open_neutrals.iter().any(|o| {
             state.flags.contains(o.flag.as_str())
@@ -53,11 +87,9 @@ pub fn may_enter(rules: &Rules, state: &State, side: &str, space: usize) -> bool
                     .any(|r| crate::state::space_in_region(rules.content, &s.id, r))
         });
     }
-    !rules.play.no_entry.iter().any(|n| {
-        n.side == side
-            && (n.spaces.contains(&s.id)
-                || s.terrain.as_ref().is_some_and(|t| n.terrains.contains(t)))
-    })
+    // The side compared by the address of its text first (the rules pass a side's own id).
+    let is_side = |by: &crate::Id| std::ptr::eq(by.as_str(), side) || by.as_str() == side;
+    !(rules.stack.closed.iter()).any(|(by, closed)| is_side(by) && closed.get(space) == Some(&true))
 }
 
 /// Whether a unit may operate in a space: every national restriction that binds it allows

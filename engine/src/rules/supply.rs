@@ -107,27 +107,37 @@ impl SideView {
 
     /// This view after pieces moved (or changed sides) with the control of the map and the
     /// hindering markers as they were: the `spaces` (graph indexes) they left or entered
-    /// looked at again.
+    /// looked at again. None when none of them changed: this view is the view still (a piece
+    /// moving within its side's spaces), and what was found on it, its parts, holds.
     pub(crate) fn looked_again(
         &self,
         content: &Content,
         state: &State,
         spaces: &[usize],
-    ) -> SideView {
-        let mut view = self.clone();
-        let side_id = crate::Id::new(&self.side);
-        let words = self.friendly.len().div_ceil(64);
-        for &i in spaces {
+    ) -> Option<SideView> {
+        let side_id = self.side;
+        let friendly_now = |i: usize| {
             let id = &content.graph.spaces[i].id;
             let enemy = state.units_at(id).any(|(_, u)| u.side(content) != side_id);
-            let friendly = view.controlled[i] && !enemy;
+            self.controlled.get(i) == Some(&true) && !enemy
+        };
+        let changed: Vec<(usize, bool)> = (spaces.iter())
+            .map(|&i| (i, friendly_now(i)))
+            .filter(|&(i, f)| self.friendly.get(i) != Some(&f))
+            .collect();
+        if changed.is_empty() {
+            return None;
+        }
+        let mut view = self.clone();
+        let words = self.friendly.len().div_ceil(64);
+        for (i, friendly) in changed {
             view.friendly[i] = friendly;
             // The friendly row comes first in the bits, 64 spaces to a word.
             if let Some(word) = view.bits.get_mut(i / 64).filter(|_| i / 64 < words) {
                 *word = *word & !(1 << (i % 64)) | u64::from(friendly) << (i % 64);
             }
         }
-        view
+        Some(view)
     }
 
     /// Supply may not be traced through a space (to ask what a trace depends on).

@@ -31,6 +31,24 @@ fn rule_19_hungarian_units_may_never_enter_romania_and_western_allies_never_the_
 }
 
 #[test]
+fn rule_7_63_and_13_2_axis_units_never_enter_an_invasion_beach_nor_sverdlovsk_or_chelyabinsk() {
+    let (rules, mut state) = campaign();
+    let index = |id: &str| rules.content.graph.index_of(id).unwrap();
+    let (beach, sverdlovsk, chelyabinsk) =
+        (index("beach_a"), index("sverdlovsk"), index("chelyabinsk"));
+    // A beach held by the Allies, as after an invasion: closed to the Axis by its terrain.
+    state.control.insert("beach_a".into(), "allied".into());
+    for space in [beach, sverdlovsk, chelyabinsk] {
+        assert!(!rules::may_enter(&rules, &state, "axis", space), "{space}");
+        assert!(rules::may_enter(&rules, &state, "allied", space), "{space}");
+    }
+    // Another Soviet space is open to both.
+    let moscow = index("moscow");
+    assert!(rules::may_enter(&rules, &state, "axis", moscow));
+    assert!(rules::may_enter(&rules, &state, "allied", moscow));
+}
+
+#[test]
 fn rule_10_2_a_soviet_trench_is_removed_when_its_space_becomes_axis_controlled() {
     let (before, after) = german_move("ge_4th_army", "warsaw", "bialystok");
     let trench = |s: &State| {

@@ -603,10 +603,11 @@ fn unit_moves<'c>(
         return Vec::new();
     }
     let mech = rules.is_mech_now(state, u) && level != Level::Out;
+    let holders = state.control.by_index(rules.content);
     let may = |n: usize, e: usize| {
         let to = &g.spaces[n].id;
         rules.movable(e)
-            && may_enter(rules, state, &side, n)
+            && crate::rules::stacking::may_enter_among(rules, state, &side, (n, &holders))
             && !enemy_in(rules, state, to, side)
             && may_operate(rules, state, i, to)
             && may_pass(rules, state, i, to)

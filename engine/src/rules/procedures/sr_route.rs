@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use super::*;
 use crate::rules::hooks;
+use crate::rules::stacking::may_enter_among;
 use crate::script::eval::Value;
 use crate::script::types::Kind;
 
@@ -114,7 +115,8 @@ pub(super) fn reach(
     let mut open_space = vec![0u8; g.spaces.len()];
     let mut may_enter_space = |n: usize| {
         if open_space[n] == 0 {
-            let open = friendly(n) && may_enter(rules, state, &side, n) && !blocked(n);
+            let open =
+                friendly(n) && may_enter_among(rules, state, &side, (n, &holders)) && !blocked(n);
             open_space[n] = if open { 1 } else { 2 };
         }
         open_space[n] == 1
@@ -157,7 +159,7 @@ pub(super) fn reach(
                     || neutral.contains_key(&n)
                     || holders[n].is_some()
                     || enemy_in(rules, state, id, side)
-                    || !may_enter(rules, state, &side, n)
+                    || !may_enter_among(rules, state, &side, (n, &holders))
                     || blocked(n)
                     || !open
                         .iter()

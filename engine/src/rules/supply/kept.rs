@@ -302,10 +302,13 @@ pub fn view_kept(content: &Content, state: &State, side: &str) -> Rc<SideView> {
                 Some((Rc::clone(v), spaces))
             })
     });
-    let view = Rc::new(match earlier {
-        Some((before, spaces)) => before.looked_again(content, state, &spaces),
-        None => SideView::new(content, state, side),
-    });
+    let view = match earlier {
+        Some((before, spaces)) => match before.looked_again(content, state, &spaces) {
+            Some(view) => Rc::new(view),
+            None => before,
+        },
+        None => Rc::new(SideView::new(content, state, side)),
+    };
     let reads = ViewReads {
         content: of,
         side: side_id,
