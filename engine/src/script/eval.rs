@@ -466,6 +466,8 @@ impl<'a> Eval<'a> {
         match &e.kind {
             ExprKind::Name(n) => Ok(self.name(*n)),
             ExprKind::Binary { op, left, right } => self.binary(*op, left, right, e.range),
+            ExprKind::Int(n) => Ok(Value::Int(*n)),
+            ExprKind::Bool(b) => Ok(Value::Bool(*b)),
             ExprKind::Call { name, args } if self.replay.is_some() => {
                 self.call_replayed(e, name.name, args)
             }
@@ -491,8 +493,6 @@ impl<'a> Eval<'a> {
     #[inline(never)]
     fn expr_rest(&mut self, e: &Expr) -> Res<Value> {
         Ok(match &e.kind {
-            ExprKind::Int(n) => Value::Int(*n),
-            ExprKind::Bool(b) => Value::Bool(*b),
             ExprKind::Text(s) => Value::Text(s.clone()),
             ExprKind::Error => return fail(e.range, "this part of the script did not check"),
             ExprKind::Lambda { .. } => {
@@ -514,7 +514,9 @@ impl<'a> Eval<'a> {
                 Self::set(values)
             }
             // Handled in `expr`; never asked here, and no panic if they were.
-            ExprKind::Name(_)
+            ExprKind::Int(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Name(_)
             | ExprKind::Binary { .. }
             | ExprKind::Call { .. }
             | ExprKind::Field { .. } => {

@@ -250,7 +250,7 @@ impl Eval<'_> {
         };
         // Which test, read once, not again for every member.
         let (any, all) = (name == "any", name == "all");
-        let mut kept = Vec::new();
+        let mut kept = Vec::with_capacity(if any || all { 0 } else { items.len() });
         for item in items.iter() {
             self.scopes.push((param.name, item.clone()));
             let r = self.bool(body);
