@@ -121,7 +121,8 @@ impl SideView {
             let enemy = state.units_at(id).any(|(_, u)| u.side(content) != side_id);
             self.controlled.get(i) == Some(&true) && !enemy
         };
-        let changed: Vec<(usize, bool)> = (spaces.iter())
+        // A few spaces (the pieces that changed are few): kept on the stack.
+        let changed: smallvec::SmallVec<[(usize, bool); 16]> = (spaces.iter())
             .map(|&i| (i, friendly_now(i)))
             .filter(|&(i, f)| self.friendly.get(i) != Some(&f))
             .collect();
