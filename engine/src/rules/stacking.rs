@@ -77,8 +77,10 @@ pub(super) fn may_enter_among(
     side: &str,
     (space, holders): (usize, &[Option<crate::Id>]),
 ) -> bool {
+    let Some(s) = rules.content.graph.spaces.get(space) else {
+        return false;
+    };
     if holders.get(space).is_none_or(|h| h.is_none()) {
-        let s = &rules.content.graph.spaces[space];
         // A neutral space, open only under a rule whose flag is set.
         return rules.play.open_neutrals.iter().any(|o| {
             state.flags.contains(o.flag.as_str())
@@ -87,9 +89,15 @@ pub(super) fn may_enter_among(
                     .any(|r| crate::state::space_in_region(rules.content, &s.id, r))
         });
     }
+    !closed_to(rules, side, space)
+}
+
+/// Whether a `no_entry` rule closes a space (by graph index) to a side, whoever holds it: it
+/// may neither enter nor attack it.
+pub(super) fn closed_to(rules: &Rules, side: &str, space: usize) -> bool {
     // The side compared by the address of its text first (the rules pass a side's own id).
     let is_side = |by: &crate::Id| std::ptr::eq(by.as_str(), side) || by.as_str() == side;
-    !(rules.stack.closed.iter()).any(|(by, closed)| is_side(by) && closed.get(space) == Some(&true))
+    (rules.stack.closed.iter()).any(|(by, closed)| is_side(by) && closed.get(space) == Some(&true))
 }
 
 /// Whether a unit may operate in a space: every national restriction that binds it allows

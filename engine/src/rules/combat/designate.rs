@@ -31,22 +31,13 @@ pub fn targets(rules: &Rules, state: &State, side: &str) -> Vec<String> {
                 && enemy_in(rules, state, id, side)
                 && !state.flow.marks.attacked.contains(id.as_str())
                 && !banned(rules, state, side, id)
-                && may_enter_or_attack(rules, side, n)
+                && !crate::rules::stacking::closed_to(rules, side, n)
             {
                 out.insert(*id);
             }
         }
     }
     out.into_iter().map(String::from).collect()
-}
-
-fn may_enter_or_attack(rules: &Rules, side: &str, space: usize) -> bool {
-    let s = &rules.content.graph.spaces[space];
-    !rules.play.no_entry.iter().any(|n| {
-        n.side == side
-            && (n.spaces.contains(&s.id)
-                || s.terrain.as_ref().is_some_and(|t| n.terrains.contains(t)))
-    })
 }
 
 fn banned(rules: &Rules, state: &State, side: &str, space: &str) -> bool {
