@@ -103,34 +103,43 @@ pub(super) fn closed_to(rules: &Rules, side: &str, space: usize) -> bool {
 /// Whether a unit may operate in a space: every national restriction that binds it allows
 /// the space (a rule lifted by its flag binds no one).
 pub fn may_operate(rules: &Rules, state: &State, unit: usize, space: &str) -> bool {
-    let u = &state.units[unit];
     if rules.play.operate_in.is_empty() {
         return true;
     }
-    let at = rules.content.graph.index_of(space);
-    // Which rules name the unit's counter and allow each space, found once per content.
     let table = rules.content.operate_binds(|| operate_table(rules));
-    let binds = |r: &crate::model::OperateIn| {
-        r.unless_flag
-            .as_ref()
-            .is_none_or(|f| !state.flags.contains(f.as_str()))
-    };
-    let allowed = |k: usize, r: &crate::model::OperateIn| match at {
-        Some(i) => table.allows[k][i],
-        // Off the map: no region holds it; only the spaces listed by id.
-        None => r.regions.is_empty() && r.spaces.is_empty() || r.spaces.iter().any(|s| s == space),
-    };
     let operate = &rules.play.operate_in;
-    let counter = (rules.content.counters.get(u.hint)).filter(|c| c.id == u.counter);
-    match counter {
-        // Only the rules that name the counter can bind it.
-        Some(_) => table.naming[u.hint]
+    match rules.content.graph.index_of(space) {
+        Some(i) => binding(rules, state, unit)
             .iter()
-            .all(|&k| !binds(&operate[k]) || allowed(k, &operate[k])),
-        None => operate.iter().enumerate().all(|(k, r)| {
-            let named = rules.counter(u).is_some_and(|c| names_counter(r, c));
-            !(named && binds(r)) || allowed(k, r)
+            .all(|&k| table.allows[k][i]),
+        // Off the map: no region holds it; only the spaces listed by id.
+        None => binding(rules, state, unit).iter().all(|&k| {
+            let r = &operate[k];
+            r.regions.is_empty() && r.spaces.is_empty() || r.spaces.iter().any(|s| s == space)
         }),
+    }
+}
+
+/// The national restrictions (`operate_in`, by index) that bind a unit now: those that name
+/// it, unless lifted by their flag.
+fn binding(rules: &Rules, state: &State, unit: usize) -> smallvec::SmallVec<[usize; 4]> {
+    let u = &state.units[unit];
+    let table = rules.content.operate_binds(|| operate_table(rules));
+    let operate = &rules.play.operate_in;
+    let binds = |k: &usize| {
+        (operate[*k].unless_flag.as_ref()).is_none_or(|f| !state.flags.contains(f.as_str()))
+    };
+    match (rules.content.counters.get(u.hint)).filter(|c| c.id == u.counter) {
+        // Only the rules that name the counter can bind it.
+        Some(_) => table.naming[u.hint].iter().copied().filter(binds).collect(),
+        None => (0..operate.len())
+            .filter(|&k| {
+                rules
+                    .counter(u)
+                    .is_some_and(|c| names_counter(&operate[k], c))
+            })
+            .filter(binds)
+            .collect(),
     }
 }
 
@@ -188,7 +197,7 @@ pub(super) fn may_stack(rules: &Rules, state: &State, unit: usize, space: &str) 
     if others.iter().any(|x| rules.side(x) != side) {
         return false;
     }
-    allowed_among(rules, state, unit, space, (others, false))
+    allowed_among(rules, state, unit, Here::id(space), (others, false))
 }
 
 /// Whether the game's stacking rules (limits by nation and region, units that must stay
@@ -207,7 +216,7 @@ pub(super) fn stacking_allows_with(
     in_retreat: bool,
 ) -> bool {
     let others = Others::at(state, unit, space, &[]);
-    allowed_among(rules, state, unit, space, (others, in_retreat))
+    allowed_among(rules, state, unit, Here::id(space), (others, in_retreat))
 }
 
 /// [`stacking_allows`] as if the units `gone` were not there (units about to be overrun).
@@ -219,7 +228,7 @@ pub(super) fn allows_without(
     gone: &[usize],
 ) -> bool {
     let others = Others::at(state, unit, space, gone);
-    allowed_among(rules, state, unit, space, (others, false))
+    allowed_among(rules, state, unit, Here::id(space), (others, false))
 }
 
 /// Whether the stacking rules let a unit stand in a space among `others`: the limits, and the
@@ -228,11 +237,110 @@ fn allowed_among(
     rules: &Rules,
     state: &State,
     unit: usize,
-    space: &str,
+    space: Here,
     (others, in_retreat): (Others, bool),
 ) -> bool {
     within_limits(rules, state, unit, space, others)
         && may_be_together(rules, state, unit, space, (others, in_retreat))
+}
+
+/// A space asked about: its id, and its graph index when the caller knows it (else it is
+/// looked up, only by a rule that depends on where the space lies).
+#[derive(Clone, Copy)]
+struct Here<'a> {
+    id: &'a str,
+    index: Option<usize>,
+}
+
+impl<'a> Here<'a> {
+    fn id(id: &'a str) -> Here<'a> {
+        Here { id, index: None }
+    }
+
+    fn index(self, rules: &Rules) -> Option<usize> {
+        self.index.or_else(|| rules.content.graph.index_of(self.id))
+    }
+}
+
+/// The stacking rules asked of one unit in many spaces (the spaces a move's or an SR's search
+/// reaches), each by its graph index: the national restrictions that bind the unit found
+/// once, and no space looked up by its id but for the pieces on it. Each answers as the
+/// function of the same name.
+pub(crate) struct UnitStack<'r, 'c> {
+    rules: &'r Rules<'c>,
+    unit: usize,
+    side: crate::Id,
+    /// The `operate_in` rules that bind the unit (see [`binding`]).
+    binding: smallvec::SmallVec<[usize; 4]>,
+}
+
+impl<'r, 'c> UnitStack<'r, 'c> {
+    pub(crate) fn new(rules: &'r Rules<'c>, state: &State, unit: usize) -> UnitStack<'r, 'c> {
+        let binding = if rules.play.operate_in.is_empty() {
+            smallvec::SmallVec::new()
+        } else {
+            binding(rules, state, unit)
+        };
+        UnitStack {
+            rules,
+            unit,
+            side: rules.side(&state.units[unit]),
+            binding,
+        }
+    }
+
+    /// [`may_operate`] in the space of graph index `space`.
+    pub(crate) fn may_operate(&self, space: usize) -> bool {
+        if self.binding.is_empty() {
+            return true;
+        }
+        let table = (self.rules.content).operate_binds(|| operate_table(self.rules));
+        (self.binding.iter()).all(|&k| table.allows[k].get(space) == Some(&true))
+    }
+
+    /// [`may_stack`] in the space of graph index `space`.
+    pub(crate) fn may_stack(&self, state: &State, space: usize) -> bool {
+        if !self.may_operate(space) {
+            return false;
+        }
+        let Some(here) = self.here(space) else {
+            return false;
+        };
+        let others = Others::at(state, self.unit, here.id, &[]);
+        if others.iter().any(|x| self.rules.side(x) != self.side) {
+            return false;
+        }
+        allowed_among(self.rules, state, self.unit, here, (others, false))
+    }
+
+    /// [`stacking_allows`] in the space of graph index `space`.
+    pub(crate) fn allows(&self, state: &State, space: usize) -> bool {
+        let Some(here) = self.here(space) else {
+            return false;
+        };
+        let others = Others::at(state, self.unit, here.id, &[]);
+        allowed_among(self.rules, state, self.unit, here, (others, false))
+    }
+
+    /// [`may_pass`] through the space of graph index `space`.
+    pub(crate) fn may_pass(&self, state: &State, space: usize) -> bool {
+        match self.rules.game.stacking.pass_through {
+            PassThrough::Never => self.allows(state, space),
+            PassThrough::OverLimits => self.here(space).is_some_and(|here| {
+                let others = Others::at(state, self.unit, here.id, &[]);
+                may_be_together(self.rules, state, self.unit, here, (others, false))
+            }),
+            PassThrough::Always => true,
+        }
+    }
+
+    fn here(&self, space: usize) -> Option<Here<'r>> {
+        let s = self.rules.content.graph.spaces.get(space)?;
+        Some(Here {
+            id: s.id.as_str(),
+            index: Some(space),
+        })
+    }
 }
 
 /// Whether a moving unit may pass through a space, stopping there or not: the stacking rules
@@ -243,7 +351,7 @@ pub(super) fn may_pass(rules: &Rules, state: &State, unit: usize, space: &str) -
         PassThrough::Never => stacking_allows(rules, state, unit, space),
         PassThrough::OverLimits => {
             let others = Others::at(state, unit, space, &[]);
-            may_be_together(rules, state, unit, space, (others, false))
+            may_be_together(rules, state, unit, Here::id(space), (others, false))
         }
         PassThrough::Always => true,
     }
@@ -292,7 +400,7 @@ fn counts(rules: &Rules, x: &Unit) -> bool {
 
 /// Whether a unit in a space with `others` stays within the stacking limits (`limit`, and the
 /// `limits` by nation and region).
-fn within_limits(rules: &Rules, state: &State, unit: usize, space: &str, others: Others) -> bool {
+fn within_limits(rules: &Rules, state: &State, unit: usize, space: Here, others: Others) -> bool {
     let u = &state.units[unit];
     if !counts(rules, u) {
         return true;
@@ -306,7 +414,7 @@ fn within_limits(rules: &Rules, state: &State, unit: usize, space: &str, others:
     if st.limits.is_empty() {
         return true;
     }
-    let Some(here) = rules.content.graph.index_of(space) else {
+    let Some(here) = space.index(rules) else {
         return true;
     };
     let nation = rules.nation_id(u);
@@ -332,7 +440,7 @@ fn may_be_together(
     rules: &Rules,
     state: &State,
     unit: usize,
-    space: &str,
+    space: Here,
     (others, in_retreat): (Others, bool),
 ) -> bool {
     let u = &state.units[unit];
@@ -347,7 +455,7 @@ fn may_be_together(
     }
     // The space itself, only for the exceptions that depend on where it lies.
     let here = if st.apart.iter().any(|a| !a.except.is_empty()) {
-        rules.content.graph.index_of(space)
+        space.index(rules)
     } else {
         None
     };

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::rules::activation::Activation;
+use crate::rules::stacking::UnitStack;
 
 pub(in crate::rules) use crate::rules::supply::SupplyCache;
 
@@ -420,7 +421,8 @@ pub(super) fn ops_act(
                 && !rules.content.graph.index_of(&to).is_none_or(|at| {
                     let side = rules.side(&state.units[unit]);
                     let gates = &mut movement::MoveGates::new(rules, state, &side);
-                    ends_in(rules, state, (unit, mech, gates), at)
+                    let stack = UnitStack::new(rules, state, unit);
+                    ends_in(rules, state, (&stack, mech, gates), (unit, at))
                 }))
             .then_some(unit);
             movement::after_step(rules, state, HookPoint::AfterMove, unit, (&from, &to));
@@ -568,12 +570,12 @@ pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<Act
 fn ends_in(
     rules: &Rules,
     state: &State,
-    (unit, mech, gates): (usize, bool, &mut movement::MoveGates),
-    space: usize,
+    (stack, mech, gates): (&UnitStack, bool, &mut movement::MoveGates),
+    (unit, space): (usize, usize),
 ) -> bool {
     let id = &rules.content.graph.spaces[space].id;
     (mech || !has_marker(state, id, rules.play.combat_marker))
-        && stacking_allows(rules, state, unit, id)
+        && stack.allows(state, space)
         && gates.may_end(rules, state, unit, space)
 }
 
@@ -604,20 +606,20 @@ fn unit_moves<'c>(
     }
     let mech = rules.is_mech_now(state, u) && level != Level::Out;
     let holders = state.control.by_index(rules.content);
+    let stack = UnitStack::new(rules, state, i);
     let may = |n: usize, e: usize| {
         let to = &g.spaces[n].id;
         rules.movable(e)
             && crate::rules::stacking::may_enter_among(rules, state, &side, (n, &holders))
             && !enemy_in(rules, state, to, side)
-            && may_operate(rules, state, i, to)
-            && may_pass(rules, state, i, to)
+            && stack.may_operate(n)
+            && stack.may_pass(state, n)
     };
     // Where its move may end (`ends_in`). It may pass through a space where it may not (a
     // Combat marker's for a unit not mechanized, one the hooks close, one over the stacking
     // rules where the game lets it), when it can go on from there to a space where it may.
-    let mut stops = |n: usize| ends_in(rules, state, (i, mech, &mut *gates), n);
-    let passes =
-        |n: usize| passes_through(rules) || stacking_allows(rules, state, i, &g.spaces[n].id);
+    let mut stops = |n: usize| ends_in(rules, state, (&stack, mech, &mut *gates), (i, n));
+    let passes = |n: usize| passes_through(rules) || stack.allows(state, n);
     // The unit's steps asked through one `UnitSteps`, its search's too.
     let mut asked = movement::UnitSteps::new(rules, state, i);
     movement::steps_from_with(&mut asked, from, ((used, ma), &[]), may)

@@ -2,6 +2,7 @@
 //! space), markers that move by SR.
 
 use super::*;
+use crate::rules::stacking::UnitStack;
 use crate::script::eval::Asker;
 
 pub(super) fn sr_cost(rules: &Rules, state: &State, unit: usize) -> u32 {
@@ -163,12 +164,13 @@ pub(super) fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<
             let Some(reach) = sr_route::reach(rules, state, unit, (at, until)) else {
                 return out;
             };
+            let stack = UnitStack::new(rules, state, unit);
             for (i, s) in g.spaces.iter().enumerate() {
                 if i != reach.start
                     && reach.seen[i]
                     && wanted(s.id)
                     && levels[i] != Level::Out
-                    && may_stack(rules, state, unit, &s.id)
+                    && stack.may_stack(state, i)
                 {
                     out.push(s.id);
                 }
@@ -177,7 +179,7 @@ pub(super) fn sr_destinations(rules: &Rules, state: &State, unit: usize) -> Vec<
                 let id = &g.spaces[i].id;
                 if wanted(*id)
                     && sr_route::may_end(rules, state, &side, id)
-                    && may_stack(rules, state, unit, id)
+                    && stack.may_stack(state, i)
                 {
                     out.push(*id);
                 }
@@ -250,6 +252,7 @@ pub(super) fn home_spaces(
     };
     let mut out = Vec::new();
     let holders = state.control.by_index(rules.content);
+    let stack = UnitStack::new(rules, state, unit);
     for (i, s) in rules.content.graph.spaces.iter().enumerate() {
         if levels[i] == Level::Out || holders[i] != Some(side) || !wanted(s.id) {
             continue;
@@ -263,7 +266,7 @@ pub(super) fn home_spaces(
                 || s.supply
                     .iter()
                     .any(|x| x.nations.iter().any(|n| n == nation)));
-        if (home || opened(&s.id, levels[i])) && may_stack(rules, state, unit, &s.id) {
+        if (home || opened(&s.id, levels[i])) && stack.may_stack(state, i) {
             out.push(s.id);
         }
     }
