@@ -26,6 +26,8 @@ use sandtable_engine::rules::{self, Rules};
 use sandtable_engine::session::state_json;
 use sandtable_engine::state::State;
 
+mod common;
+
 /// As in the `sandtable` binary.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -135,19 +137,8 @@ fn main() {
             rest.get(3).cloned().unwrap_or_else(|| "campaign".into()),
         ),
     };
-    let loaded = sandtable_engine::load::load_dir(&dir);
-    if loaded.has_errors() {
-        eprintln!("{dir} does not check: run `sandtable validate {dir}`");
-        std::process::exit(1);
-    }
-    let content = loaded.content;
-    let rules = match Rules::new(&content, &scenario) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("{dir}: {}", e.0);
-            std::process::exit(1);
-        }
-    };
+    let content = common::content(&dir);
+    let rules = common::rules(&content, &dir, &scenario);
     let mut out = format!("# {dir} {scenario}: seed, actions, digest of every state\n");
     for seed in first..first + games {
         match game(&content, &rules, seed) {

@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use sandtable_engine::agent::RandomAgent;
 use sandtable_engine::session::{Session, Setup};
 
+mod common;
+
 /// As in the `sandtable` binary.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -25,12 +27,7 @@ fn main() {
         .next()
         .map(|o| o.split(',').map(str::to_string).collect())
         .unwrap_or_default();
-    let loaded = sandtable_engine::load::load_dir(&dir);
-    if loaded.has_errors() {
-        eprintln!("{dir} does not check: run `sandtable validate {dir}`");
-        std::process::exit(1);
-    }
-    let content = loaded.content;
+    let content = common::content(&dir);
     let start = std::time::Instant::now();
     let mut actions = 0;
     let mut troubles: BTreeMap<String, u32> = BTreeMap::new();
