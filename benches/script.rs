@@ -1,8 +1,8 @@
 //! The interpreter's own cost: tests a designer writes, each asked of every space a side
-//! controls at the opening of Barbarossa to Berlin's campaign. A test's member costs the walk
-//! (the call's builtin found, its arguments evaluated and dropped, the names looked up) more
-//! than the builtins' own work: the measure for scripts compiled to a form with their names
-//! resolved (README, Performance).
+//! controls at the opening of Barbarossa to Berlin's campaign. On tests this light the walk
+//! (the call's builtin found, its arguments evaluated and dropped, the names looked up) costs
+//! more than the builtins' own work; in play the builtins a test calls cost most, and tests
+//! compiled for their set, measured with this bench, did not pay (README, Performance).
 //!
 //! Run: `cargo bench --bench script`.
 

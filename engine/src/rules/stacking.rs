@@ -188,16 +188,19 @@ fn names_counter(r: &crate::model::OperateIn, c: &crate::model::Counter) -> bool
 /// Whether a unit may end its move in a space: where it may operate, without breaking the
 /// stacking rules.
 pub(super) fn may_stack(rules: &Rules, state: &State, unit: usize, space: &str) -> bool {
-    if !may_operate(rules, state, unit, space) {
-        return false;
-    }
     let side = rules.side(&state.units[unit]);
+    may_operate(rules, state, unit, space) && may_stand(rules, state, (unit, side), Here::id(space))
+}
+
+/// [`may_stack`] once the unit may operate in the space: no enemy piece there, and the
+/// stacking rules allow it.
+fn may_stand(rules: &Rules, state: &State, (unit, side): (usize, crate::Id), space: Here) -> bool {
     // The space's pieces looked up once, for the enemy and for the stacking rules.
-    let others = Others::at(state, unit, space, &[]);
+    let others = Others::at(state, unit, space.id, &[]);
     if others.iter().any(|x| rules.side(x) != side) {
         return false;
     }
-    allowed_among(rules, state, unit, Here::id(space), (others, false))
+    allowed_among(rules, state, unit, space, (others, false))
 }
 
 /// Whether the game's stacking rules (limits by nation and region, units that must stay
@@ -215,8 +218,13 @@ pub(super) fn stacking_allows_with(
     space: &str,
     in_retreat: bool,
 ) -> bool {
-    let others = Others::at(state, unit, space, &[]);
-    allowed_among(rules, state, unit, Here::id(space), (others, in_retreat))
+    allows_here(rules, state, unit, Here::id(space), in_retreat)
+}
+
+/// [`stacking_allows_with`] of a space asked about.
+fn allows_here(rules: &Rules, state: &State, unit: usize, space: Here, in_retreat: bool) -> bool {
+    let others = Others::at(state, unit, space.id, &[]);
+    allowed_among(rules, state, unit, space, (others, in_retreat))
 }
 
 /// [`stacking_allows`] as if the units `gone` were not there (units about to be overrun).
@@ -300,38 +308,20 @@ impl<'r, 'c> UnitStack<'r, 'c> {
 
     /// [`may_stack`] in the space of graph index `space`.
     pub(crate) fn may_stack(&self, state: &State, space: usize) -> bool {
-        if !self.may_operate(space) {
-            return false;
-        }
-        let Some(here) = self.here(space) else {
-            return false;
-        };
-        let others = Others::at(state, self.unit, here.id, &[]);
-        if others.iter().any(|x| self.rules.side(x) != self.side) {
-            return false;
-        }
-        allowed_among(self.rules, state, self.unit, here, (others, false))
+        self.may_operate(space)
+            && (self.here(space))
+                .is_some_and(|here| may_stand(self.rules, state, (self.unit, self.side), here))
     }
 
     /// [`stacking_allows`] in the space of graph index `space`.
     pub(crate) fn allows(&self, state: &State, space: usize) -> bool {
-        let Some(here) = self.here(space) else {
-            return false;
-        };
-        let others = Others::at(state, self.unit, here.id, &[]);
-        allowed_among(self.rules, state, self.unit, here, (others, false))
+        (self.here(space))
+            .is_some_and(|here| allows_here(self.rules, state, self.unit, here, false))
     }
 
     /// [`may_pass`] through the space of graph index `space`.
     pub(crate) fn may_pass(&self, state: &State, space: usize) -> bool {
-        match self.rules.game.stacking.pass_through {
-            PassThrough::Never => self.allows(state, space),
-            PassThrough::OverLimits => self.here(space).is_some_and(|here| {
-                let others = Others::at(state, self.unit, here.id, &[]);
-                may_be_together(self.rules, state, self.unit, here, (others, false))
-            }),
-            PassThrough::Always => true,
-        }
+        (self.here(space)).is_some_and(|here| pass_here(self.rules, state, self.unit, here))
     }
 
     fn here(&self, space: usize) -> Option<Here<'r>> {
@@ -347,11 +337,16 @@ impl<'r, 'c> UnitStack<'r, 'c> {
 /// that hold at each step of a move, by the game's `pass_through` (all of them, those that
 /// keep pieces apart or alone, or none). Where it may stop is [`stacking_allows`].
 pub(super) fn may_pass(rules: &Rules, state: &State, unit: usize, space: &str) -> bool {
+    pass_here(rules, state, unit, Here::id(space))
+}
+
+/// [`may_pass`] through a space asked about.
+fn pass_here(rules: &Rules, state: &State, unit: usize, space: Here) -> bool {
     match rules.game.stacking.pass_through {
-        PassThrough::Never => stacking_allows(rules, state, unit, space),
+        PassThrough::Never => allows_here(rules, state, unit, space, false),
         PassThrough::OverLimits => {
-            let others = Others::at(state, unit, space, &[]);
-            may_be_together(rules, state, unit, Here::id(space), (others, false))
+            let others = Others::at(state, unit, space.id, &[]);
+            may_be_together(rules, state, unit, space, (others, false))
         }
         PassThrough::Always => true,
     }
