@@ -53,81 +53,12 @@ struct ViewReads {
     control: u64,
     units: u64,
     hindering: Vec<(Id, Id)>,
-    /// What the view read of each piece (see [`Pieces`]), to make another view from this one
-    /// by looking again only at the spaces whose pieces changed.
-    pieces: Rc<Pieces>,
 }
 
-/// What a side's view reads of each piece: the space it stands on (if on the map), its
-/// counter and whom it serves (its side). Each piece is compared as three words (the addresses
-/// of its space's and counter's ids, which stand for the ids, and whom it serves), a run of
-/// pieces at once.
-struct Pieces {
-    /// Each piece's space, by the address of its id (0 off the map), its counter's, and
-    /// whom it serves (the side's index and 1, 0 for its own).
-    words: Vec<[u64; 3]>,
-    /// Each piece's space (to tell where a changed piece was).
-    at: Vec<Option<Id>>,
-}
-
-/// How many pieces [`Pieces::changed_spaces`] compares at once.
-const RUN: usize = 16;
-
-impl Pieces {
-    fn of(state: &State) -> Pieces {
-        let mut pieces = Pieces {
-            words: Vec::with_capacity(state.units.len()),
-            at: Vec::with_capacity(state.units.len()),
-        };
-        for u in state.units.iter() {
-            let at = match &u.at {
-                crate::state::Loc::Space(s) => Some(*s),
-                _ => None,
-            };
-            pieces.words.push([
-                at.map_or(0, |s| s.addr() as u64),
-                u.counter.addr() as u64,
-                u.serves.map_or(0, |s| s as u64 + 1),
-            ]);
-            pieces.at.push(at);
-        }
-        pieces
-    }
-
-    /// The spaces (graph indexes) of the pieces that differ from `before`'s, where they were
-    /// and where they are; `None` when the lists differ in length or in more than `most`
-    /// pieces.
-    fn changed_spaces(
-        &self,
-        before: &Pieces,
-        content: &Content,
-        most: usize,
-    ) -> Option<Vec<usize>> {
-        if self.words.len() != before.words.len() {
-            return None;
-        }
-        let mut spaces = Vec::new();
-        let runs = self.words.chunks(RUN).zip(before.words.chunks(RUN));
-        for (k, (now, was)) in runs.enumerate() {
-            if now == was {
-                continue;
-            }
-            for (j, _) in now.iter().zip(was).enumerate().filter(|(_, (a, b))| a != b) {
-                if spaces.len() >= most {
-                    return None;
-                }
-                let i = k * RUN + j;
-                for at in [self.at[i], before.at[i]].into_iter().flatten() {
-                    spaces.extend(content.graph.index_of(at));
-                }
-            }
-        }
-        Some(spaces)
-    }
-}
-
-/// How many pieces may have changed for a view to be made from an earlier one.
-const MOST_CHANGED: usize = 8;
+/// How many pieces may have changed for a view to be made from an earlier one: their spaces,
+/// where they stood and where they stand, are looked at again (the pieces' journal,
+/// [`crate::state::Units::changed_since`], names them; a piece counts whatever changed in it).
+const MOST_CHANGED: usize = 32;
 
 /// The levels of every space (by graph index), shared.
 type Levels = Rc<[Level]>;
@@ -285,8 +216,8 @@ pub fn view_kept(content: &Content, state: &State, side: &str) -> Rc<SideView> {
     }
     let hindering: Vec<(Id, Id)> = hindering_now().collect();
     // From the side's last view with the same control and hindering markers, when only a
-    // few pieces changed: their spaces looked at again.
-    let pieces = Pieces::of(state);
+    // few pieces changed since: their spaces looked at again.
+    let g = &content.graph;
     let earlier = KEPT_VIEWS.with(|k| {
         k.borrow()
             .iter()
@@ -298,7 +229,20 @@ pub fn view_kept(content: &Content, state: &State, side: &str) -> Rc<SideView> {
                     && r.hindering == hindering
             })
             .and_then(|(r, v)| {
-                let spaces = pieces.changed_spaces(&r.pieces, content, MOST_CHANGED)?;
+                let changed = state.units.changed_since(r.units, MOST_CHANGED)?;
+                let mut spaces: smallvec::SmallVec<[usize; 16]> = Default::default();
+                for (i, was) in changed {
+                    let now = match &state.units[i].at {
+                        crate::state::Loc::Space(s) => Some(*s),
+                        _ => None,
+                    };
+                    spaces.extend(
+                        [was, now]
+                            .into_iter()
+                            .flatten()
+                            .filter_map(|s| g.index_of(s)),
+                    );
+                }
                 Some((Rc::clone(v), spaces))
             })
     });
@@ -315,7 +259,6 @@ pub fn view_kept(content: &Content, state: &State, side: &str) -> Rc<SideView> {
         control: state.control.stamp(),
         units: state.units.stamp(),
         hindering,
-        pieces: Rc::new(pieces),
     };
     KEPT_VIEWS.with(|k| {
         let mut k = k.borrow_mut();
