@@ -280,6 +280,24 @@ pub(crate) struct UnitStack<'r, 'c> {
     side: crate::Id,
     /// The `operate_in` rules that bind the unit (see [`binding`]).
     binding: smallvec::SmallVec<[usize; 4]>,
+    /// Whether the unit alone in a space is within every stacking rule, wherever the space
+    /// lies and whatever the flags (see [`alone_fits`]): then a space with no other piece
+    /// needs no more asking.
+    alone_fits: bool,
+}
+
+/// Whether a unit with no other piece beside it is within the stacking rules in any space:
+/// it counts for no limit it alone would break (a limit of none, a limit by nation and
+/// region its own weight passes, whatever the region and flags). The rules that keep pieces
+/// alone or nations apart never bind a piece by itself.
+fn alone_fits(rules: &Rules, u: &Unit) -> bool {
+    if !counts(rules, u) {
+        return true;
+    }
+    let st = &rules.game.stacking;
+    let nation = rules.nation_id(u);
+    st.limit != Some(0)
+        && !(st.limits.iter()).any(|l| l.counts(nation) && l.weight(rules.size_id(u)) > l.limit)
 }
 
 impl<'r, 'c> UnitStack<'r, 'c> {
@@ -289,12 +307,22 @@ impl<'r, 'c> UnitStack<'r, 'c> {
         } else {
             binding(rules, state, unit)
         };
+        let u = &state.units[unit];
         UnitStack {
             rules,
             unit,
-            side: rules.side(&state.units[unit]),
+            side: rules.side(u),
             binding,
+            alone_fits: alone_fits(rules, u),
         }
+    }
+
+    /// Whether the unit would stand alone in the space of graph index `space`, where being
+    /// alone fits the stacking rules: the answer of every stacking question there is yes.
+    fn fits_alone(&self, state: &State, space: usize) -> bool {
+        self.alone_fits
+            && (self.rules.content.graph.spaces.get(space))
+                .is_some_and(|s| (state.units.on(s.id.as_str()).iter()).all(|&i| i == self.unit))
     }
 
     /// [`may_operate`] in the space of graph index `space`.
@@ -309,19 +337,22 @@ impl<'r, 'c> UnitStack<'r, 'c> {
     /// [`may_stack`] in the space of graph index `space`.
     pub(crate) fn may_stack(&self, state: &State, space: usize) -> bool {
         self.may_operate(space)
-            && (self.here(space))
-                .is_some_and(|here| may_stand(self.rules, state, (self.unit, self.side), here))
+            && (self.fits_alone(state, space)
+                || (self.here(space))
+                    .is_some_and(|here| may_stand(self.rules, state, (self.unit, self.side), here)))
     }
 
     /// [`stacking_allows`] in the space of graph index `space`.
     pub(crate) fn allows(&self, state: &State, space: usize) -> bool {
-        (self.here(space))
-            .is_some_and(|here| allows_here(self.rules, state, self.unit, here, false))
+        self.fits_alone(state, space)
+            || (self.here(space))
+                .is_some_and(|here| allows_here(self.rules, state, self.unit, here, false))
     }
 
     /// [`may_pass`] through the space of graph index `space`.
     pub(crate) fn may_pass(&self, state: &State, space: usize) -> bool {
-        (self.here(space)).is_some_and(|here| pass_here(self.rules, state, self.unit, here))
+        self.fits_alone(state, space)
+            || (self.here(space)).is_some_and(|here| pass_here(self.rules, state, self.unit, here))
     }
 
     fn here(&self, space: usize) -> Option<Here<'r>> {

@@ -196,11 +196,7 @@ impl Units {
     /// with the space it stood on then (`None` off the map); `None` when the journal does not
     /// reach back to that stamp (it was emptied or went past it, or the list never had it) or
     /// names more than `most` pieces.
-    pub(crate) fn changed_since(
-        &self,
-        since: u64,
-        most: usize,
-    ) -> Option<Changed> {
+    pub(crate) fn changed_since(&self, since: u64, most: usize) -> Option<Changed> {
         let mut changed = Changed::new();
         let mut now = self.stamp;
         let mut back = self.journal.iter().rev();

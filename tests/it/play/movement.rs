@@ -230,3 +230,66 @@ fn a_connection_kind_that_costs_more_movement_shortens_moves_but_a_unit_may_alwa
     // Six points a space, more than the unit has: still one move (7.1.3 of Berlin 1945).
     assert_eq!(warsaw_moves(&with_move_cost(5.0)), (true, false));
 }
+
+/// The Move prompt after the opening's first operations moved the Northwest Front from Kaunas
+/// to Riga and then on to `to`, in a game made from `content`: its question and options.
+fn after_northwest_front_to(
+    content: &'static sandtable_engine::content::Content,
+    to: &str,
+) -> (String, Vec<String>) {
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = rules::start(&rules, 1, &[], &[]).unwrap();
+    let log = std::fs::read_to_string(crate::root().join("tests/fixtures/b2b-opening.log"));
+    for action in log.unwrap().lines().take(12) {
+        crate::rule_changes::act(&rules, &mut state, action);
+    }
+    crate::rule_changes::act(&rules, &mut state, &format!("move su_northwest_front {to}"));
+    let prompt = state.flow.prompt.as_ref().expect("the Move prompt");
+    let options = prompt.actions.iter().map(|o| o.to_string()).collect();
+    (prompt.question.clone(), options)
+}
+
+#[test]
+fn rule_9_1_a_stacking_limit_a_unit_breaks_alone_keeps_it_from_stopping_in_an_empty_space() {
+    // A rule changed in a copy: in Tallinn (a region of its own) Soviet pieces count for one,
+    // an LCU for two. The Northwest Front would stand alone there and still break the limit:
+    // it may pass through (the game's `pass_through: Always`) but not stop.
+    let limited = crate::rule_changes::variant(
+        "barbarossa-to-berlin",
+        "",
+        &[
+            (
+                "game.ron",
+                "        limit: Some(3),\n",
+                "        limit: Some(3),\n        limits: [(nations: [\"su\"], limit: 1, weights: [(size: \"lcu\", count: 2)], within: [\"estonia\"])],\n",
+            ),
+            (
+                "game.ron",
+                "        (id: \"finland\", name: \"Finland\"),\n",
+                "        (id: \"finland\", name: \"Finland\"),\n        (id: \"estonia\", name: \"Estonia\"),\n",
+            ),
+            (
+                "map.ron",
+                "            id: \"tallinn\",\n",
+                "            id: \"tallinn\",\n            regions: [\"estonia\"],\n",
+            ),
+        ],
+    );
+    let done = "done".to_string();
+    let (_, bundled) = after_northwest_front_to(b2b(), "tallinn");
+    assert!(
+        bundled.contains(&done),
+        "it may stop in Tallinn: {bundled:?}"
+    );
+    let (question, passing) = after_northwest_front_to(limited, "tallinn");
+    assert!(question.contains("passing through"), "{question}");
+    assert!(!passing.contains(&done), "{passing:?}");
+    assert!(passing
+        .iter()
+        .all(|o| o.starts_with("move su_northwest_front ")));
+    let (_, pskov) = after_northwest_front_to(limited, "pskov");
+    assert!(
+        pskov.contains(&done),
+        "the limit holds in Estonia only: {pskov:?}"
+    );
+}
