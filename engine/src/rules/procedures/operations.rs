@@ -257,7 +257,7 @@ fn activation_costs(
     points: u32,
 ) -> (Vec<SpaceCosts>, bool) {
     let (mv, cb) = (&rules.play.move_marker, &rules.play.combat_marker);
-    let mut costs = Vec::new();
+    let mut costs = Vec::with_capacity(32);
     let (given, mut offered_any, mut whole) = (&state.flow.given, false, true);
     if points > 0 {
         let mut cache = SupplyCache::default();
@@ -289,7 +289,8 @@ fn activation_costs(
 
 /// The spaces a side may activate, and how, with the activation points it has left.
 fn activations(costs: &[SpaceCosts], points: u32) -> Vec<Action> {
-    let mut options = Vec::new();
+    // Both ways for each space at most, and `done`.
+    let mut options = Vec::with_capacity(costs.len() * 2 + 1);
     for (space, offered) in costs.iter().filter(|_| points > 0) {
         for (mode, cost) in ["move", "combat"].into_iter().zip(offered) {
             if cost.is_some_and(|cost| cost <= points) {
@@ -544,7 +545,8 @@ pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<Act
         }
     }
     let mut gates = movement::MoveGates::new(rules, state, side);
-    let mut options = Vec::new();
+    // Room for a few units' steps from the start: the prompt is made after every step.
+    let mut options = Vec::with_capacity(16);
     let side_id = crate::Id::new(side);
     // With a replay's answer given (`rules::Given`), once a unit has a move only the unit
     // that may be the answer is looked at.

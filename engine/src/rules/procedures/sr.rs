@@ -26,7 +26,8 @@ pub(super) fn sr_prompt(
         None => {
             let reserve = rules.box_of(side, BoxRole::Reserve);
             let mut cache = SupplyCache::default();
-            let mut options = Vec::new();
+            // Room for a side's units on the map, made at every SR of a unit.
+            let mut options = Vec::with_capacity(64);
             // Sides compared as ids, by address, not as texts.
             let side_id = crate::Id::new(side);
             // `done` is always offered: a replay's answer needs only its own unit's supply.
