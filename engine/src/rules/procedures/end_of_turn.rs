@@ -51,21 +51,27 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
         let state: &State = state;
         let mut lost = Vec::new();
         let holders = state.control.by_index(rules.content);
+        // Each nation's levels of every space, asked of the first space that needs them.
+        let mut levels: Vec<Option<std::rc::Rc<[Level]>>> = vec![None; nations.len()];
         for (i, s) in g.spaces.iter().enumerate() {
             if holders[i] != Some(side_id) {
                 continue;
             }
-            if supply::intact_fort(rules.content, state, &s.id)
-                || state.units_at(&s.id).next().is_some()
+            if !state.units.on(&s.id).is_empty()
+                || supply::intact_fort_at(rules.content, state, i)
                 || s.supply
                     .iter()
                     .any(|x| x.nations.iter().any(|n| ours.iter().any(|&m| m == n)))
             {
                 continue;
             }
-            if nations
-                .iter()
-                .all(|&n| cache.at(rules, state, i, n, side_id) == Level::Out)
+            let mut out_of_supply = |k: usize| {
+                let of = levels[k].get_or_insert_with(|| {
+                    std::rc::Rc::clone(cache.levels(rules.content, state, nations[k], side_id).0)
+                });
+                of.get(i).copied().unwrap_or(Level::Out) == Level::Out
+            };
+            if (0..nations.len()).all(&mut out_of_supply)
                 && crate::rules::hooks::may(
                     rules.content,
                     state,
