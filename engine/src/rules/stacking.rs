@@ -189,18 +189,28 @@ fn names_counter(r: &crate::model::OperateIn, c: &crate::model::Counter) -> bool
 /// stacking rules.
 pub(super) fn may_stack(rules: &Rules, state: &State, unit: usize, space: &str) -> bool {
     let side = rules.side(&state.units[unit]);
-    may_operate(rules, state, unit, space) && may_stand(rules, state, (unit, side), Here::id(space))
+    // The space's pieces looked up once, for the enemy and for the stacking rules.
+    may_operate(rules, state, unit, space)
+        && stands_among(
+            rules,
+            state,
+            (unit, side),
+            Here::id(space),
+            Others::at(state, unit, space, &[]),
+        )
 }
 
-/// [`may_stack`] once the unit may operate in the space: no enemy piece there, and the
-/// stacking rules allow it.
-fn may_stand(rules: &Rules, state: &State, (unit, side): (usize, crate::Id), space: Here) -> bool {
-    // The space's pieces looked up once, for the enemy and for the stacking rules.
-    let others = Others::at(state, unit, space.id, &[]);
-    if others.iter().any(|x| rules.side(x) != side) {
-        return false;
-    }
-    allowed_among(rules, state, unit, space, (others, false))
+/// [`may_stack`] once the unit may operate in the space, among the space's other pieces,
+/// `others`: no enemy piece there, and the stacking rules allow it.
+fn stands_among(
+    rules: &Rules,
+    state: &State,
+    (unit, side): (usize, crate::Id),
+    space: Here,
+    others: Others,
+) -> bool {
+    !others.iter().any(|x| rules.side(x) != side)
+        && allowed_among(rules, state, unit, space, (others, false))
 }
 
 /// Whether the game's stacking rules (limits by nation and region, units that must stay
@@ -218,13 +228,8 @@ pub(super) fn stacking_allows_with(
     space: &str,
     in_retreat: bool,
 ) -> bool {
-    allows_here(rules, state, unit, Here::id(space), in_retreat)
-}
-
-/// [`stacking_allows_with`] of a space asked about.
-fn allows_here(rules: &Rules, state: &State, unit: usize, space: Here, in_retreat: bool) -> bool {
-    let others = Others::at(state, unit, space.id, &[]);
-    allowed_among(rules, state, unit, space, (others, in_retreat))
+    let others = Others::at(state, unit, space, &[]);
+    allowed_among(rules, state, unit, Here::id(space), (others, in_retreat))
 }
 
 /// [`stacking_allows`] as if the units `gone` were not there (units about to be overrun).
@@ -317,12 +322,13 @@ impl<'r, 'c> UnitStack<'r, 'c> {
         }
     }
 
-    /// Whether the unit would stand alone in the space of graph index `space`, where being
-    /// alone fits the stacking rules: the answer of every stacking question there is yes.
-    fn fits_alone(&self, state: &State, space: usize) -> bool {
-        self.alone_fits
-            && (self.rules.content.graph.spaces.get(space))
-                .is_some_and(|s| (state.units.on(s.id.as_str()).iter()).all(|&i| i == self.unit))
+    /// The space of graph index `space` with its other pieces, looked up once, and whether the
+    /// unit would stand there alone where being alone fits the stacking rules (then every
+    /// stacking question there is answered yes).
+    fn among<'s>(&self, state: &'s State, space: usize) -> Option<(Here<'r>, Others<'s>, bool)> {
+        let here = self.here(space)?;
+        let others = Others::at(state, self.unit, here.id, &[]);
+        Some((here, others, self.alone_fits && others.is_empty()))
     }
 
     /// [`may_operate`] in the space of graph index `space`.
@@ -337,22 +343,30 @@ impl<'r, 'c> UnitStack<'r, 'c> {
     /// [`may_stack`] in the space of graph index `space`.
     pub(crate) fn may_stack(&self, state: &State, space: usize) -> bool {
         self.may_operate(space)
-            && (self.fits_alone(state, space)
-                || (self.here(space))
-                    .is_some_and(|here| may_stand(self.rules, state, (self.unit, self.side), here)))
+            && self
+                .among(state, space)
+                .is_some_and(|(here, others, alone)| {
+                    alone || stands_among(self.rules, state, (self.unit, self.side), here, others)
+                })
     }
 
     /// [`stacking_allows`] in the space of graph index `space`.
     pub(crate) fn allows(&self, state: &State, space: usize) -> bool {
-        self.fits_alone(state, space)
-            || (self.here(space))
-                .is_some_and(|here| allows_here(self.rules, state, self.unit, here, false))
+        self.among(state, space)
+            .is_some_and(|(here, others, alone)| {
+                alone || allowed_among(self.rules, state, self.unit, here, (others, false))
+            })
     }
 
     /// [`may_pass`] through the space of graph index `space`.
     pub(crate) fn may_pass(&self, state: &State, space: usize) -> bool {
-        self.fits_alone(state, space)
-            || (self.here(space)).is_some_and(|here| pass_here(self.rules, state, self.unit, here))
+        // A game that lets units pass anywhere asks nothing of the space.
+        self.rules.game.stacking.pass_through == PassThrough::Always
+            || self
+                .among(state, space)
+                .is_some_and(|(here, others, alone)| {
+                    alone || passes_among(self.rules, state, self.unit, here, others)
+                })
     }
 
     fn here(&self, space: usize) -> Option<Here<'r>> {
@@ -368,17 +382,22 @@ impl<'r, 'c> UnitStack<'r, 'c> {
 /// that hold at each step of a move, by the game's `pass_through` (all of them, those that
 /// keep pieces apart or alone, or none). Where it may stop is [`stacking_allows`].
 pub(super) fn may_pass(rules: &Rules, state: &State, unit: usize, space: &str) -> bool {
-    pass_here(rules, state, unit, Here::id(space))
+    // A game that lets units pass anywhere asks nothing of the space.
+    rules.game.stacking.pass_through == PassThrough::Always
+        || passes_among(
+            rules,
+            state,
+            unit,
+            Here::id(space),
+            Others::at(state, unit, space, &[]),
+        )
 }
 
-/// [`may_pass`] through a space asked about.
-fn pass_here(rules: &Rules, state: &State, unit: usize, space: Here) -> bool {
+/// [`may_pass`] among the space's other pieces, `others`.
+fn passes_among(rules: &Rules, state: &State, unit: usize, space: Here, others: Others) -> bool {
     match rules.game.stacking.pass_through {
-        PassThrough::Never => allows_here(rules, state, unit, space, false),
-        PassThrough::OverLimits => {
-            let others = Others::at(state, unit, space.id, &[]);
-            may_be_together(rules, state, unit, space, (others, false))
-        }
+        PassThrough::Never => allowed_among(rules, state, unit, space, (others, false)),
+        PassThrough::OverLimits => may_be_together(rules, state, unit, space, (others, false)),
         PassThrough::Always => true,
     }
 }
