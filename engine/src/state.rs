@@ -13,6 +13,7 @@ mod occupancy;
 mod same;
 mod shared;
 mod units;
+pub(crate) use control::fresh_stamp;
 pub use control::{ByIndex as ControlByIndex, Control};
 pub use occupancy::UnitsAt;
 pub(crate) use same::Snapshot;
@@ -212,7 +213,8 @@ pub struct State {
     pub turn: u32,
     pub round: u32,
     pub tracks: BTreeMap<crate::id::Id, i64>,
-    pub flags: BTreeSet<crate::id::Id>,
+    /// Stamped and shared between copies as the cards are (see [`Shared`]).
+    pub flags: Shared<BTreeSet<crate::id::Id>>,
     /// Flags set only for a while: the flag, the duration that clears it, the card that set it.
     pub timed_flags: Vec<(String, String, Option<String>)>,
     /// Flags set on single units for a while (an event's chosen army): the unit, the flag,
@@ -222,7 +224,8 @@ pub struct State {
     pub control: Control,
     /// The pieces, stamped at every change (see [`Units`]).
     pub units: Units,
-    pub markers: Vec<MarkerOnMap>,
+    /// Stamped and shared between copies as the cards are (see [`Shared`]).
+    pub markers: Shared<Vec<MarkerOnMap>>,
     /// Cards played as events, with the turn each was first played; and those of this turn.
     pub played: Shared<BTreeMap<crate::id::Id, u32>>,
     pub played_this_turn: Shared<BTreeSet<crate::id::Id>>,
@@ -277,12 +280,18 @@ impl State {
             turn: scenario.first_turn,
             round: 1,
             tracks: BTreeMap::new(),
-            flags: scenario.flags.iter().map(crate::Id::from).collect(),
+            flags: Shared::from(
+                scenario
+                    .flags
+                    .iter()
+                    .map(crate::Id::from)
+                    .collect::<BTreeSet<_>>(),
+            ),
             timed_flags: Vec::new(),
             unit_flags: Vec::new(),
             control: Control::default(),
             units: Units::default(),
-            markers: Vec::new(),
+            markers: Shared::default(),
             played: Shared::default(),
             played_this_turn: Shared::default(),
             hands: Shared::default(),

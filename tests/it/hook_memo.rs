@@ -542,3 +542,51 @@ fn builtins_answered_from_their_evaluated_arguments_play_and_cost_as_the_rest() 
         "{scripts} scripts, {conditions} conditions"
     );
 }
+
+#[test]
+fn rule_13_1_a_beach_head_placed_is_a_source_at_once_though_the_levels_before_it_are_kept() {
+    // B2B 13.1: a British Beach Head is a supply source for the British. Levels asked again of
+    // the same view, markers and flags are found by their stamps; a marker placed takes a
+    // fresh stamp, so the British levels are traced again and the space the marker stands on
+    // is in Full Supply at once, as when nothing is kept.
+    use sandtable_engine::rules::supply::{levels_kept, view_kept, without_kept, Level};
+    use sandtable_engine::rules::{start, Rules};
+    use sandtable_engine::state::MarkerOnMap;
+    let content = crate::cards::b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut state = start(&rules, 1, &[], &[]).unwrap();
+    let before = levels_kept(content, &state, &view_kept(content, &state, "allied"), "br");
+    let again = levels_kept(content, &state, &view_kept(content, &state, "allied"), "br");
+    assert!(
+        std::rc::Rc::ptr_eq(&before, &again),
+        "the same question traced twice"
+    );
+    // An Allied space where the British have no Full Supply yet.
+    let g = &content.graph;
+    let at = (0..g.spaces.len())
+        .find(|&i| {
+            before[i] != Level::Full
+                && state
+                    .control
+                    .get(g.spaces[i].id.as_str())
+                    .map(|s| s.as_str())
+                    == Some("allied")
+        })
+        .expect("an Allied space out of British Full Supply");
+    state.markers.push(MarkerOnMap {
+        marker: "beach_head_br".into(),
+        space: g.spaces[at].id,
+        level: 0,
+        until: None,
+    });
+    let after = levels_kept(content, &state, &view_kept(content, &state, "allied"), "br");
+    assert_eq!(
+        after[at],
+        Level::Full,
+        "{} with a Beach Head",
+        g.spaces[at].id
+    );
+    let traced =
+        without_kept(|| levels_kept(content, &state, &view_kept(content, &state, "allied"), "br"));
+    assert_eq!(after, traced);
+}

@@ -32,7 +32,7 @@ pub enum Level {
 
 /// The map as one side sees it for tracing supply: which spaces hold enemy pieces, which it
 /// controls free of them, and which hinder its supply (a partisan marker).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct SideView {
     side: crate::Id,
     friendly: Vec<bool>,
@@ -47,6 +47,33 @@ pub struct SideView {
     bits: Vec<u64>,
     /// The parts supply lines run through, found at the first trace on the view ([`parts`]).
     parts: parts::Kept,
+    /// A number no view with other spaces had: taken afresh when a view is made or looked at
+    /// again with a change, kept by a copy (see [`kept`]).
+    stamp: u64,
+}
+
+/// Views compare by what they hold, not by their stamps: a view made anew holds what a view
+/// kept holds.
+impl PartialEq for SideView {
+    fn eq(&self, other: &SideView) -> bool {
+        let SideView {
+            side,
+            friendly,
+            hindered,
+            controlled,
+            closed,
+            bits,
+            parts,
+            stamp: _,
+        } = self;
+        *side == other.side
+            && *friendly == other.friendly
+            && *hindered == other.hindered
+            && *controlled == other.controlled
+            && *closed == other.closed
+            && *bits == other.bits
+            && *parts == other.parts
+    }
 }
 
 impl SideView {
@@ -93,6 +120,7 @@ impl SideView {
             closed: false,
             bits,
             parts: parts::Kept::default(),
+            stamp: crate::state::fresh_stamp(),
         }
     }
 
@@ -130,6 +158,7 @@ impl SideView {
             return None;
         }
         let mut view = self.clone();
+        view.stamp = crate::state::fresh_stamp();
         let words = self.friendly.len().div_ceil(64);
         for (i, friendly) in changed {
             view.friendly[i] = friendly;

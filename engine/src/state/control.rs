@@ -30,7 +30,7 @@ pub struct Control {
 /// The last stamp given out (to a table of control or a list of pieces).
 static STAMPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-pub(super) fn fresh_stamp() -> u64 {
+pub(crate) fn fresh_stamp() -> u64 {
     STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1
 }
 

@@ -20,11 +20,11 @@ pub(crate) struct Snapshot {
     turn: u32,
     round: u32,
     tracks: BTreeMap<Id, i64>,
-    flags: BTreeSet<Id>,
+    flags: super::Shared<BTreeSet<Id>>,
     timed_flags: Vec<(String, String, Option<String>)>,
     unit_flags: Vec<(usize, String, String)>,
     control: u64,
-    markers: Vec<MarkerOnMap>,
+    markers: super::Shared<Vec<MarkerOnMap>>,
     /// The stamps of the shared parts: the cards played (ever and this turn), the hands, draw
     /// piles, discards, cards set aside and kept, and the cards revealed.
     shared: [u64; 9],

@@ -32,11 +32,17 @@ impl<T> Clone for Shared<T> {
 /// Compared by value: two states that hold the same are the same, whatever their stamps.
 impl<T: PartialEq> PartialEq for Shared<T> {
     fn eq(&self, other: &Shared<T>) -> bool {
-        self.0 == other.0
+        self.1 == other.1 || Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
     }
 }
 
 impl<T: Eq> Eq for Shared<T> {}
+
+impl<T> From<T> for Shared<T> {
+    fn from(value: T) -> Shared<T> {
+        Shared(Arc::new(value), fresh_stamp())
+    }
+}
 
 impl<T> Shared<T> {
     /// A number no other part with another value had: taken afresh at every change.
@@ -77,5 +83,26 @@ where
 impl<T: serde::Serialize> serde::Serialize for Shared<T> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.0.as_ref().serialize(serializer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Shared;
+
+    #[test]
+    fn a_shared_part_is_stamped_anew_at_every_change_and_its_copy_keeps_the_stamp() {
+        let mut flags: Shared<Vec<&str>> = Shared::from(vec!["mud"]);
+        let copy = flags.clone();
+        assert_eq!(copy.stamp(), flags.stamp(), "a copy holds the same");
+        flags.push("snow");
+        assert_ne!(flags.stamp(), copy.stamp(), "a flag set");
+        assert_eq!(*copy, vec!["mud"], "the copy is not changed");
+        flags.pop();
+        assert_ne!(flags.stamp(), copy.stamp(), "stamps are never given back");
+        assert_eq!(
+            flags, copy,
+            "parts compare by their values, not their stamps"
+        );
     }
 }

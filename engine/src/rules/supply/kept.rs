@@ -8,7 +8,11 @@
 //! its side's spaces, a card played, a unit activated.
 //!
 //! The levels are kept per thread, the last [`MOST`] traces, each with everything it read in
-//! full (no hash stands for a key), and belong to one loaded content.
+//! full (no hash stands for a key), and belong to one loaded content. The last few questions
+//! answered are also kept by the stamps of what they read (the view's, the markers', the
+//! flags'): a question asked again of the same view, markers and flags (the next prompt after
+//! a card played, a space activated, a unit moved within its side's spaces) is answered by
+//! comparing a few numbers, not everything read.
 //!
 //! **Invariant:** the levels kept for a key are the ones a trace gives for it, so play is the
 //! same with or without them (`examples/determinism.rs` checks every state of the recorded
@@ -46,12 +50,14 @@ pub(super) fn read_by_traces(content: &Content, marker: Id) -> bool {
 
 /// Everything a side's view ([`SideView::new`]) reads of the state: where each piece is, its
 /// counter and whom it serves (its side), by the stamp of the pieces; the control of the map,
-/// by its table's stamp; and the markers that hinder the side's supply.
+/// by its table's stamp; and the markers that hinder the side's supply (the same while the
+/// markers keep their stamp).
 struct ViewReads {
     content: u64,
     side: Id,
     control: u64,
     units: u64,
+    markers: u64,
     hindering: Vec<(Id, Id)>,
 }
 
@@ -66,10 +72,29 @@ type Levels = Rc<[Level]>;
 /// How many views a thread keeps: a prompt asks for its side's, a script sometimes the other.
 const VIEWS: usize = 4;
 
+/// How many questions a thread keeps by their stamps: a side's few nations, and the other
+/// side's.
+const BY_STAMPS: usize = 16;
+
+/// A question answered, by what it read: the nation, its side and reach, and the stamps of the
+/// view ([`SideView`]'s), the markers and the flags. Two questions with the same stamps read
+/// the same, since every change takes a fresh stamp.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Stamps {
+    content: u64,
+    nation: Id,
+    side: Id,
+    reach: u32,
+    view: u64,
+    markers: u64,
+    flags: u64,
+}
+
 thread_local! {
     static KEPT: RefCell<VecDeque<(u64, Key, Levels)>> = const { RefCell::new(VecDeque::new()) };
     static KEPT_VIEWS: RefCell<VecDeque<(ViewReads, Rc<SideView>)>> =
         const { RefCell::new(VecDeque::new()) };
+    static BY: RefCell<VecDeque<(Stamps, Levels)>> = const { RefCell::new(VecDeque::new()) };
     static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
@@ -98,6 +123,37 @@ pub fn levels_kept_reaching(
         return levels_seen(content, state, view, nation).into();
     }
     let (nation, side) = (Id::new(nation), view.side);
+    let stamps = Stamps {
+        content: content.memo_id(),
+        nation,
+        side,
+        reach,
+        view: view.stamp,
+        markers: state.markers.stamp(),
+        flags: state.flags.stamp(),
+    };
+    let found = BY.with(|k| {
+        (k.borrow().iter().rev())
+            .find(|(s, _)| *s == stamps)
+            .map(|(_, levels)| Rc::clone(levels))
+    });
+    if let Some(levels) = found {
+        return levels;
+    }
+    let levels = levels_by_reads(content, state, view, (nation, reach));
+    keep(&BY, BY_STAMPS, (stamps, Rc::clone(&levels)));
+    levels
+}
+
+/// [`levels_kept_reaching`] of a question not found by its stamps: found by what it read, or
+/// traced.
+fn levels_by_reads(
+    content: &Content,
+    state: &State,
+    view: &SideView,
+    (nation, reach): (Id, u32),
+) -> Levels {
+    let side = view.side;
     let markers = || {
         state
             .markers
@@ -136,14 +192,23 @@ pub fn levels_kept_reaching(
         markers: markers().collect(),
         flags: reads.flags.iter().copied().collect(),
     };
-    KEPT.with(|k| {
+    keep(&KEPT, MOST, (print, key, Rc::clone(&levels)));
+    levels
+}
+
+/// Keeps `item` newest in a thread's list of at most `most`, the oldest let go.
+fn keep<T: 'static>(
+    list: &'static std::thread::LocalKey<RefCell<VecDeque<T>>>,
+    most: usize,
+    item: T,
+) {
+    list.with(|k| {
         let mut k = k.borrow_mut();
-        if k.len() >= MOST {
+        if k.len() >= most {
             k.pop_front();
         }
-        k.push_back((print, key, Rc::clone(&levels)));
+        k.push_back(item);
     });
-    levels
 }
 
 /// What a trace reads, borrowed from the state: a [`Key`] to look for without making one.
@@ -203,7 +268,8 @@ pub fn view_kept(content: &Content, state: &State, side: &str) -> Rc<SideView> {
             && r.side == side_id
             && r.control == state.control.stamp()
             && r.units == state.units.stamp()
-            && r.hindering.iter().copied().eq(hindering_now())
+            && (r.markers == state.markers.stamp()
+                || r.hindering.iter().copied().eq(hindering_now()))
     };
     let found = KEPT_VIEWS.with(|k| {
         k.borrow()
@@ -258,14 +324,9 @@ pub fn view_kept(content: &Content, state: &State, side: &str) -> Rc<SideView> {
         side: side_id,
         control: state.control.stamp(),
         units: state.units.stamp(),
+        markers: state.markers.stamp(),
         hindering,
     };
-    KEPT_VIEWS.with(|k| {
-        let mut k = k.borrow_mut();
-        if k.len() >= VIEWS {
-            k.pop_front();
-        }
-        k.push_back((reads, Rc::clone(&view)));
-    });
+    keep(&KEPT_VIEWS, VIEWS, (reads, Rc::clone(&view)));
     view
 }
