@@ -524,6 +524,7 @@ pub trait SpaceKey {
 impl SpaceKey for &str {
     /// By the address of the text when it is a space's id's own (as the rules nearly always
     /// ask: an id read as text), else by the text.
+    #[inline(always)]
     fn index_in(self, g: &MapGraph) -> Option<usize> {
         let own = g.by_addr.get(&(self.as_ptr() as usize)).copied();
         // Kept texts are never freed: the same address and length is the same text.

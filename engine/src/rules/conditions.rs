@@ -12,7 +12,16 @@ pub(crate) struct PreparedCondition<'c> {
     script: (usize, Option<&'c crate::script::reads::Memo>),
 }
 
-impl PreparedCondition<'_> {
+impl<'c> PreparedCondition<'c> {
+    /// The play rules' condition at `pointer` in the content, if there is one.
+    #[inline]
+    pub(crate) fn at(content: &'c crate::content::Content, pointer: &str) -> Option<Self> {
+        let expr = content.sequence.conditions.get(pointer)?;
+        let memo = content.condition_memo(pointer);
+        let script = memo.map_or((0, None), |(i, m)| (i, Some(m)));
+        Some(PreparedCondition { expr, script })
+    }
+
     /// Whether it holds in a context (false when it fails).
     pub(crate) fn holds(&self, rules: &Rules, state: &State, ctx: &Context) -> bool {
         hook_memo::condition(rules.content, state, self.script, self.expr, ctx)
@@ -37,9 +46,6 @@ impl<'c> Rules<'c> {
     /// puts to it (every unit of an impulse, every space a step reaches): each question then
     /// costs neither the two lookups by its pointer's text nor the pointer's making.
     pub(crate) fn condition_at(&self, pointer: &str) -> Option<PreparedCondition<'c>> {
-        let expr = self.content.sequence.conditions.get(pointer)?;
-        let memo = self.content.condition_memo(pointer);
-        let script = memo.map_or((0, None), |(i, m)| (i, Some(m)));
-        Some(PreparedCondition { expr, script })
+        PreparedCondition::at(self.content, pointer)
     }
 }

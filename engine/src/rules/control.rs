@@ -169,24 +169,49 @@ pub(super) fn take_control(rules: &Rules, state: &mut State, space: &str, side: 
 /// The side other than its controller a space's victory points count for now: the first
 /// `counts_as` rule whose marker stands there and whose condition holds.
 fn counts_as(rules: &Rules, state: &State, space: &str) -> Option<String> {
-    let controller = state.control.get(space).map(|x| x.as_str());
-    let rules_for = &rules.play.victory.counts_as;
-    rules_for.iter().enumerate().find_map(|(i, c)| {
-        if controller == Some(c.side.as_str())
-            || !has_marker(state, space, crate::Id::new(&c.marker))
-        {
-            return None;
-        }
-        let holds = c.when.as_ref().is_none_or(|_| {
-            let at = format!("/play/victory/counts_as/{i}/when");
-            let ctx = Context {
-                space: Some(space.into()),
-                ..side_context(rules, &c.side)
+    CountsAs::new(rules).side(state, space)
+}
+
+/// The `counts_as` rules asked of many spaces: each with the context its condition is asked
+/// in (the space changed from one question to the next), made once.
+struct CountsAs<'r, 'c> {
+    rules: &'r Rules<'c>,
+    contexts: Vec<Context>,
+}
+
+impl<'r, 'c> CountsAs<'r, 'c> {
+    fn new(rules: &'r Rules<'c>) -> CountsAs<'r, 'c> {
+        let rules_for = &rules.play.victory.counts_as;
+        let contexts = (rules_for.iter())
+            .map(|c| side_context(rules, &c.side))
+            .collect();
+        CountsAs { rules, contexts }
+    }
+
+    /// See [`counts_as`].
+    fn side(&mut self, state: &State, space: &str) -> Option<String> {
+        let controller = state.control.get(space).map(|x| x.as_str());
+        let rules = self.rules;
+        let rules_for = &rules.play.victory.counts_as;
+        let asked = rules_for
+            .iter()
+            .zip(rules.counts_as())
+            .zip(&mut self.contexts);
+        asked.into_iter().find_map(|((c, (marker, when)), ctx)| {
+            if controller == Some(c.side.as_str()) || !has_marker(state, space, *marker) {
+                return None;
+            }
+            let holds = match when {
+                None => true,
+                Some(None) => false,
+                Some(Some(cond)) => {
+                    ctx.space = Some(space.into());
+                    cond.holds(rules, state, ctx)
+                }
             };
-            rules.condition(state, &at, &ctx) == Some(true)
-        });
-        holds.then(|| c.side.clone())
-    })
+            holds.then(|| c.side.clone())
+        })
+    }
 }
 
 /// The victory track follows a space's points from the side they counted for to another.
@@ -228,17 +253,14 @@ pub(super) fn settle_counted_vp(rules: &Rules, state: &mut State) {
     }
     // The rules' markers as ids, compared by address (this runs before every step of play,
     // and most often finds none of them on the map and no space counted: then it is done).
-    let markers: smallvec::SmallVec<[crate::Id; 2]> = rules_for
-        .iter()
-        .map(|c| crate::Id::new(&c.marker))
-        .collect();
-    if state.vp_counted.is_empty() && !state.markers.iter().any(|m| markers.contains(&m.marker)) {
+    let of_rule = |marker: &crate::Id| rules.counts_as().iter().any(|(m, _)| m == marker);
+    if state.vp_counted.is_empty() && !state.markers.iter().any(|m| of_rule(&m.marker)) {
         return;
     }
     let mut spaces: Vec<crate::Id> = state
         .markers
         .iter()
-        .filter(|m| markers.contains(&m.marker))
+        .filter(|m| of_rule(&m.marker))
         .map(|m| m.space)
         .chain(state.vp_counted.keys().map(|s| crate::Id::new(s)))
         .collect();
@@ -247,9 +269,10 @@ pub(super) fn settle_counted_vp(rules: &Rules, state: &mut State) {
     }
     spaces.sort();
     spaces.dedup();
+    let mut counts_as = CountsAs::new(rules);
     for space in spaces {
         let space = space.as_str();
-        let now = counts_as(rules, state, space);
+        let now = counts_as.side(state, space);
         if state.vp_counted.get(space) == now.as_ref() {
             continue;
         }

@@ -365,6 +365,10 @@ pub struct Rules<'c> {
     facts: Vec<facts::Facts>,
     /// Where the stacking rules that depend on regions hold.
     stack: stacking::Tables,
+    /// Each `counts_as` rule of the victory rules: its marker, and its condition when it has
+    /// one (none inside when it is missing: it never holds), found once for the many spaces
+    /// asked about before every step.
+    counts_as: Vec<(crate::Id, Option<Option<conditions::PreparedCondition<'c>>>)>,
 }
 
 impl<'c> Rules<'c> {
@@ -425,7 +429,24 @@ impl<'c> Rules<'c> {
                 .collect(),
             facts: facts::all(game, play, &content.counters),
             stack: stacking::Tables::new(content, (&game.stacking, play)),
+            counts_as: (play.victory.counts_as.iter().enumerate())
+                .map(|(i, c)| {
+                    let at = format!("/play/victory/counts_as/{i}/when");
+                    let when = c
+                        .when
+                        .as_ref()
+                        .map(|_| conditions::PreparedCondition::at(content, &at));
+                    (crate::Id::new(&c.marker), when)
+                })
+                .collect(),
         })
+    }
+
+    /// The `counts_as` rules' markers and conditions (see the field's documentation).
+    pub(crate) fn counts_as(
+        &self,
+    ) -> &[(crate::Id, Option<Option<conditions::PreparedCondition<'c>>>)] {
+        &self.counts_as
     }
 
     /// Whether a connection (by edge index) may be crossed by a move, a retreat or an advance:

@@ -9,10 +9,8 @@ use super::{
 };
 use crate::cards::b2b;
 
-#[test]
-fn rule_16_2_partisans_are_placed_as_an_allied_action_after_the_partisans_event() {
-    let content = b2b();
-    let (rules, mut state) = campaign();
+/// The campaign's state at the Allied player's action of turn 3's first round.
+fn allied_action_on_turn_3(state: &mut State) {
     state.turn = 3;
     state.flow.phase = action_phase();
     state.flow.step = 1;
@@ -27,6 +25,13 @@ fn rule_16_2_partisans_are_placed_as_an_allied_action_after_the_partisans_event(
             side: "allied".into(),
         },
     ];
+}
+
+#[test]
+fn rule_16_2_partisans_are_placed_as_an_allied_action_after_the_partisans_event() {
+    let content = b2b();
+    let (rules, mut state) = campaign();
+    allied_action_on_turn_3(&mut state);
     rules::resume(&rules, &mut state);
     assert!(!state
         .flow
@@ -256,4 +261,48 @@ fn rule_17_3_vichy_france_may_be_entered_only_once_it_is_in_the_war() {
     state.flags.insert("vichy_at_war".into());
     assert!(rules::may_enter(&rules, &state, "axis", lyon));
     assert!(rules::may_enter(&rules, &state, "allied", lyon));
+}
+
+#[test]
+fn rule_16_3_a_vp_space_with_a_partisan_marker_and_no_axis_unit_counts_as_allied() {
+    // 16.3: unless occupied by an Axis unit, a VP space counts as Allied while a Partisan
+    // marker is present. The Allied player places a Partisan marker on an Axis VP space
+    // through the prompts; the victory track loses the space's points at once, and gets them
+    // back when an Axis unit stands there again.
+    let content = b2b();
+    let (rules, mut state) = campaign();
+    allied_action_on_turn_3(&mut state);
+    state.played.insert("partisans".into(), 2);
+    // A Soviet VP space the Axis has taken and left empty.
+    let vp_of = |s: &str| content.graph.space(s).map_or(0, |x| x.vp);
+    let taken = (content.graph.spaces.iter())
+        .map(|s| s.id.as_str())
+        .find(|s| {
+            vp_of(s) > 0
+                && sandtable_engine::state::space_in_region(content, s, "soviet_union")
+                && state.units_at(s).next().is_none()
+        })
+        .unwrap();
+    state.set_control(taken, Some("axis"));
+    rules::resume(&rules, &mut state);
+    rules::apply(&rules, &mut state, "partisans").unwrap();
+    let choice = state.flow.prompt.clone().unwrap();
+    let at = (choice.options().into_iter())
+        .find(|s| s == taken)
+        .expect("the Axis VP space open to Partisans");
+    let before = state.track("vp");
+    rules::apply(&rules, &mut state, &format!("choose {at}")).unwrap();
+    assert_eq!(
+        state.track("vp"),
+        before - i64::from(vp_of(&at)),
+        "{at} counts as Allied"
+    );
+    let axis_unit = (0..state.units.len())
+        .find(|&i| {
+            matches!(&state.units[i].at, Loc::Space(_)) && rules.side(&state.units[i]) == "axis"
+        })
+        .unwrap();
+    state.units[axis_unit].at = Loc::Space(at.as_str().into());
+    rules::resume(&rules, &mut state);
+    assert_eq!(state.track("vp"), before, "an Axis unit in {at}");
 }
