@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rand_chacha::ChaCha8Rng;
 
-use super::{MarkerOnMap, Modifier, State};
+use super::{Modifier, State};
 use crate::model::ActionKind;
 use crate::rules::{Flow, GameResult, KeptReplay, Marks, Task};
 use crate::Id;
@@ -20,11 +20,12 @@ pub(crate) struct Snapshot {
     turn: u32,
     round: u32,
     tracks: BTreeMap<Id, i64>,
-    flags: super::Shared<BTreeSet<Id>>,
+    /// The stamps of the flags and of the markers on the map (shared parts, as the cards are).
+    flags: u64,
     timed_flags: Vec<(String, String, Option<String>)>,
     unit_flags: Vec<(usize, String, String)>,
     control: u64,
-    markers: super::Shared<Vec<MarkerOnMap>>,
+    markers: u64,
     /// The stamps of the shared parts: the cards played (ever and this turn), the hands, draw
     /// piles, discards, cards set aside and kept, and the cards revealed.
     shared: [u64; 9],
@@ -98,11 +99,11 @@ impl State {
             turn: *turn,
             round: *round,
             tracks: tracks.clone(),
-            flags: flags.clone(),
+            flags: flags.stamp(),
             timed_flags: timed_flags.clone(),
             unit_flags: unit_flags.clone(),
             control: control.stamp(),
-            markers: markers.clone(),
+            markers: markers.stamp(),
             shared: [
                 played.stamp(),
                 played_this_turn.stamp(),
@@ -208,9 +209,9 @@ impl Snapshot {
             && self.control == state.control.stamp()
             && self.shared == shared
             && self.scenario == state.scenario
-            && self.flags == state.flags
+            && self.flags == state.flags.stamp()
             && self.tracks == state.tracks
-            && self.markers == state.markers
+            && self.markers == state.markers.stamp()
             && self.timed_flags == state.timed_flags
             && self.unit_flags == state.unit_flags
             && self.modifiers == state.modifiers
