@@ -614,3 +614,56 @@ fn exists_of_a_filter_stops_at_the_first_member_that_passes_only_when_its_test_o
     );
     assert_ne!(exists, after(&format!("let x = any({rolled})")));
 }
+
+#[test]
+fn names_and_calls_are_resolved_once_when_the_script_checks() {
+    use sandtable_engine::script::syntax::{Binding, ExprKind};
+    use sandtable_engine::script::types::BUILTINS;
+    let (expr, errors) = parse_expr("controls(axis, warsaw)");
+    let expr = expr.expect("an expression");
+    assert!(errors.is_empty());
+    let ExprKind::Call { args, .. } = &expr.kind else {
+        panic!("a call")
+    };
+    // Nothing is resolved before the script checks.
+    assert_eq!(expr.found.get(), None);
+    assert_eq!(args[1].value.found.get(), None);
+    let errors = check_condition(&expr, &Names::from_content(b2b()));
+    assert!(errors.is_empty(), "{errors:?}");
+    let Some(Binding::Builtin(i)) = expr.found.get() else {
+        panic!("the call's builtin is kept: {:?}", expr.found)
+    };
+    assert_eq!(BUILTINS[usize::from(i)].name, "controls");
+    assert_eq!(
+        args[0].value.found.get(),
+        Some(Binding::Content { space: false })
+    );
+    assert_eq!(
+        args[1].value.found.get(),
+        Some(Binding::Content { space: true })
+    );
+    let s = campaign();
+    assert!(eval::condition(&expr, b2b(), &s, &axis()).unwrap());
+    // A name the context gives at run time is the context's, as before the checker kept
+    // anything: here `warsaw` stands for Moscow, which the Axis does not hold.
+    let mut ctx = axis();
+    ctx.names.push((
+        "warsaw".into(),
+        eval::Value::Id(
+            sandtable_engine::script::types::Kind::Space,
+            "moscow".into(),
+        ),
+    ));
+    assert!(!eval::condition(&expr, b2b(), &s, &ctx).unwrap());
+}
+
+#[test]
+fn a_variable_named_as_a_content_id_is_the_variable_where_it_is_in_scope() {
+    let s = campaign();
+    // `moscow` is a space of the map; inside the test it is the test's parameter.
+    assert!(holds(
+        &s,
+        "controls(axis, warsaw) and any([warsaw], |moscow| controls(axis, moscow))"
+    ));
+    assert!(!holds(&s, "any([moscow], |warsaw| controls(axis, warsaw))"));
+}

@@ -247,7 +247,7 @@ pub fn still_asked<'c>(
     varying: &[crate::Id],
 ) -> Vec<&'c HookScripts> {
     // A modifier's `value` is named only as its hooks are asked, one after another.
-    let mut names = varying.to_vec();
+    let mut names: smallvec::SmallVec<[crate::Id; 4]> = varying.iter().copied().collect();
     names.push(crate::Id::of_static("value"));
     at_point(content, at)
         .filter(|h| {

@@ -9,7 +9,9 @@
 
 use std::collections::BTreeSet;
 
-use super::syntax::{Arg, BinaryOp, Expr, ExprKind, Ident, Range, ScriptError, Stmt, UnaryOp};
+use super::syntax::{
+    Arg, BinaryOp, Binding, Expr, ExprKind, Ident, Range, ScriptError, Stmt, UnaryOp,
+};
 use super::types::{builtin, field, Builtin, Ctx, Kind, Type, BUILTINS, P, R};
 use crate::diag::did_you_mean;
 
@@ -170,6 +172,17 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Keeps on a name's node that it is an id of the content, when it checked as one: not a
+    /// variable, nor a name a script's place may give it at run time (which the interpreter
+    /// looks for first).
+    fn found_content(&self, e: &Expr, name: &str, ty: &Type) {
+        let given = crate::script::eval::GIVEN_NAMES.contains(&name);
+        if !given && self.var(name).is_none() && matches!(ty, Type::Entity(_)) {
+            let space = self.names.is(Kind::Space, name);
+            e.found.set(Binding::Content { space });
+        }
+    }
+
     fn bind(&mut self, name: &Ident, ty: Type) {
         if let Some(scope) = self.scopes.last_mut() {
             scope.push((name.name.to_string(), ty));
@@ -200,7 +213,11 @@ impl<'a> Checker<'a> {
             ExprKind::Bool(_) => Type::Bool,
             ExprKind::Text(_) => Type::Text,
             ExprKind::Error => Type::Error,
-            ExprKind::Name(name) => self.name(name, e.range, want),
+            ExprKind::Name(name) => {
+                let ty = self.name(name, e.range, want);
+                self.found_content(e, name, &ty);
+                ty
+            }
             ExprKind::Unary { op, operand } => match op {
                 UnaryOp::Not => {
                     self.expect(operand, &Type::Bool);
@@ -255,7 +272,15 @@ impl<'a> Checker<'a> {
                     Type::Error
                 }
             },
-            ExprKind::Call { name, args } => self.call(name, args, e.range),
+            ExprKind::Call { name, args } => {
+                let ty = self.call(name, args, e.range);
+                let at = builtin(&name.name)
+                    .and_then(|b| BUILTINS.iter().position(|x| std::ptr::eq(x, b)));
+                if let Some(at) = at.and_then(|i| u16::try_from(i).ok()) {
+                    e.found.set(Binding::Builtin(at));
+                }
+                ty
+            }
             ExprKind::List(items) => {
                 let mut element = match want {
                     Some(Type::Set(t)) => Some((**t).clone()),
@@ -603,10 +628,14 @@ impl<'a> Checker<'a> {
                             && self.names.is(Kind::Box, n)
                             && !self.names.is(Kind::Space, n) =>
                     {
-                        Type::Entity(Kind::Box)
+                        let ty = Type::Entity(Kind::Box);
+                        self.found_content(value, n, &ty);
+                        ty
                     }
                     ExprKind::Name(n) if self.var(n).is_none() => {
-                        self.name(n, value.range, Some(&Type::Entity(Kind::Space)))
+                        let ty = self.name(n, value.range, Some(&Type::Entity(Kind::Space)));
+                        self.found_content(value, n, &ty);
+                        ty
                     }
                     _ => self.infer(value),
                 };

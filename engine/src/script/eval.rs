@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
-use super::syntax::{Arg, BinaryOp, Expr, ExprKind, Range, ScriptError, Stmt, UnaryOp};
+use super::syntax::{Arg, BinaryOp, Binding, Expr, ExprKind, Range, ScriptError, Stmt, UnaryOp};
 use super::types::Kind;
 use crate::content::Content;
 use crate::model::{Cell, Scalar};
@@ -464,14 +464,14 @@ impl<'a> Eval<'a> {
         self.step(e.range)?;
         // The kinds met most often here; the rest out of line, so this frame stays small.
         match &e.kind {
-            ExprKind::Name(n) => Ok(self.name(*n)),
+            ExprKind::Name(n) => Ok(self.name(e, *n)),
             ExprKind::Binary { op, left, right } => self.binary(*op, left, right, e.range),
             ExprKind::Int(n) => Ok(Value::Int(*n)),
             ExprKind::Bool(b) => Ok(Value::Bool(*b)),
             ExprKind::Call { name, args } if self.replay.is_some() => {
                 self.call_replayed(e, name.name, args)
             }
-            ExprKind::Call { name, args } => self.call(name.name, args, e.range),
+            ExprKind::Call { name, args } => self.call(e, name.name, args),
             ExprKind::Field { target, field } => {
                 let v = self.expr(target)?;
                 self.field(&v, &field.name, e.range)
@@ -480,8 +480,14 @@ impl<'a> Eval<'a> {
         }
     }
 
-    /// A name's value: a variable, a name the script's place gives, else a content id.
-    fn name(&self, n: crate::id::Id) -> Value {
+    /// A name's value: a variable, a name the script's place gives, else a content id. A name
+    /// the checker found to be a content id is one, unless the context names it after all.
+    fn name(&self, e: &Expr, n: crate::id::Id) -> Value {
+        if let Some(Binding::Content { space }) = e.found.get() {
+            if !self.ctx.names.iter().any(|(k, _)| *k == n) {
+                return Value::Id(if space { Kind::Space } else { Kind::Flag }, n);
+            }
+        }
         match self.var(n) {
             Some(v) => v,
             // Checked content ids: the checker knows the kind; at run time an id is an id.
@@ -730,20 +736,20 @@ impl<'a> Eval<'a> {
 /// `space`, `me` and `enemy`.
 fn given_names() -> &'static [crate::id::Id; 8] {
     static NAMES: std::sync::OnceLock<[crate::id::Id; 8]> = std::sync::OnceLock::new();
-    NAMES.get_or_init(|| {
-        [
-            "attacking",
-            "defending",
-            "attackers",
-            "defenders",
-            "defending_space",
-            "space",
-            "me",
-            "enemy",
-        ]
-        .map(crate::id::Id::new)
-    })
+    NAMES.get_or_init(|| GIVEN_NAMES.map(crate::id::Id::new))
 }
+
+/// The names [`given_names`] lists, as texts: the checker never takes one for a content id.
+pub(crate) const GIVEN_NAMES: [&str; 8] = [
+    "attacking",
+    "defending",
+    "attackers",
+    "defenders",
+    "defending_space",
+    "space",
+    "me",
+    "enemy",
+];
 
 /// Whether a set (sorted, as every set is) holds a value, as [`same`] compares them: by
 /// halving, but for an id in a set of ids of several kinds, looked for member by member.

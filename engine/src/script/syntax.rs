@@ -67,6 +67,44 @@ pub struct Ident {
 pub struct Expr {
     pub kind: ExprKind,
     pub range: Range,
+    /// What the checker found a name or a call to be (see [`Found`]).
+    pub found: Found,
+}
+
+/// What the checker found a name or a call to be, kept on its node so that a run does not
+/// look for it again: set once, when the script checks against the content it runs with
+/// (a tree that did not check, or a node the checker did not resolve, holds nothing, and the
+/// interpreter looks the name up as it runs). It follows from the text and the content, so
+/// two trees compare equal whatever their nodes hold.
+#[derive(Debug, Clone, Default)]
+pub struct Found(std::sync::OnceLock<Binding>);
+
+/// A name or a call as the checker resolved it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Binding {
+    /// A name that is an id of the content, not a variable nor a name the script's place
+    /// gives it; `space` when it is a space of the map.
+    Content { space: bool },
+    /// A call of the builtin at this place in the language's list of builtins.
+    Builtin(u16),
+}
+
+impl Found {
+    pub fn get(&self) -> Option<Binding> {
+        self.0.get().copied()
+    }
+
+    /// Keeps what the checker found (the first time it is found: a node checked again finds
+    /// the same).
+    pub fn set(&self, binding: Binding) {
+        let _ = self.0.set(binding);
+    }
+}
+
+impl PartialEq for Found {
+    fn eq(&self, _: &Found) -> bool {
+        true
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -56,7 +56,7 @@ pub(super) fn activation_cost<'c>(
         units.len() as u32
     } else {
         // Counted, not ordered: the groups' ids by address.
-        let mut groups: Vec<usize> = units
+        let mut groups: smallvec::SmallVec<[usize; 8]> = units
             .iter()
             .map(|&u| rules.group(rules.nation_id(&state.units[u])).addr())
             .collect();

@@ -7,7 +7,7 @@
 
 use super::quick::Quick;
 use super::{fail, Eval, Res, Stop, Value, STEP_BUDGET, VISITS_PER_STEP};
-use crate::script::syntax::{Arg, Expr, ExprKind, Range, ScriptError};
+use crate::script::syntax::{Arg, Binding, Expr, ExprKind, Range, ScriptError};
 use crate::script::types::{Builtin, Ctx, BUILTINS};
 
 /// The result of checked arithmetic, or the error that stops the script at `range`.
@@ -65,56 +65,80 @@ enum Role {
     Other,
 }
 
+/// Every builtin as the interpreter calls it, in the order of [`BUILTINS`], and the place of
+/// each in it by the address of its interned name.
+struct Table {
+    resolved: Vec<Resolved>,
+    by_addr: std::collections::HashMap<
+        usize,
+        usize,
+        std::hash::BuildHasherDefault<crate::content::AddrHash>,
+    >,
+}
+
+fn table() -> &'static Table {
+    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    let addr = |id: crate::id::Id| id.as_str().as_ptr() as usize;
+    TABLE.get_or_init(|| {
+        let resolved: Vec<Resolved> = BUILTINS.iter().map(resolve).collect();
+        // The first of a name, as the checker finds it.
+        let by_addr = (BUILTINS.iter().enumerate().rev())
+            .map(|(i, b)| (addr(crate::id::Id::new(b.name)), i))
+            .collect();
+        Table { resolved, by_addr }
+    })
+}
+
 /// The builtin a call names, found by the address of its interned name (one lookup per call,
 /// no text compared).
 pub(super) fn resolved(name: crate::id::Id) -> Option<&'static Resolved> {
-    type ByAddr = std::collections::HashMap<
-        usize,
-        Resolved,
-        std::hash::BuildHasherDefault<crate::content::AddrHash>,
-    >;
-    static BY_ADDR: std::sync::OnceLock<ByAddr> = std::sync::OnceLock::new();
-    let addr = |id: crate::id::Id| id.as_str().as_ptr() as usize;
-    BY_ADDR
-        .get_or_init(|| {
-            BUILTINS
-                .iter()
-                .rev()
-                .map(|b| {
-                    let walk = match b.name {
-                        "spaces" => Walk::MapAndMarkers,
-                        "distance" | "path" => Walk::Map,
-                        "units" | "place" | "replace" => Walk::Units,
-                        "has_marker" | "marker_level" | "place_marker" | "remove_marker"
-                        | "set_marker_level" => Walk::Markers,
-                        "needed_for_supply" => Walk::SupplyNeeds,
-                        _ => Walk::Nothing,
-                    };
-                    let tests = matches!(b.name, "any" | "all" | "filter");
-                    let role = match b.name {
-                        "exists" => Role::Exists,
-                        "filter" => Role::Filter,
-                        _ => Role::Other,
-                    };
-                    let quick = match b.ctx {
-                        Ctx::Query => Quick::of(b.name),
-                        _ => (Quick::No, 0),
-                    };
-                    let r = Resolved {
-                        builtin: b,
-                        walk,
-                        tests,
-                        role,
-                        quick,
-                    };
-                    (addr(crate::id::Id::new(b.name)), r)
-                })
-                .collect()
-        })
-        .get(&addr(name))
+    let t = table();
+    let addr = name.as_str().as_ptr() as usize;
+    t.by_addr
+        .get(&addr)
+        .map(|&i| &t.resolved[i])
         // The same address is the same text (ids' texts are never freed), but for the empty
         // text, which no builtin has.
         .filter(|r| r.builtin.name.len() == name.len())
+}
+
+/// The builtin of a call's node: the one the checker found (see [`Binding::Builtin`]), else
+/// the one its name names.
+pub(super) fn resolved_call(e: &Expr, name: crate::id::Id) -> Option<&'static Resolved> {
+    match e.found.get() {
+        Some(Binding::Builtin(i)) => table().resolved.get(usize::from(i)),
+        _ => resolved(name),
+    }
+}
+
+/// How the interpreter calls a builtin, worked out once from its name.
+fn resolve(b: &'static Builtin) -> Resolved {
+    let walk = match b.name {
+        "spaces" => Walk::MapAndMarkers,
+        "distance" | "path" => Walk::Map,
+        "units" | "place" | "replace" => Walk::Units,
+        "has_marker" | "marker_level" | "place_marker" | "remove_marker" | "set_marker_level" => {
+            Walk::Markers
+        }
+        "needed_for_supply" => Walk::SupplyNeeds,
+        _ => Walk::Nothing,
+    };
+    let role = match b.name {
+        "exists" => Role::Exists,
+        "filter" => Role::Filter,
+        _ => Role::Other,
+    };
+    let quick = match b.ctx {
+        Ctx::Query => Quick::of(b.name),
+        _ => (Quick::No, 0),
+    };
+    Resolved {
+        builtin: b,
+        walk,
+        tests: matches!(b.name, "any" | "all" | "filter"),
+        role,
+        quick,
+    }
 }
 
 impl Eval<'_> {
@@ -171,8 +195,9 @@ impl Eval<'_> {
 
     /// Calls a builtin, charging the budget for the work it does: what it walks, the set it
     /// returns, and the supply traces it had to make.
-    pub(super) fn call(&mut self, id: crate::id::Id, args: &[Arg], range: Range) -> Res<Value> {
-        let Some(b) = resolved(id) else {
+    pub(super) fn call(&mut self, e: &Expr, id: crate::id::Id, args: &[Arg]) -> Res<Value> {
+        let range = e.range;
+        let Some(b) = resolved_call(e, id) else {
             return fail(range, format!("unknown function `{id}`"));
         };
         if b.role == Role::Exists {
@@ -285,7 +310,7 @@ fn filter_call(args: &[Arg]) -> Option<(&[Arg], Range, &Expr)> {
         return None;
     };
     let test = inner.get(1).map(|a| &a.value)?;
-    let is_filter = resolved(name.name).is_some_and(|r| r.role == Role::Filter);
+    let is_filter = resolved_call(value, name.name).is_some_and(|r| r.role == Role::Filter);
     (is_filter && matches!(test.kind, ExprKind::Lambda { .. })).then_some((
         inner.as_slice(),
         value.range,

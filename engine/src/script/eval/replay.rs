@@ -80,7 +80,7 @@ pub(super) fn only_reads(e: &Expr) -> bool {
         ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Text(_) | ExprKind::Name(_) => true,
         ExprKind::Error => false,
         ExprKind::Call { name, args } => {
-            super::budget::resolved(name.name).is_some_and(|r| r.builtin.ctx == Ctx::Query)
+            super::budget::resolved_call(e, name.name).is_some_and(|r| r.builtin.ctx == Ctx::Query)
                 && args.iter().all(|a| only_reads(&a.value))
         }
         ExprKind::Field { target, .. } => only_reads(target),
@@ -102,11 +102,11 @@ impl Eval<'_> {
     ) -> Res<Value> {
         let outside = self.replay.as_ref().is_some_and(|r| r.inside == 0);
         if !outside || !only_reads(e) {
-            return self.call(name, args, e.range);
+            return self.call(e, name, args);
         }
         let at = e as *const Expr as usize;
         let Some(r) = self.replay.as_mut() else {
-            return self.call(name, args, e.range);
+            return self.call(e, name, args);
         };
         match r.kept.calls.get(r.next) {
             Some((kept_at, value, steps)) if *kept_at == at => {
@@ -123,7 +123,7 @@ impl Eval<'_> {
         }
         let before = self.steps;
         r.inside += 1;
-        let value = self.call(name, args, e.range);
+        let value = self.call(e, name, args);
         if let Some(r) = self.replay.as_mut() {
             r.inside -= 1;
             if let Ok(v) = &value {

@@ -140,6 +140,7 @@ impl Parser {
         }
         self.height = 1;
         Expr {
+            found: Default::default(),
             kind: ExprKind::Error,
             range,
         }
@@ -425,6 +426,7 @@ impl Parser {
             }
             let range = start.to(operand.range);
             Expr {
+                found: Default::default(),
                 kind: ExprKind::Unary {
                     op: UnaryOp::Not,
                     operand: Box::new(operand),
@@ -451,6 +453,7 @@ impl Parser {
             }
             let range = left.range.to(right.range);
             left = Expr {
+                found: Default::default(),
                 kind: ExprKind::Binary {
                     op,
                     left: Box::new(left),
@@ -493,6 +496,7 @@ impl Parser {
         }
         let range = start.to(operand.range);
         Expr {
+            found: Default::default(),
             kind: ExprKind::Unary {
                 op,
                 operand: Box::new(operand),
@@ -511,6 +515,7 @@ impl Parser {
             let Some(field) = self.ident() else { break };
             let range = e.range.to(field.range);
             e = Expr {
+                found: Default::default(),
                 kind: ExprKind::Field {
                     target: Box::new(e),
                     field,
@@ -565,6 +570,7 @@ impl Parser {
                 self.skip_newlines();
                 self.expect_sym(")");
                 return Expr {
+                    found: Default::default(),
                     kind: inner.kind,
                     range: start.to(self.prev_range()),
                 };
@@ -595,6 +601,7 @@ impl Parser {
                         self.error(format!("expected `,` or `]`, found {found}"), None);
                         self.height = 1;
                         return Expr {
+                            found: Default::default(),
                             kind: ExprKind::Error,
                             range: start,
                         };
@@ -609,6 +616,7 @@ impl Parser {
                 self.bump();
                 let Some(param) = self.ident() else {
                     return Expr {
+                        found: Default::default(),
                         kind: ExprKind::Error,
                         range: start,
                     };
@@ -620,6 +628,7 @@ impl Parser {
                 }
                 let range = start.to(body.range);
                 return Expr {
+                    found: Default::default(),
                     kind: ExprKind::Lambda {
                         param,
                         body: Box::new(body),
@@ -631,12 +640,14 @@ impl Parser {
                 let found = self.describe();
                 self.error(format!("expected a value, found {found}"), None);
                 return Expr {
+                    found: Default::default(),
                     kind: ExprKind::Error,
                     range: start,
                 };
             }
         };
         Expr {
+            found: Default::default(),
             kind,
             range: start.to(self.prev_range()),
         }

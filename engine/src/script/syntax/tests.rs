@@ -85,6 +85,7 @@ mod roundtrip {
 
     fn e(kind: ExprKind) -> Expr {
         Expr {
+            found: Default::default(),
             kind,
             range: Range::default(),
         }
