@@ -382,6 +382,8 @@ fn the_units_of_a_space_read_through_the_kept_index_follow_every_move_and_keep_t
                     scanned(&s, space),
                     "{space} after step {step}"
                 );
+                // Asked by the space's id, found by its address alone: the same units.
+                assert_eq!(s.units.on_id(space.into()), scanned(&s, space).as_slice());
                 moved += 1;
             }
         }

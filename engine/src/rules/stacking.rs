@@ -327,7 +327,13 @@ impl<'r, 'c> UnitStack<'r, 'c> {
     /// stacking question there is answered yes).
     fn among<'s>(&self, state: &'s State, space: usize) -> Option<(Here<'r>, Others<'s>, bool)> {
         let here = self.here(space)?;
-        let others = Others::at(state, self.unit, here.id, &[]);
+        let id = self.rules.content.graph.spaces[space].id;
+        let others = Others {
+            state,
+            on: state.units.on_id(id),
+            unit: self.unit,
+            gone: &[],
+        };
         Some((here, others, self.alone_fits && others.is_empty()))
     }
 

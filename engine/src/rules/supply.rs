@@ -305,13 +305,13 @@ pub(crate) fn levels_seen_reaching(
 pub(crate) struct Signature<'c> {
     sources: &'c [crate::content::supply_index::Source],
     reach: u32,
-    /// The marker sources (by index) that supply it.
-    markers: Vec<usize>,
+    /// The marker sources (by index) that supply it (on the stack: a nation has few).
+    markers: smallvec::SmallVec<[usize; 4]>,
     /// Its own id when a rule supplies it always (at home, or anywhere): then no other nation
     /// shares its levels.
     always: Option<crate::Id>,
     /// The `limited_while` rules (by index) in force for it.
-    limited: Vec<usize>,
+    limited: smallvec::SmallVec<[usize; 4]>,
 }
 
 impl Signature<'_> {
@@ -334,7 +334,7 @@ pub(crate) fn signature<'c>(
     Signature {
         sources: index.sources_of(nation),
         reach: max_reach(content, state, &nation, side),
-        markers: play.map_or(Vec::new(), |p| {
+        markers: play.map_or(Default::default(), |p| {
             (0..p.marker_sources.len())
                 .filter(|&i| named(&p.marker_sources[i].nations))
                 .collect()
@@ -342,7 +342,7 @@ pub(crate) fn signature<'c>(
         always: play
             .is_some_and(|p| p.always_supplied.iter().any(|a| named(&a.nations)))
             .then_some(nation),
-        limited: play.map_or(Vec::new(), |p| {
+        limited: play.map_or(Default::default(), |p| {
             (0..p.limited_while.len())
                 .filter(|&i| {
                     let c = &p.limited_while[i];

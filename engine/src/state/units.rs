@@ -112,6 +112,11 @@ impl BySpace {
             .1
     }
 
+    /// The pieces on a space by its id: every piece on it is kept under the id's address.
+    fn on_id(&self, space: Id) -> &[usize] {
+        (self.spaces.get(&space.addr())).map_or(&[], |(_, pieces)| pieces.as_slice())
+    }
+
     /// The pieces on a space: found by the address of its text when that is the id's own
     /// (as the rules nearly always ask), else by the id of the text.
     fn on(&self, space: &str) -> &[usize] {
@@ -190,6 +195,12 @@ impl Units {
     /// The pieces on a space, in their order.
     pub fn on(&self, space: &str) -> &[usize] {
         self.by_space().on(space)
+    }
+
+    /// [`Self::on`] of a space's id: found by its address alone (an empty space too, without
+    /// looking its text up).
+    pub fn on_id(&self, space: Id) -> &[usize] {
+        self.by_space().on_id(space)
     }
 
     /// The pieces changed since the list had the stamp `since`, each (once, in no set order)

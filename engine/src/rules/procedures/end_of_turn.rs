@@ -57,7 +57,7 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
             if holders[i] != Some(side_id) {
                 continue;
             }
-            if !state.units.on(&s.id).is_empty()
+            if !state.units.on_id(s.id).is_empty()
                 || supply::intact_fort_at(rules.content, state, i)
                 || s.supply
                     .iter()

@@ -390,7 +390,7 @@ impl Eval<'_> {
         // Without a `box` filter, only units on the map.
         let boxed = filters.iter().any(|(key, ..)| *key == UnitFilter::Box);
         let state = &*self.state;
-        let on = space.map(|space| state.units.on(space.as_str()));
+        let on = space.map(|space| state.units.on_id(space));
         let candidates: &mut dyn Iterator<Item = usize> = match on {
             Some(on) => &mut on.iter().copied(),
             None => &mut (0..state.units.len()),
