@@ -263,8 +263,8 @@ pub(crate) fn condition(
     ctx: &Context,
 ) -> bool {
     let key = memo_key(content, state, script, ctx);
-    condition_by(content, (script.1, e), key, |e| {
-        crate::script::eval::condition(e, content, state, ctx).unwrap_or(false)
+    condition_by(content, (script.1, e), key, |parts| {
+        crate::script::eval::all_hold(parts, content, state, ctx)
     })
 }
 
@@ -277,8 +277,8 @@ pub(crate) fn condition_asked(
     asker: &mut Asker,
 ) -> bool {
     let key = memo_key(content, state, script, asker.ctx());
-    condition_by(content, (script.1, e), key, |e| {
-        asker.condition(e).unwrap_or(false)
+    condition_by(content, (script.1, e), key, |parts| {
+        parts.iter().all(|p| asker.condition(p).unwrap_or(false))
     })
 }
 
@@ -306,22 +306,25 @@ fn memo_key(
     key(content, state, (script, reads), ctx)
 }
 
-/// [`condition`], with its memo's key worked out, and `holds` to evaluate the condition or a
-/// part of it.
+/// [`condition`], with its memo's key worked out, and `holds` to ask whether every one of
+/// some parts of the condition holds (the whole is its one part).
 fn condition_by(
     content: &Content,
     (memo, e): (Option<&Memo>, &Expr),
     key: Option<Key>,
-    mut holds: impl FnMut(&Expr) -> bool,
+    mut holds: impl FnMut(&[&Expr]) -> bool,
 ) -> bool {
-    let mut eval = |e: &Expr| Some(i64::from(holds(e)));
+    let mut eval = |parts: &[&Expr]| Some(i64::from(holds(parts)));
     match memo {
-        Some(Memo::Whole(_)) => recall(content, key, || eval(e)) == Some(1),
+        Some(Memo::Whole(_)) => recall(content, key, || eval(&[e])) == Some(1),
+        // Once its guard holds, a chain of `and`s holds when the parts after it do: the guard
+        // is not asked again.
         Some(Memo::Guard { depth, .. }) => {
             let part = crate::script::reads::guard(e, *depth);
-            recall(content, key, || eval(part)) == Some(1) && eval(e) == Some(1)
+            recall(content, key, || eval(&[part])) == Some(1)
+                && eval(&crate::script::reads::after_guard(e, *depth)) == Some(1)
         }
-        None => eval(e) == Some(1),
+        None => eval(&[e]) == Some(1),
     }
 }
 

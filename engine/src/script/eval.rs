@@ -234,6 +234,17 @@ pub fn condition(
     Eval::new(content, state, ctx, &[]).condition(expr)
 }
 
+/// Whether every one of some conditions holds (false when one cannot be evaluated), asked first
+/// to last in one evaluation, each with a step budget of its own, stopping at the first that
+/// does not: the parts of a chain of `and`s after a guard known to hold.
+pub fn all_hold(parts: &[&Expr], content: &Content, state: &State, ctx: &Context) -> bool {
+    let mut e = Eval::new(content, state, ctx, &[]);
+    parts.iter().all(|p| {
+        e.steps = 0;
+        e.condition(p).unwrap_or(false)
+    })
+}
+
 /// Conditions asked one after another of the same state, in a context whose names change
 /// between questions (a play rule's condition asked of every space): what an evaluation
 /// works out from the state alone, the supply traced, is shared by all of them. Each question

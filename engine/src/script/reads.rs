@@ -154,18 +154,34 @@ pub fn names_any(e: &Expr, names: &[crate::id::Id]) -> bool {
 
 /// The first part of a chain of `and`s, `depth` steps down its left side.
 pub fn guard(e: &Expr, depth: usize) -> &Expr {
+    split_guard(e, depth).0
+}
+
+/// The parts of a chain of `and`s after its first part `depth` steps down its left side
+/// ([`guard`]), first to last: `a and b and c` after its guard `a` (depth 2) is `b`, `c`.
+pub fn after_guard(e: &Expr, depth: usize) -> smallvec::SmallVec<[&Expr; 8]> {
+    split_guard(e, depth).1
+}
+
+/// A chain of `and`s as its guard `depth` steps down its left side, and the parts after it.
+fn split_guard(e: &Expr, depth: usize) -> (&Expr, smallvec::SmallVec<[&Expr; 8]>) {
+    let mut rest = smallvec::SmallVec::new();
     let mut at = e;
     for _ in 0..depth {
         match &at.kind {
             ExprKind::Binary {
                 op: BinaryOp::And,
                 left,
-                ..
-            } => at = left,
+                right,
+            } => {
+                rest.push(&**right);
+                at = left;
+            }
             _ => break,
         }
     }
-    at
+    rest.reverse();
+    (at, rest)
 }
 
 /// What a script reads, if it reads nothing else (see the module's notes).
@@ -397,6 +413,50 @@ mod tests {
 
     fn expr(text: &str) -> Expr {
         parse_expr(text).0.expect("the test's expression parses")
+    }
+
+    #[test]
+    fn a_chain_of_ands_is_its_guard_then_the_parts_after_it_in_order() {
+        let e = expr("turn() > 1 and played(a) and flag(b) and count(units()) > 2");
+        let printed = |parts: &[&Expr]| parts.iter().map(|p| print_expr(p)).collect::<Vec<_>>();
+        for (depth, guarded, rest) in [
+            (
+                0,
+                "turn() > 1 and played(a) and flag(b) and count(units()) > 2",
+                vec![],
+            ),
+            (
+                1,
+                "turn() > 1 and played(a) and flag(b)",
+                vec!["count(units()) > 2"],
+            ),
+            (
+                2,
+                "turn() > 1 and played(a)",
+                vec!["flag(b)", "count(units()) > 2"],
+            ),
+            (
+                3,
+                "turn() > 1",
+                vec!["played(a)", "flag(b)", "count(units()) > 2"],
+            ),
+            // Past the chain's first part: the first part, and every part after it.
+            (
+                5,
+                "turn() > 1",
+                vec!["played(a)", "flag(b)", "count(units()) > 2"],
+            ),
+        ] {
+            assert_eq!(print_expr(guard(&e, depth)), guarded, "depth {depth}");
+            assert_eq!(printed(&after_guard(&e, depth)), rest, "depth {depth}");
+            // The guard's parts and the parts after it are the chain's parts.
+            let whole: Vec<&Expr> = conjuncts(guard(&e, depth))
+                .into_iter()
+                .chain(after_guard(&e, depth))
+                .collect();
+            assert_eq!(printed(&whole), printed(&conjuncts(&e)));
+        }
+        assert!(after_guard(&expr("played(a) or flag(b)"), 2).is_empty());
     }
 
     #[test]
