@@ -55,7 +55,28 @@ pub struct SupplyIndex {
     pub(crate) traced_markers: Vec<crate::Id>,
     /// The spaces (graph indexes) with the play rules' fort feature, destroyed or not.
     pub(crate) forts: Vec<usize>,
+    /// The play rules that name each nation, by the address of its id (see
+    /// [`SupplyIndex::rules_of`]).
+    rules: NationsRules,
 }
+
+/// The supply rules of the play rules that name a nation, found once per content: what a
+/// question's signature reads of them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct NationRules {
+    /// The marker sources (by index) that supply it.
+    pub(crate) markers: Vec<usize>,
+    /// The `limited_while` rules (by index) for it, each with its flag.
+    pub(crate) limited: Vec<(usize, crate::Id)>,
+    /// Whether an `always_supplied` rule names it.
+    pub(crate) always: bool,
+}
+
+type NationsRules = std::collections::HashMap<
+    usize,
+    NationRules,
+    std::hash::BuildHasherDefault<crate::content::AddrHash>,
+>;
 
 /// Sources by the address of their nation's id: looked up, never iterated.
 type Sources = std::collections::HashMap<
@@ -68,6 +89,16 @@ impl SupplyIndex {
     /// A nation's sources on the map (none for a nation without any).
     pub(crate) fn sources_of(&self, nation: crate::Id) -> &[Source] {
         self.sources.get(&nation.addr()).map_or(&[], Vec::as_slice)
+    }
+
+    /// The play rules' supply rules that name a nation (none for a nation none names).
+    pub(crate) fn rules_of(&self, nation: crate::Id) -> &NationRules {
+        static NONE: NationRules = NationRules {
+            markers: Vec::new(),
+            limited: Vec::new(),
+            always: false,
+        };
+        self.rules.get(&nation.addr()).unwrap_or(&NONE)
     }
 
     pub fn new(content: &Content) -> SupplyIndex {
@@ -100,11 +131,36 @@ impl SupplyIndex {
                     .filter(|&i| g.spaces[i].features.contains(fort))
                     .collect()
             });
+        let mut rules = NationsRules::default();
+        if let Some(p) = play {
+            for (i, m) in p.marker_sources.iter().enumerate() {
+                for n in &m.nations {
+                    rules.entry(n.addr()).or_default().markers.push(i);
+                }
+            }
+            for (i, c) in p.limited_while.iter().enumerate() {
+                let flag = crate::Id::new(&c.flag);
+                for n in &c.nations {
+                    rules.entry(n.addr()).or_default().limited.push((i, flag));
+                }
+            }
+            for a in &p.always_supplied {
+                for n in &a.nations {
+                    rules.entry(n.addr()).or_default().always = true;
+                }
+            }
+            // A rule that names a nation twice is one rule of it.
+            for r in rules.values_mut() {
+                r.markers.dedup();
+                r.limited.dedup();
+            }
+        }
         SupplyIndex {
             edges: (0..g.edges.len()).map(|e| edge_trace(content, e)).collect(),
             sources,
             traced_markers,
             forts,
+            rules,
         }
     }
 }

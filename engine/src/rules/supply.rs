@@ -305,8 +305,8 @@ pub(crate) fn levels_seen_reaching(
 pub(crate) struct Signature<'c> {
     sources: &'c [crate::content::supply_index::Source],
     reach: u32,
-    /// The marker sources (by index) that supply it (on the stack: a nation has few).
-    markers: smallvec::SmallVec<[usize; 4]>,
+    /// The marker sources (by index) that supply it.
+    markers: &'c [usize],
     /// Its own id when a rule supplies it always (at home, or anywhere): then no other nation
     /// shares its levels.
     always: Option<crate::Id>,
@@ -328,28 +328,17 @@ pub(crate) fn signature<'c>(
     side: &str,
 ) -> Signature<'c> {
     let index = content.supply_index();
-    let play = content.game.as_ref().and_then(|g| g.play.as_ref());
-    // Ids compared by address.
-    let named = |nations: &[crate::Id]| nations.contains(&nation);
+    // The play rules that name the nation, found once per content.
+    let rules = index.rules_of(nation);
     Signature {
         sources: index.sources_of(nation),
         reach: max_reach(content, state, &nation, side),
-        markers: play.map_or(Default::default(), |p| {
-            (0..p.marker_sources.len())
-                .filter(|&i| named(&p.marker_sources[i].nations))
-                .collect()
-        }),
-        always: play
-            .is_some_and(|p| p.always_supplied.iter().any(|a| named(&a.nations)))
-            .then_some(nation),
-        limited: play.map_or(Default::default(), |p| {
-            (0..p.limited_while.len())
-                .filter(|&i| {
-                    let c = &p.limited_while[i];
-                    state.flags.contains(c.flag.as_str()) && named(&c.nations)
-                })
-                .collect()
-        }),
+        markers: &rules.markers,
+        always: rules.always.then_some(nation),
+        limited: (rules.limited.iter())
+            .filter(|(_, flag)| state.flags.contains(flag))
+            .map(|&(i, _)| i)
+            .collect(),
     }
 }
 
