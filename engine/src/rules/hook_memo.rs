@@ -367,7 +367,7 @@ impl Key {
 #[inline]
 fn read_word(content: &Content, state: &State, ctx: &Context, r: &Read) -> Option<Option<u64>> {
     Some(Some(match r {
-        Read::Flag(f) => u64::from(state.flags.contains(f.as_str())),
+        Read::Flag(f) => u64::from(state.flags.contains(f)),
         Read::Turn => u64::from(state.turn),
         Read::Round => u64::from(state.round),
         Read::Marker { space, marker } => {

@@ -15,7 +15,7 @@ pub enum Read {
         /// fixes), worked out once from `fields`.
         whole: bool,
     },
-    Flag(String),
+    Flag(crate::id::Id),
     /// `has_marker(space, marker)` with both written as names: whether that marker lies on
     /// that space.
     Marker {
@@ -211,7 +211,7 @@ fn walk(e: &Expr, reads: &mut Vec<Read>) -> bool {
             match name.name.as_str() {
                 "flag" => match bare_names(args) {
                     Some([f]) => {
-                        push_new(reads, Read::Flag(f.to_string()));
+                        push_new(reads, Read::Flag(f));
                         // The flag's name could be a name the point gives: read it too.
                         note(reads, &f, None);
                         true
