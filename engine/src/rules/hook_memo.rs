@@ -320,9 +320,8 @@ fn condition_by(
         // Once its guard holds, a chain of `and`s holds when the parts after it do: the guard
         // is not asked again.
         Some(Memo::Guard { depth, .. }) => {
-            let part = crate::script::reads::guard(e, *depth);
-            recall(content, key, || eval(&[part])) == Some(1)
-                && eval(&crate::script::reads::after_guard(e, *depth)) == Some(1)
+            let (guard, after) = crate::script::reads::split_guard(e, *depth);
+            recall(content, key, || eval(&[guard])) == Some(1) && eval(&after) == Some(1)
         }
         None => eval(&[e]) == Some(1),
     }

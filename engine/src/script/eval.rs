@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
-use super::syntax::{Arg, BinaryOp, Binding, Expr, ExprKind, Range, ScriptError, Stmt, UnaryOp};
+use super::syntax::{Arg, BinaryOp, Expr, ExprKind, Range, ScriptError, Stmt, UnaryOp};
 use super::types::Kind;
 use crate::content::Content;
 use crate::model::{Cell, Scalar};
@@ -19,11 +19,13 @@ use budget::{checked, narrow};
 
 mod budget;
 mod effects;
+mod names;
 mod queries;
 mod quick;
 mod replay;
 mod shared;
 
+pub(crate) use names::GIVEN_NAMES;
 pub use quick::{condition_counted, run_counted, without_quick};
 pub use replay::{values_replayed, without_replay, Replay};
 
@@ -355,40 +357,6 @@ impl<'a> Eval<'a> {
         }
     }
 
-    /// A name the script's place gives it, read from the context when the script uses it: the
-    /// combat's names first, then the point's, then `space`, `me` and `enemy`.
-    fn given(&self, id: crate::id::Id) -> Option<Value> {
-        let (ctx, named) = (&*self.ctx, given_names());
-        if let Some(c) = &ctx.combat {
-            let set = |units: &[usize]| {
-                let mut v: Vec<Value> = units.iter().map(|&u| Value::Unit(u)).collect();
-                v.sort();
-                Value::Set(v.into())
-            };
-            let [attacking, defending, attackers, defenders, defending_space, ..] = named;
-            match id {
-                _ if id == *attacking => return Some(Value::Bool(c.attacking)),
-                _ if id == *defending => return Some(Value::Bool(!c.attacking)),
-                _ if id == *attackers => return Some(set(&c.attackers)),
-                _ if id == *defenders => return Some(set(&c.defenders)),
-                _ if id == *defending_space => {
-                    return Some(Value::Id(Kind::Space, c.defending_space.as_str().into()))
-                }
-                _ => {}
-            }
-        }
-        if let Some((_, v)) = ctx.names.iter().rev().find(|(n, _)| *n == id) {
-            return Some(v.clone());
-        }
-        let [.., space, me, enemy] = named;
-        match &ctx.space {
-            Some(at) if id == *space => Some(Value::Id(Kind::Space, *at)),
-            _ if id == *me => Some(Value::Id(Kind::Side, ctx.me)),
-            _ if id == *enemy => Some(Value::Id(Kind::Side, ctx.enemy)),
-            _ => None,
-        }
-    }
-
     fn stmts(&mut self, stmts: &[Stmt]) -> Res<()> {
         let mark = self.scopes.len();
         let result = stmts.iter().try_for_each(|s| self.stmt(s));
@@ -453,17 +421,6 @@ impl<'a> Eval<'a> {
         }
     }
 
-    /// The value of a name: the innermost variable so named, else a name the script's place
-    /// gives it.
-    fn var(&self, name: crate::id::Id) -> Option<Value> {
-        self.scopes
-            .iter()
-            .rev()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.clone())
-            .or_else(|| self.given(name))
-    }
-
     fn expr(&mut self, e: &Expr) -> Res<Value> {
         // An argument of the builtin being called was evaluated already.
         if let Some(&from) = self.frames.last() {
@@ -488,21 +445,6 @@ impl<'a> Eval<'a> {
                 self.field(&v, &field.name, e.range)
             }
             _ => self.expr_rest(e),
-        }
-    }
-
-    /// A name's value: a variable, a name the script's place gives, else a content id. A name
-    /// the checker found to be a content id is one, unless the context names it after all.
-    fn name(&self, e: &Expr, n: crate::id::Id) -> Value {
-        if let Some(Binding::Content { space }) = e.found.get() {
-            if !self.ctx.names.iter().any(|(k, _)| *k == n) {
-                return Value::Id(if space { Kind::Space } else { Kind::Flag }, n);
-            }
-        }
-        match self.var(n) {
-            Some(v) => v,
-            // Checked content ids: the checker knows the kind; at run time an id is an id.
-            None => Value::Id(self.kind_of(n), n),
         }
     }
 
@@ -540,15 +482,6 @@ impl<'a> Eval<'a> {
                 return fail(e.range, "an expression evaluated out of turn")
             }
         })
-    }
-
-    /// The kind of a bare content id (only used to tag values; comparisons use the id).
-    fn kind_of(&self, id: crate::id::Id) -> Kind {
-        if self.content.graph.index_of(id).is_some() {
-            Kind::Space
-        } else {
-            Kind::Flag
-        }
     }
 
     fn binary(&mut self, op: BinaryOp, left: &Expr, right: &Expr, range: Range) -> Res<Value> {
@@ -741,26 +674,6 @@ impl<'a> Eval<'a> {
         }
     }
 }
-
-/// The names a script's place gives it ([`Eval::given`]), as ids, to be told apart by address:
-/// the combat's (`attacking`, `defending`, `attackers`, `defenders`, `defending_space`), then
-/// `space`, `me` and `enemy`.
-fn given_names() -> &'static [crate::id::Id; 8] {
-    static NAMES: std::sync::OnceLock<[crate::id::Id; 8]> = std::sync::OnceLock::new();
-    NAMES.get_or_init(|| GIVEN_NAMES.map(crate::id::Id::new))
-}
-
-/// The names [`given_names`] lists, as texts: the checker never takes one for a content id.
-pub(crate) const GIVEN_NAMES: [&str; 8] = [
-    "attacking",
-    "defending",
-    "attackers",
-    "defenders",
-    "defending_space",
-    "space",
-    "me",
-    "enemy",
-];
 
 /// Whether a set (sorted, as every set is) holds a value, as [`same`] compares them: by
 /// halving, but for an id in a set of ids of several kinds, looked for member by member.

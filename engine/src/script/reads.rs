@@ -152,19 +152,9 @@ pub fn names_any(e: &Expr, names: &[crate::id::Id]) -> bool {
     }
 }
 
-/// The first part of a chain of `and`s, `depth` steps down its left side.
-pub fn guard(e: &Expr, depth: usize) -> &Expr {
-    split_guard(e, depth).0
-}
-
-/// The parts of a chain of `and`s after its first part `depth` steps down its left side
-/// ([`guard`]), first to last: `a and b and c` after its guard `a` (depth 2) is `b`, `c`.
-pub fn after_guard(e: &Expr, depth: usize) -> smallvec::SmallVec<[&Expr; 8]> {
-    split_guard(e, depth).1
-}
-
-/// A chain of `and`s as its guard `depth` steps down its left side, and the parts after it.
-fn split_guard(e: &Expr, depth: usize) -> (&Expr, smallvec::SmallVec<[&Expr; 8]>) {
+/// A chain of `and`s as its guard, its first part `depth` steps down its left side, and the
+/// parts after it, first to last: `a and b and c` at depth 2 is `a`, then `b`, `c`.
+pub fn split_guard(e: &Expr, depth: usize) -> (&Expr, smallvec::SmallVec<[&Expr; 8]>) {
     let mut rest = smallvec::SmallVec::new();
     let mut at = e;
     for _ in 0..depth {
@@ -447,16 +437,14 @@ mod tests {
                 vec!["played(a)", "flag(b)", "count(units()) > 2"],
             ),
         ] {
-            assert_eq!(print_expr(guard(&e, depth)), guarded, "depth {depth}");
-            assert_eq!(printed(&after_guard(&e, depth)), rest, "depth {depth}");
+            let (guard, after) = split_guard(&e, depth);
+            assert_eq!(print_expr(guard), guarded, "depth {depth}");
+            assert_eq!(printed(&after), rest, "depth {depth}");
             // The guard's parts and the parts after it are the chain's parts.
-            let whole: Vec<&Expr> = conjuncts(guard(&e, depth))
-                .into_iter()
-                .chain(after_guard(&e, depth))
-                .collect();
+            let whole: Vec<&Expr> = conjuncts(guard).into_iter().chain(after).collect();
             assert_eq!(printed(&whole), printed(&conjuncts(&e)));
         }
-        assert!(after_guard(&expr("played(a) or flag(b)"), 2).is_empty());
+        assert!(split_guard(&expr("played(a) or flag(b)"), 2).1.is_empty());
     }
 
     #[test]

@@ -78,12 +78,11 @@ struct Table {
 
 fn table() -> &'static Table {
     static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
-    let addr = |id: crate::id::Id| id.as_str().as_ptr() as usize;
     TABLE.get_or_init(|| {
         let resolved: Vec<Resolved> = BUILTINS.iter().map(resolve).collect();
         // The first of a name, as the checker finds it.
         let by_addr = (BUILTINS.iter().enumerate().rev())
-            .map(|(i, b)| (addr(crate::id::Id::new(b.name)), i))
+            .map(|(i, b)| (crate::id::Id::new(b.name).addr(), i))
             .collect();
         Table { resolved, by_addr }
     })
@@ -93,9 +92,8 @@ fn table() -> &'static Table {
 /// no text compared).
 pub(super) fn resolved(name: crate::id::Id) -> Option<&'static Resolved> {
     let t = table();
-    let addr = name.as_str().as_ptr() as usize;
     t.by_addr
-        .get(&addr)
+        .get(&name.addr())
         .map(|&i| &t.resolved[i])
         // The same address is the same text (ids' texts are never freed), but for the empty
         // text, which no builtin has.
