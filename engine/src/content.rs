@@ -184,6 +184,9 @@ pub struct Content {
     /// What each part of each hook's condition reads (see [`Content::hook_part_memos`]),
     /// built on first use.
     part_reads: std::sync::OnceLock<Vec<Vec<Option<crate::script::reads::Memo>>>>,
+    /// The kinds of marker each hook's condition needs on the map (see
+    /// [`Content::hook_needs`]), built on first use.
+    hook_needs: std::sync::OnceLock<Vec<Vec<crate::Id>>>,
     /// How the play rules' conditions can be remembered, by their place (a JSON pointer), each
     /// with its number among the remembered scripts.
     condition_reads: std::sync::OnceLock<ConditionReads>,

@@ -198,3 +198,47 @@ fn rule_change_a_cost_that_reads_the_move_markers_is_worked_out_again_after_each
     assert!(moves_left[0] > 0, "{moves_left:?}");
     assert_eq!(moves_left[1], 0, "{moves_left:?}");
 }
+
+#[test]
+fn rule_change_a_cost_that_needs_a_marker_is_asked_only_where_the_marker_lies() {
+    // A hook whose condition needs a kind of marker on the map is not asked while none lies
+    // there (`Content::hook_needs`); once one does, its space costs more, and no other.
+    let hook = r#"
+        (id: "stand_fast_costs_more", rule: "variant: a Stand Fast space costs more to activate", at: ActivationCost, when: "has_marker(space, stand_fast)", then: Add("1")),
+"#;
+    let base = variant("barbarossa-to-berlin", "", &[]);
+    let changed = variant("barbarossa-to-berlin", hook, &[]);
+    let offered = |content, marked: &[(&str, &str)]| {
+        let (_, state) = prepared(content, ("axis", OpsStage::Activate), marked, |state| {
+            if let Some(Task::Ops { points, .. }) = state.flow.tasks.last_mut() {
+                *points = 1;
+            }
+        });
+        options(&state)
+    };
+    let plain = offered(base, &[]);
+    assert_eq!(
+        offered(changed, &[]),
+        plain,
+        "no Stand Fast marker on the map"
+    );
+    let moves: Vec<&String> = plain.iter().filter(|a| a.ends_with(" move")).collect();
+    assert!(moves.len() >= 2, "{plain:?}");
+    let space = |a: &str| a.split(' ').nth(1).unwrap().to_string();
+    let (first, second) = (space(moves[0]), space(moves[1]));
+    let marked = [("stand_fast", first.as_str())];
+    assert_eq!(
+        offered(base, &marked),
+        plain,
+        "the marker alone changes no cost"
+    );
+    let changed_marked = offered(changed, &marked);
+    assert!(
+        !changed_marked.contains(moves[0]),
+        "{first} costs two: {changed_marked:?}"
+    );
+    assert!(
+        changed_marked.contains(moves[1]),
+        "{second} still costs one: {changed_marked:?}"
+    );
+}

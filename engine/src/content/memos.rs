@@ -33,19 +33,62 @@ impl Content {
     /// step by step keeps each part's results by step (`rules::hooks::StepVerdicts`).
     pub(crate) fn hook_part_memos(&self, index: usize) -> &[Option<crate::script::reads::Memo>] {
         let all = self.part_reads.get_or_init(|| {
-            let hooks = &self.sequence.hooks;
-            let mut all = vec![Vec::new(); hooks.iter().map(|h| h.index + 1).max().unwrap_or(0)];
-            for h in hooks {
-                if let Some(w) = &h.when {
-                    all[h.index] = crate::script::reads::conjuncts(w)
-                        .into_iter()
-                        .map(crate::script::reads::memo)
-                        .collect();
-                }
-            }
-            all
+            self.by_hook_part(|parts| parts.map(crate::script::reads::memo).collect())
         });
         all.get(index).map_or(&[], Vec::as_slice)
+    }
+
+    /// The kinds of marker hook `index`'s condition needs on the map: each of its chain of
+    /// `and`s that is `has_marker(s, m)` with `m` a marker of the content, found once. While
+    /// no marker of such a kind is on the map, the condition does not hold, whatever else it
+    /// reads (`rules::hooks` asks no further), unless the hook's point gives a name `m`.
+    pub(crate) fn hook_needs(&self, index: usize) -> &[crate::Id] {
+        let all = self.hook_needs.get_or_init(|| {
+            self.by_hook_part(|parts| parts.filter_map(|e| self.marker_needed(e)).collect())
+        });
+        all.get(index).map_or(&[], Vec::as_slice)
+    }
+
+    /// What `of` makes of each hook's condition's chain of `and`s (`reads::conjuncts`, in its
+    /// order), by the hook's place in `game.ron`'s `hooks` (empty for a hook without one).
+    fn by_hook_part<T>(
+        &self,
+        of: impl Fn(&mut dyn Iterator<Item = &crate::script::syntax::Expr>) -> Vec<T>,
+    ) -> Vec<Vec<T>> {
+        let hooks = &self.sequence.hooks;
+        let mut all: Vec<Vec<T>> = (0..hooks.iter().map(|h| h.index + 1).max().unwrap_or(0))
+            .map(|_| Vec::new())
+            .collect();
+        for h in hooks {
+            if let Some(w) = &h.when {
+                all[h.index] = of(&mut crate::script::reads::conjuncts(w).into_iter());
+            }
+        }
+        all
+    }
+
+    /// The marker kind `e` needs on the map when it is `has_marker(s, m)`, its second argument
+    /// a name the checker found to be an id of the content, and a marker's.
+    fn marker_needed(&self, e: &crate::script::syntax::Expr) -> Option<crate::Id> {
+        use crate::script::syntax::{Binding, ExprKind};
+        let ExprKind::Call { name, args } = &e.kind else {
+            return None;
+        };
+        let [space, marker] = args.as_slice() else {
+            return None;
+        };
+        let ExprKind::Name(m) = marker.value.kind else {
+            return None;
+        };
+        let found = matches!(marker.value.found.get(), Some(Binding::Content { .. }));
+        let is_marker =
+            (self.game.as_ref()).is_some_and(|g| g.markers.iter().any(|k| k.id == m.as_str()));
+        (name.name == "has_marker"
+            && space.name.is_none()
+            && marker.name.is_none()
+            && found
+            && is_marker)
+            .then_some(m)
     }
 
     /// What the hooks at a point read together, when every condition and number of theirs can

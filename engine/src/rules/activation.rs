@@ -59,16 +59,15 @@ impl Activation<'_> {
 
     /// [`Activation::offered`] for movement and for combat (whatever `for_combat` says), asked
     /// in one context of the hooks' names: an action round asks both of every space. `kept`
-    /// keeps that context from one space to the next of a side's prompt (empty at first; the
-    /// names of the space and its units are changed in place), with whether a hook of either
-    /// point names `for_combat`: when none does, both modes are asked once, since no hook can
-    /// tell them apart.
+    /// keeps that context from one space to the next of a side's prompt, of one state (empty
+    /// at first; the names of the space and its units are changed in place), with what
+    /// [`Kept`] tells of the points' hooks.
     pub fn offered_both(
         &self,
         rules: &Rules,
         state: &State,
         base: u32,
-        kept: &mut Option<(Context, bool)>,
+        kept: &mut Option<Kept>,
     ) -> [Option<u32>; 2] {
         let content = rules.content;
         let (may, costs) = (
@@ -78,23 +77,31 @@ impl Activation<'_> {
         if !may && !costs {
             return [Some(base); 2];
         }
-        let (ctx, apart) = match kept {
-            Some((ctx, apart)) => {
-                // In the places `names` gives them (rebuilding all costs 1% of a campaign).
-                ctx.names[0] = hooks::units("units", self.units);
-                ctx.names[1] = hooks::space("space", self.space);
-                (ctx, *apart)
+        let hooked = [HookPoint::MayActivate, HookPoint::ActivationCost];
+        let Kept { ctx, apart, asked } = match kept {
+            Some(kept) => {
+                if kept.asked {
+                    // In the places `names` gives them (rebuilding all costs 1% of a campaign).
+                    hooks::set_units(&mut kept.ctx.names[0].1, self.units);
+                    kept.ctx.names[1] = hooks::space("space", self.space);
+                }
+                kept
             }
             None => {
                 let ctx = hooks::context_for(content, self.side, self.names());
-                let points = [HookPoint::MayActivate, HookPoint::ActivationCost];
-                let apart = points
+                let apart = hooked
                     .into_iter()
                     .any(|at| hooks::any_names(content, at, &[crate::Id::of_static("for_combat")]));
-                let (ctx, apart) = kept.insert((ctx, apart));
-                (ctx, *apart)
+                let asked =
+                    (hooked.iter()).any(|&at| hooks::any_may_apply(content, state, at, &ctx));
+                kept.insert(Kept { ctx, apart, asked })
             }
         };
+        // Nothing to ask while no hook may apply (each needs a kind of marker not on the map).
+        if !*asked {
+            return [Some(base); 2];
+        }
+        let (ctx, apart) = (ctx, *apart);
         let mut offer = |for_combat: bool| {
             ctx.names[2] = hooks::flag("for_combat", for_combat);
             let allowed = !may || hooks::may_in(content, state, HookPoint::MayActivate, ctx);
@@ -116,6 +123,18 @@ impl Activation<'_> {
             [offer(false); 2]
         }
     }
+}
+
+/// The hooks' context kept by [`Activation::offered_both`] from one space to the next of a
+/// prompt, of one state.
+pub struct Kept {
+    ctx: Context,
+    /// Whether a hook of either point names `for_combat`: when none does, both modes are asked
+    /// once, since no hook can tell them apart.
+    apart: bool,
+    /// Whether a hook of either point may apply ([`hooks::any_may_apply`]): when none may, the
+    /// cost is the base and the space is offered, with nothing asked.
+    asked: bool,
 }
 
 /// A cost the hooks worked out, in points: never below zero.

@@ -244,6 +244,24 @@ pub(crate) fn count_vp_as_set(rules: &Rules, state: &mut State) {
     }
 }
 
+/// Whether a marker of a `counts_as` rule is on the map. The markers found without one are
+/// kept by their stamp (and the content's), since most steps of play change no marker.
+fn any_counting_marker(rules: &Rules, state: &State, of_rule: impl Fn(&crate::Id) -> bool) -> bool {
+    thread_local! {
+        static NONE_IN: std::cell::Cell<(u64, u64)> =
+            const { std::cell::Cell::new((u64::MAX, u64::MAX)) };
+    }
+    let seen = (rules.content.memo_id(), state.markers.stamp());
+    if NONE_IN.with(std::cell::Cell::get) == seen {
+        return false;
+    }
+    let any = state.markers.iter().any(|m| of_rule(&m.marker));
+    if !any {
+        NONE_IN.with(|n| n.set(seen));
+    }
+    any
+}
+
 /// Brings the victory track up to date with the spaces whose points count for another side
 /// than their controller's (`counts_as`): a marker placed or removed, a unit come or gone.
 pub(super) fn settle_counted_vp(rules: &Rules, state: &mut State) {
@@ -254,7 +272,7 @@ pub(super) fn settle_counted_vp(rules: &Rules, state: &mut State) {
     // The rules' markers as ids, compared by address (this runs before every step of play,
     // and most often finds none of them on the map and no space counted: then it is done).
     let of_rule = |marker: &crate::Id| rules.counts_as().iter().any(|(m, _)| m == marker);
-    if state.vp_counted.is_empty() && !state.markers.iter().any(|m| of_rule(&m.marker)) {
+    if state.vp_counted.is_empty() && !any_counting_marker(rules, state, of_rule) {
         return;
     }
     let mut spaces: Vec<crate::Id> = state

@@ -29,10 +29,26 @@ pub fn space(name: &'static str, id: impl Into<crate::Id>) -> (crate::Id, Value)
 
 /// A set of units, for a hook's names.
 pub fn units(name: &'static str, us: &[usize]) -> (crate::Id, Value) {
-    let mut v: Vec<Value> = us.iter().map(|&u| Value::Unit(u)).collect();
-    v.sort();
-    v.dedup();
-    (crate::Id::of_static(name), Value::Set(v.into()))
+    let mut set = Value::Set(Default::default());
+    set_units(&mut set, us);
+    (crate::Id::of_static(name), set)
+}
+
+/// Makes `value` the set of units `us`, in the place it holds when that place is its own (a
+/// context changed in place from one question to the next allocates nothing).
+pub fn set_units(value: &mut Value, us: &[usize]) {
+    let mut sorted: smallvec::SmallVec<[usize; 16]> = us.iter().copied().collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let members = sorted.into_iter().map(Value::Unit);
+    if let Value::Set(set) = value {
+        if let Some(set) = std::sync::Arc::get_mut(set) {
+            set.clear();
+            set.extend(members);
+            return;
+        }
+    }
+    *value = Value::Set(std::sync::Arc::new(members.collect()));
 }
 
 pub fn int(name: &'static str, n: i64) -> (crate::Id, Value) {
@@ -81,7 +97,23 @@ fn context(content: &Content, me: &str, names: Names) -> Context {
 fn applies(content: &Content, state: &State, h: &HookScripts, ctx: &Context) -> bool {
     h.when
         .as_ref()
-        .is_none_or(|w| holds(content, state, (h, 0, w), ctx))
+        .is_none_or(|w| needs_met(content, state, h, ctx) && holds(content, state, (h, 0, w), ctx))
+}
+
+/// Whether any hook at a point may apply in this context: one whose condition needs no kind
+/// of marker that is not on the map ([`needs_met`]). When none may, the point's hooks change
+/// no number and forbid nothing, and a caller need not name its question's values.
+pub fn any_may_apply(content: &Content, state: &State, at: HookPoint, ctx: &Context) -> bool {
+    at_point(content, at).any(|h| needs_met(content, state, h, ctx))
+}
+
+/// Whether every kind of marker a hook's condition needs on the map ([`Content::hook_needs`])
+/// is there: when one is not, the condition does not hold, and it is not asked. A kind the
+/// context names is not looked for (the name is then the context's).
+fn needs_met(content: &Content, state: &State, h: &HookScripts, ctx: &Context) -> bool {
+    content.hook_needs(h.index).iter().all(|kind| {
+        ctx.names.iter().any(|(n, _)| n == kind) || state.markers.iter().any(|m| m.marker == *kind)
+    })
 }
 
 /// A hook's condition (`which` 0) or `May` condition (1), remembered when it can be (see

@@ -166,6 +166,7 @@ enum Stop {
 
 type Res<T> = Result<T, Stop>;
 
+#[cold]
 fn fail<T>(range: Range, message: impl Into<String>) -> Res<T> {
     Err(Stop::Error(Box::new(ScriptError {
         code: "E0310",

@@ -33,11 +33,13 @@ pub(super) fn sr_prompt(
             // `done` is always offered: a replay's answer needs only its own unit's supply.
             let given = &state.flow.given;
             let any_unit = given.may_be("redeploy");
+            // The reserve box's id, compared by address with each piece's box.
+            let reserve_id = reserve.map(crate::Id::new);
             for (i, u) in state.units.iter().enumerate() {
                 // Where it is first: most pieces are off the map and out of the reserve.
                 let on_map = match &u.at {
                     Loc::Space(_) => true,
-                    Loc::Box(b) if Some(b.as_str()) == reserve => false,
+                    Loc::Box(b) if Some(*b) == reserve_id => false,
                     _ => continue,
                 };
                 if !any_unit

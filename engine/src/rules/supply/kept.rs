@@ -79,15 +79,18 @@ const BY_STAMPS: usize = 16;
 /// A question answered, by what it read: the nation, its side and reach, and the stamps of the
 /// view ([`SideView`]'s), the markers and the flags. Two questions with the same stamps read
 /// the same, since every change takes a fresh stamp.
+///
+/// Compared field by field in the order written: the view's stamp first, which tells most
+/// kept questions apart at once.
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Stamps {
-    content: u64,
-    nation: Id,
-    side: Id,
-    reach: u32,
     view: u64,
+    nation: Id,
     markers: u64,
     flags: u64,
+    reach: u32,
+    side: Id,
+    content: u64,
 }
 
 thread_local! {

@@ -139,19 +139,29 @@ fn resolve(b: &'static Builtin) -> Resolved {
     }
 }
 
+/// The error of a script that spent its budget: out of line, so that the steps that spend it
+/// keep small frames.
+#[cold]
+#[inline(never)]
+fn over_budget(range: Range) -> Res<()> {
+    fail(
+        range,
+        format!("the script ran more than {STEP_BUDGET} steps"),
+    )
+}
+
 impl Eval<'_> {
+    #[inline]
     pub(super) fn step(&mut self, range: Range) -> Res<()> {
         self.spend(range, 1)
     }
 
     /// Spends `steps` of the budget; stops the script at `range` once it is spent.
+    #[inline]
     pub(super) fn spend(&mut self, range: Range, steps: u64) -> Res<()> {
         self.steps = self.steps.saturating_add(steps);
         if self.steps > STEP_BUDGET {
-            return fail(
-                range,
-                format!("the script ran more than {STEP_BUDGET} steps"),
-            );
+            return over_budget(range);
         }
         Ok(())
     }
