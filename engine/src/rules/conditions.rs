@@ -27,6 +27,41 @@ impl<'c> PreparedCondition<'c> {
         hook_memo::condition(rules.content, state, self.script, self.expr, ctx)
     }
 
+    /// The country a part of its chain of `and`s requires of the space it is asked of:
+    /// `space.country == c` (or `c == space.country`), `c` an id of the content. Asked of a
+    /// space of another country (or of none), that part is false, and so the condition: a
+    /// caller asking it of every space of the map asks it only of `c`'s.
+    pub(crate) fn country_of_space(&self) -> Option<crate::Id> {
+        use crate::script::syntax::{BinaryOp, Binding, Expr, ExprKind};
+        let is_space_country = |e: &Expr| match &e.kind {
+            ExprKind::Field { target, field } => {
+                matches!(target.kind, ExprKind::Name(n) if n.as_str() == "space")
+                    && target.found.get().is_none()
+                    && field.name.as_str() == "country"
+            }
+            _ => false,
+        };
+        let content_id = |e: &Expr| match e.kind {
+            ExprKind::Name(n) if matches!(e.found.get(), Some(Binding::Content { .. })) => Some(n),
+            _ => None,
+        };
+        crate::script::reads::conjuncts(self.expr)
+            .into_iter()
+            .find_map(|part| match &part.kind {
+                ExprKind::Binary {
+                    op: BinaryOp::Eq,
+                    left,
+                    right,
+                } if is_space_country(left) => content_id(right),
+                ExprKind::Binary {
+                    op: BinaryOp::Eq,
+                    left,
+                    right,
+                } if is_space_country(right) => content_id(left),
+                _ => None,
+            })
+    }
+
     /// [`PreparedCondition::holds`] asked through an [`Asker`] (of `state`), whose context's
     /// names change from one question to the next while the work that does not depend on them
     /// (the supply traced) is shared.

@@ -278,6 +278,22 @@ fn rule_5_5_stalin_moves_by_sr_for_1_point_first_to_kuibishev_then_anywhere_in_t
         p.options()
     );
     assert!(!p.options().contains(&"to cairo".to_string()));
+    // Every space of the Soviet Union the Allies control, but the one Stalin stands on: the
+    // condition is asked only of the country it names (`space.country == soviet_union`).
+    let g = &b2b().graph;
+    let expected: Vec<String> = (g.spaces.iter())
+        .filter(|s| s.country.as_deref() == Some("soviet_union") && s.id != "kuibishev")
+        .filter(|s| {
+            state
+                .control
+                .get(s.id.as_str())
+                .is_some_and(|c| c == "allied")
+        })
+        .map(|s| format!("to {}", s.id))
+        .chain(["back".to_string()])
+        .collect();
+    assert!(expected.len() > 10, "{expected:?}");
+    assert_eq!(p.options(), expected);
 }
 
 #[test]

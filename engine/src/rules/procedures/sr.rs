@@ -103,12 +103,16 @@ pub(super) fn sr_marker_destinations(
     let mut asker = Asker::new(rules.content, state, side_context(rules, side));
     // `back` is always offered: a replay's answer needs only its own destination.
     let given = &state.flow.given;
+    // Asked only of the spaces of the country the condition requires, if it names one.
+    let country = to.country_of_space();
+    let in_country =
+        |s: &crate::model::Space| country.is_none_or(|c| s.country.as_deref() == Some(c.as_str()));
     rules
         .content
         .graph
         .spaces
         .iter()
-        .filter(|s| given.may_be("to") && given.names(1, s.id))
+        .filter(|s| in_country(s) && given.may_be("to") && given.names(1, s.id))
         .filter(|s| {
             asker.ctx_mut().space = Some(s.id);
             to.asked(rules, state, &mut asker)
