@@ -9,7 +9,16 @@ use crate::rule_changes::{act, prepared, variant};
 
 /// The campaign's Axis operations on turn 3 with `points` to spend.
 fn b2b_operations(content: &'static Content, points: u32) -> (Rules<'static>, State) {
-    prepared(content, ("axis", OpsStage::Activate), &[], |state| {
+    b2b_operations_marked(content, points, &[])
+}
+
+/// [`b2b_operations`] with markers `marked` (kind, space) placed first.
+fn b2b_operations_marked(
+    content: &'static Content,
+    points: u32,
+    marked: &[(&str, &str)],
+) -> (Rules<'static>, State) {
+    prepared(content, ("axis", OpsStage::Activate), marked, |state| {
         if let Some(Task::Ops { points: p, .. }) = state.flow.tasks.last_mut() {
             *p = points;
         }
@@ -208,14 +217,8 @@ fn rule_change_a_cost_that_needs_a_marker_is_asked_only_where_the_marker_lies() 
 "#;
     let base = variant("barbarossa-to-berlin", "", &[]);
     let changed = variant("barbarossa-to-berlin", hook, &[]);
-    let offered = |content, marked: &[(&str, &str)]| {
-        let (_, state) = prepared(content, ("axis", OpsStage::Activate), marked, |state| {
-            if let Some(Task::Ops { points, .. }) = state.flow.tasks.last_mut() {
-                *points = 1;
-            }
-        });
-        options(&state)
-    };
+    let offered =
+        |content, marked: &[(&str, &str)]| options(&b2b_operations_marked(content, 1, marked).1);
     let plain = offered(base, &[]);
     assert_eq!(
         offered(changed, &[]),

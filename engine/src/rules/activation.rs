@@ -101,7 +101,7 @@ impl Activation<'_> {
         if !*asked {
             return [Some(base); 2];
         }
-        let (ctx, apart) = (ctx, *apart);
+        let apart = *apart;
         let mut offer = |for_combat: bool| {
             ctx.names[2] = hooks::flag("for_combat", for_combat);
             let allowed = !may || hooks::may_in(content, state, HookPoint::MayActivate, ctx);
