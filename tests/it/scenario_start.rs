@@ -372,3 +372,25 @@ fn a_rule_setting_is_checked_even_when_the_content_has_other_errors() {
     let codes: Vec<&str> = loaded.errors().map(|d| d.code).collect();
     assert_eq!(codes, ["E0201", "E0210"]);
 }
+
+/// One `Rules` lays a scenario's start out once and deals every game of a batch from it: each
+/// game starts as it would alone, its decks shuffled and hands dealt by its own seed, and the
+/// layout kept is not changed by a game dealt from it.
+#[test]
+fn every_game_of_a_batch_starts_as_it_would_alone() {
+    let content = content();
+    let shared = Rules::new(content, "summer_42").unwrap();
+    let mut starts = Vec::new();
+    for seed in [7, 8, 7] {
+        let alone = Rules::new(content, "summer_42").unwrap();
+        let own = rules::start(&alone, seed, &[], &[]).unwrap();
+        let from_batch = rules::start(&shared, seed, &[], &[]).unwrap();
+        assert_eq!(from_batch, own, "seed {seed}");
+        starts.push(from_batch);
+    }
+    assert_eq!(starts[0], starts[2], "the same seed, the same start");
+    assert_ne!(
+        starts[0].hands, starts[1].hands,
+        "another seed, other hands"
+    );
+}

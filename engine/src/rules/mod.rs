@@ -249,6 +249,9 @@ pub struct Rules<'c> {
     /// one (none inside when it is missing: it never holds), found once for the many spaces
     /// asked about before every step.
     counts_as: Vec<(crate::Id, Option<Option<conditions::PreparedCondition<'c>>>)>,
+    /// The scenario's start before any die is rolled ([`State::laid_out`]), laid out by the
+    /// first game to start and copied by the rest of a batch.
+    laid_out: std::sync::OnceLock<Result<State, crate::state::SetupError>>,
 }
 
 impl<'c> Rules<'c> {
@@ -319,7 +322,17 @@ impl<'c> Rules<'c> {
                     (crate::Id::new(&c.marker), when)
                 })
                 .collect(),
+            laid_out: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The state at the start of the scenario with the seed of its dice (see
+    /// [`State::new`]): the layout, the same for every seed, made once for these rules.
+    fn new_state(&self, seed: u64) -> Result<State, crate::state::SetupError> {
+        let laid_out = self
+            .laid_out
+            .get_or_init(|| State::laid_out(self.content, self.scenario));
+        laid_out.clone()?.dealt(self.content, self.scenario, seed)
     }
 
     /// The `counts_as` rules' markers and conditions (see the field's documentation).
@@ -484,7 +497,7 @@ pub fn start_from(
     position: Option<&crate::model::Position>,
 ) -> Result<State, RulesError> {
     check_dice(rules, dice)?;
-    let mut state = State::new(rules.content, rules.scenario, seed).map_err(|e| RulesError(e.0))?;
+    let mut state = rules.new_state(seed).map_err(|e| RulesError(e.0))?;
     state.forced_dice = dice.to_vec();
     for o in options {
         if !rules.scenario.options.iter().any(|x| &x.id == o) {
