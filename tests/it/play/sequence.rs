@@ -349,3 +349,55 @@ fn rule_5_3_the_allies_win_at_once_holding_every_axis_supply_source_in_germany_a
         ("allied", "automatic")
     );
 }
+
+/// 8.3: a Soviet (roll 3) or Western (roll 6) Mandated Offensive is owed only when a unit of
+/// its nations stands next to a space the Axis controls; with none, it is treated as None.
+#[test]
+fn rule_8_3_a_mandated_offensive_is_owed_only_next_to_an_axis_controlled_space() {
+    let content = b2b();
+    let start = State::new(content, content.scenario("campaign").unwrap(), 1).unwrap();
+    let g = &content.graph;
+    let axis_next_to = |i: usize| {
+        g.neighbours(i).iter().any(|&(n, _)| {
+            start
+                .control
+                .get(&*g.spaces[n].id)
+                .is_some_and(|s| s == "axis")
+        })
+    };
+    let allied = |i: usize| {
+        start
+            .control
+            .get(&*g.spaces[i].id)
+            .is_some_and(|s| s == "allied")
+    };
+    let front = (0..g.spaces.len()).find(|&i| allied(i) && axis_next_to(i));
+    let rear =
+        (0..g.spaces.len()).find(|&i| allied(i) && !axis_next_to(i) && !g.neighbours(i).is_empty());
+    let (front, rear) = (front.expect("a front"), rear.expect("a rear"));
+    for (roll, nation, flag) in [(3, "su", "soviet_offensive"), (6, "br", "allied_offensive")] {
+        for (at, owed) in [(front, true), (rear, false)] {
+            let mut state = start.clone();
+            state.turn = 2;
+            for u in state.units.iter_mut() {
+                u.at = Loc::Unplaced;
+            }
+            let unit = (0..state.units.len())
+                .find(|&i| {
+                    content
+                        .counter_of(&state.units[i])
+                        .is_some_and(|c| c.nation == nation)
+                })
+                .expect("a unit of the nation");
+            state.units[unit].at = Loc::Space(g.spaces[at].id);
+            state.forced_dice = vec![roll];
+            run_sequence_script(&mut state, "allied", "result == \"soviet_offensive\"");
+            assert_eq!(
+                state.flags.contains(flag),
+                owed,
+                "{flag} with the {nation} unit on {}",
+                g.spaces[at].id
+            );
+        }
+    }
+}
