@@ -653,6 +653,16 @@ pub fn space_in_region(content: &Content, space: &str, region: &str) -> bool {
     space_at_in_region(content, i, region)
 }
 
+/// Whether the space at a graph index lies in `region`, for a caller asking it of many spaces:
+/// the region's members found once (a region the index does not hold is walked each time).
+pub fn in_region<'c>(content: &'c Content, region: &'c str) -> impl Fn(usize) -> bool + 'c {
+    let members = content.region_index().get(region);
+    move |space| match members {
+        Some(members) => members[space],
+        None => space_index_in_region(content, space, region),
+    }
+}
+
 /// [`space_in_region`] for the space at a graph index.
 pub fn space_at_in_region(content: &Content, space: usize, region: &str) -> bool {
     match content.region_index().get(region) {

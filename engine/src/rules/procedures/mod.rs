@@ -76,12 +76,38 @@ pub(super) fn advance(rules: &Rules, state: &mut State) {
     state.flow.prompt = None;
 }
 
-/// A number of things in words: `1 point`, `3 points`.
-fn counted(n: u32, thing: &str) -> String {
-    match n {
-        1 => format!("1 {thing}"),
-        n => format!("{n} {thing}s"),
+/// A question that counts things: `before`, the number of things in words (`1 point`, `3
+/// points`), then `after`.
+fn counted(before: &str, (n, thing): (u32, &str), after: &str) -> String {
+    numbered(
+        before,
+        n,
+        &[" ", thing, if n == 1 { "" } else { "s" }, after],
+    )
+}
+
+/// `before`, the number `n` in decimal, then the parts `after`, in one allocation: questions
+/// that count something are made at every prompt, and `format!` costs several times as much.
+fn numbered(before: &str, n: u32, after: &[&str]) -> String {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
     }
+    // ASCII digits: always text.
+    let digits = std::str::from_utf8(&digits[at..]).unwrap_or_default();
+    let len = before.len() + digits.len() + after.iter().map(|a| a.len()).sum::<usize>();
+    let mut text = String::with_capacity(len);
+    text.push_str(before);
+    text.push_str(digits);
+    after.iter().for_each(|a| text.push_str(a));
+    text
 }
 
 /// A prompt's question with the phase that asks it and the phase's rule first, unless the

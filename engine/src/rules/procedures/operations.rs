@@ -193,9 +193,10 @@ pub(super) fn ops_prompt(
             Some(Prompt::one_of(
                 side,
                 "activate",
-                format!(
-                    "Activate spaces for movement or combat ({} left)",
-                    counted(points, "point")
+                counted(
+                    "Activate spaces for movement or combat (",
+                    (points, "point"),
+                    " left)",
                 ),
                 options,
             ))

@@ -108,9 +108,10 @@ pub(super) fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt 
     Prompt::one_of(
         side,
         "action",
-        format!(
-            "Round {}: play a card or take automatic operations",
-            state.round
+        numbered(
+            "Round ",
+            state.round,
+            &[": play a card or take automatic operations"],
         ),
         options,
     )

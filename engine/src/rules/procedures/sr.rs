@@ -66,9 +66,10 @@ pub(super) fn sr_prompt(
             Some(Prompt::one_of(
                 side,
                 "redeploy",
-                format!(
-                    "Choose a unit to redeploy ({} left), or done",
-                    counted(points, "SR point")
+                counted(
+                    "Choose a unit to redeploy (",
+                    (points, "SR point"),
+                    " left), or done",
                 ),
                 options,
             ))
@@ -219,12 +220,17 @@ pub(super) fn home_spaces(
     let u = &state.units[unit];
     let side = rules.side(u);
     let nation = rules.nation(u);
-    let homes: Vec<&String> = rules
+    // Each home region's members found once, then asked of every space by its index.
+    let homes: Vec<_> = rules
         .game
         .nations
         .iter()
         .find(|n| n.id == nation)
-        .map(|n| n.home.iter().collect())
+        .map(|n| {
+            (n.home.iter())
+                .map(|h| crate::content::in_region(rules.content, h))
+                .collect()
+        })
         .unwrap_or_default();
     let size = rules.size(u);
     // Each entry's condition found once by its pointer, then asked of every space.
@@ -266,9 +272,7 @@ pub(super) fn home_spaces(
         }
         let home = !only
             && levels[i] == Level::Full
-            && homes
-                .iter()
-                .any(|h| crate::content::space_at_in_region(rules.content, i, h))
+            && homes.iter().any(|in_home| in_home(i))
             && (s.features.iter().any(|f| f == "capital" || f == "urban")
                 || s.supply
                     .iter()
