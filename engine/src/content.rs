@@ -665,10 +665,7 @@ pub fn in_region<'c>(content: &'c Content, region: &'c str) -> impl Fn(usize) ->
 
 /// [`space_in_region`] for the space at a graph index.
 pub fn space_at_in_region(content: &Content, space: usize, region: &str) -> bool {
-    match content.region_index().get(region) {
-        Some(members) => members[space],
-        None => space_index_in_region(content, space, region),
-    }
+    in_region(content, region)(space)
 }
 
 /// Whether the space at a graph index lies in a region, found by walking the region tree.
