@@ -552,7 +552,17 @@ pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<Act
     // With a replay's answer given (`rules::Given`), once a unit has a move only the unit
     // that may be the answer is looked at.
     let given = &state.flow.given;
-    for (i, u) in state.units.iter().enumerate() {
+    // Only the pieces that may move are looked at, in their order: those on a space with a
+    // move marker (found by the index of the pieces by space) and those that moved already.
+    let mut candidates: Vec<usize> = (state.markers.iter())
+        .filter(|m| m.marker == *mv)
+        .flat_map(|m| state.units.on_id(m.space).iter().copied())
+        .chain(state.flow.marks.moved.keys().copied())
+        .collect();
+    candidates.sort_unstable();
+    candidates.dedup();
+    for i in candidates {
+        let u = &state.units[i];
         let Loc::Space(at) = &u.at else { continue };
         if rules.side(u) != side_id
             || !has_marker(state, at, *mv) && !state.flow.marks.moved.contains_key(&i)
