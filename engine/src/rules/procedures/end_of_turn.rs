@@ -8,8 +8,9 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
     let side_id = crate::Id::new(side);
     let out: Vec<usize> = (0..state.units.len())
         .filter(|&i| {
-            rules.side(&state.units[i]) == side_id
-                && matches!(state.units[i].at, Loc::Space(_))
+            // Where it is first: most pieces are off the map.
+            matches!(state.units[i].at, Loc::Space(_))
+                && rules.side(&state.units[i]) == side_id
                 && cache.unit(rules, state, i) == Level::Out
         })
         .collect();

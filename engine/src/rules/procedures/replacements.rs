@@ -51,19 +51,16 @@ pub(super) fn replace_prompt(
     // Sides compared as ids, by address, not as texts.
     let side_id = crate::Id::new(side);
     for (i, u) in state.units.iter().enumerate() {
-        if rules.side(u) != side_id {
-            continue;
-        }
         // Only a reduced unit (on the map or in the reserve) takes a step, and only the
-        // eliminated box holds units to rebuild: the rest are passed over before the costs
-        // and caps are looked up.
+        // eliminated box holds units to rebuild: the rest are passed over before their side,
+        // the costs and the caps are looked up.
         let may_take = match &u.at {
             Loc::Space(_) => u.reduced,
             Loc::Box(b) if Some(b.as_str()) == reserve => u.reduced,
             Loc::Box(b) => Some(b.as_str()) == eliminated,
             _ => false,
         };
-        if !may_take {
+        if !may_take || rules.side(u) != side_id {
             continue;
         }
         let dot = rules
