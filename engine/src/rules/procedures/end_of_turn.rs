@@ -8,7 +8,7 @@ pub(super) fn attrition(rules: &Rules, state: &mut State, side: &str) {
     let side_id = crate::Id::new(side);
     let out: Vec<usize> = (0..state.units.len())
         .filter(|&i| {
-            // Where it is first: most pieces are off the map.
+            // Where it is first: it costs less to ask than its side.
             matches!(state.units[i].at, Loc::Space(_))
                 && rules.side(&state.units[i]) == side_id
                 && cache.unit(rules, state, i) == Level::Out
