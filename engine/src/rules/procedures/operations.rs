@@ -561,11 +561,11 @@ pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<Act
         .collect();
     candidates.sort_unstable();
     candidates.dedup();
+    // Each stands on a Move marker's space or has moved: only its side and place are asked.
     for i in candidates {
         let u = &state.units[i];
-        let Loc::Space(at) = &u.at else { continue };
-        if rules.side(u) != side_id
-            || !has_marker(state, at, *mv) && !state.flow.marks.moved.contains_key(&i)
+        if !matches!(u.at, Loc::Space(_))
+            || rules.side(u) != side_id
             || !options.is_empty()
                 && !given.admits(&Action::new("move").and_unit(rules.content, state, i))
         {
