@@ -16,8 +16,8 @@ if [ $# -gt 0 ]; then
     echo "usage: deploy/pgo-build.sh (it takes no arguments)" >&2
     exit 2
 fi
-[ -f content/barbarossa-to-berlin/game.ron ] || {
-    echo "deploy/pgo-build.sh: run it from the project's folder (content/ was not found)" >&2
+[ -f Cargo.toml ] && [ -d content ] || {
+    echo "deploy/pgo-build.sh: run it from the project's folder (Cargo.toml and content/)" >&2
     exit 2
 }
 
