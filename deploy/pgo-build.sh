@@ -49,8 +49,12 @@ for game in content/*/; do
         games=1
         seed=1
         while :; do
-            "$out/train/selfplay/sandtable" sim "$game" --scenario "$name" \
-                --games "$games" --seed "$seed" --jobs 1 >/dev/null
+            # A game of content/ that does not load or play is left out of the training, said.
+            if ! "$out/train/selfplay/sandtable" sim "$game" --scenario "$name" \
+                --games "$games" --seed "$seed" --jobs 1 >/dev/null; then
+                echo "deploy/pgo-build.sh: $game, scenario $name, left out of the training" >&2
+                break
+            fi
             [ $(($(now_ms) - start)) -lt "$share" ] && [ "$games" -lt 256 ] || break
             seed=$((seed + 1))
             games=$((games * 2))
