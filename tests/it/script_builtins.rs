@@ -347,6 +347,50 @@ fn the_spaces_next_to_a_space_are_its_neighbours_in_order_with_the_other_filters
 }
 
 #[test]
+fn spaces_next_to_a_set_or_holding_some_units_are_the_sets_a_test_of_every_space_finds() {
+    // `spaces(next_to: set)` is the spaces next to any member of the set (adjacency goes both
+    // ways), `spaces(holding: units)` the spaces where any of the units stands: the same sets,
+    // in the same order, as a test of every space finds, with other filters too; the Orders
+    // Phase (8.4, 8.5) is written with them.
+    let s = campaign();
+    let same = [
+        (
+            "spaces(next_to: [kaunas, warsaw])",
+            "filter(spaces(), |t| adjacent(t, kaunas) or adjacent(t, warsaw))",
+        ),
+        (
+            "spaces(next_to: spaces(occupied_by: axis), controlled_by: allied)",
+            "filter(spaces(controlled_by: allied), |t| any(spaces(adjacent_to: t), |x| contains(spaces(occupied_by: axis), x)))",
+        ),
+        (
+            "spaces(holding: units(nation: su))",
+            "filter(spaces(), |t| any(units(in: t), |u| u.nation == su))",
+        ),
+        (
+            "spaces(holding: filter(units(side: axis), |u| in_supply(u)))",
+            "filter(spaces(occupied_by: axis), |t| any(units(in: t, side: axis), |u| in_supply(u)))",
+        ),
+        (
+            "spaces(occupied_by: allied, holding: units(nation: su), next_to: spaces(occupied_by: axis))",
+            "filter(spaces(occupied_by: allied), |t| any(units(in: t), |u| u.nation == su) and any(spaces(adjacent_to: t), |x| contains(spaces(occupied_by: axis), x)))",
+        ),
+        (
+            "spaces(next_to: filter(spaces(), |t| false), holding: units())",
+            "filter(spaces(), |t| false)",
+        ),
+    ];
+    for (short, long) in same {
+        assert!(holds(&s, &format!("{short} == {long}")), "{short}");
+    }
+    // Not empty at the opening, so the comparisons above compare something.
+    assert!(holds(
+        &s,
+        "count(spaces(occupied_by: allied, holding: units(nation: su), next_to: spaces(occupied_by: axis))) > 3"
+    ));
+    assert!(holds(&s, "contains(spaces(next_to: [kaunas]), dvinsk) and not contains(spaces(next_to: [kaunas]), kaunas)"));
+}
+
+#[test]
 fn the_units_of_a_space_read_through_the_kept_index_follow_every_move_and_keep_their_order() {
     // The pieces keep an index of themselves by space, brought up to date after a change by
     // moving only the pieces whose space changed: after any run of moves (onto the map, off

@@ -147,8 +147,9 @@ struct Eval<'a> {
     /// The arguments of the builtins being called, evaluated, innermost call last: one stack
     /// for every call, so that a call allocates nothing for them.
     evaluated: Vec<(*const Expr, Value)>,
-    /// Where each builtin being called starts in `evaluated`, innermost last.
-    frames: Vec<usize>,
+    /// Where the arguments of the innermost builtin being called start in `evaluated` (0
+    /// outside every call, where `evaluated` is empty); each call keeps its caller's.
+    frame: usize,
     /// What the last run of the script read before it asked, and what this one reads (see
     /// [`replay`]); none when the run keeps nothing.
     replay: Option<replay::Replaying>,
@@ -321,7 +322,7 @@ impl<'a> Eval<'a> {
             supply: Default::default(),
             traced: Default::default(),
             evaluated: Vec::new(),
-            frames: Vec::new(),
+            frame: 0,
             replay: None,
             reads_only: false,
         }
@@ -424,7 +425,9 @@ impl<'a> Eval<'a> {
 
     fn expr(&mut self, e: &Expr) -> Res<Value> {
         // An argument of the builtin being called was evaluated already.
-        if let Some(&from) = self.frames.last() {
+        // (One comparison when none is waiting, as at nearly every node.)
+        if self.evaluated.len() > self.frame {
+            let from = self.frame;
             let done = self.evaluated.get(from..).unwrap_or_default();
             if let Some(i) = done.iter().position(|(x, _)| std::ptr::eq(*x, e)) {
                 return Ok(self.evaluated.swap_remove(from + i).1);

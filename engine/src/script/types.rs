@@ -227,7 +227,7 @@ const UNIT_FILTERS: [Param; 9] = [
     n("counter", P::E(K::Counter)),
 ];
 
-const SPACE_FILTERS: [Param; 9] = [
+const SPACE_FILTERS: [Param; 11] = [
     n("country", P::E(K::Region)),
     n("region", P::E(K::Region)),
     n("controlled_by", P::E(K::Side)),
@@ -235,6 +235,8 @@ const SPACE_FILTERS: [Param; 9] = [
     n("terrain", P::E(K::Terrain)),
     n("feature", P::E(K::Feature)),
     n("adjacent_to", P::E(K::Space)),
+    n("next_to", P::SetOf(K::Space)),
+    n("holding", P::SetOf(K::Unit)),
     n("marker", P::E(K::Marker)),
     n("empty", P::Bool),
 ];
@@ -268,7 +270,7 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin { name: "pile_cards", params: params![p("deck", P::E(K::Deck))], ret: R::SetOf(K::Card), ctx: Ctx::Query, doc: "The cards of a deck's draw pile and discard pile." },
     Builtin { name: "hand_size", params: params![p("side", P::E(K::Side))], ret: R::Int, ctx: Ctx::Query, doc: "How many cards a side holds." },
     // --- the map
-    Builtin { name: "spaces", params: &SPACE_FILTERS, ret: R::SetOf(K::Space), ctx: Ctx::Query, doc: "The spaces that pass every filter given." },
+    Builtin { name: "spaces", params: &SPACE_FILTERS, ret: R::SetOf(K::Space), ctx: Ctx::Query, doc: "The spaces that pass every filter given (`next_to`: next to any space of a set; `holding`: where any unit of a set stands)." },
     Builtin { name: "units", params: &UNIT_FILTERS, ret: R::SetOf(K::Unit), ctx: Ctx::Query, doc: "The units in play that pass every filter given." },
     Builtin { name: "controller", params: params![p("space", P::E(K::Space))], ret: R::E(K::Side), ctx: Ctx::Query, doc: "The side that controls a space (an error to ask of a neutral space; test `neutral` first)." },
     Builtin { name: "controls", params: params![p("side", P::E(K::Side)), p("space", P::E(K::Space))], ret: R::Bool, ctx: Ctx::Query, doc: "Whether a side controls a space." },

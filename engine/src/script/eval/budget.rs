@@ -240,7 +240,7 @@ impl Eval<'_> {
                 }
             }
         }
-        self.frames.push(start);
+        let caller = std::mem::replace(&mut self.frame, start);
         let (quick, arity) = b.quick;
         let value = if b.tests {
             self.test_each(b.builtin.name, args, range)
@@ -254,7 +254,7 @@ impl Eval<'_> {
         } else {
             self.call_builtin((b.builtin, quick), args, range)
         };
-        self.frames.pop();
+        self.frame = caller;
         self.evaluated.truncate(start);
         let value = value?;
         if let Value::Set(items) = &value {

@@ -296,6 +296,37 @@ impl Eval<'_> {
                 "terrain" => Filter::Terrain(id),
                 "feature" => Filter::Feature(id),
                 "adjacent_to" => Filter::Adjacent(g.index_of(id)),
+                // Next to any space of a set (each member's neighbours marked: adjacency goes
+                // both ways), or where any unit of a set stands.
+                "next_to" | "holding" => {
+                    let mut at = (vec![false; n], Vec::new());
+                    let members = match v {
+                        Value::Set(members) => &members[..],
+                        _ => &[],
+                    };
+                    for m in members {
+                        match m {
+                            Value::Id(_, id) if key == "next_to" => {
+                                for &(near, _) in
+                                    g.index_of(*id).map_or(&[][..], |y| g.neighbours(y))
+                                {
+                                    at.0[near] = true;
+                                    at.1.push(near);
+                                }
+                            }
+                            Value::Unit(u) if key == "holding" => {
+                                if let Some(Loc::Space(sp)) =
+                                    self.state.units.get(*u).map(|x| &x.at)
+                                {
+                                    mark(&mut at, sp);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    keep_fewest(at.1);
+                    Filter::Marked(at.0)
+                }
                 "marker" => {
                     let mut at = (vec![false; n], Vec::new());
                     for m in self.state.markers.iter().filter(|m| m.marker == the) {
