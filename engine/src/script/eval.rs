@@ -148,7 +148,9 @@ struct Eval<'a> {
     /// for every call, so that a call allocates nothing for them.
     evaluated: Vec<(*const Expr, Value)>,
     /// Where the arguments of the innermost builtin being called start in `evaluated` (0
-    /// outside every call, where `evaluated` is empty); each call keeps its caller's.
+    /// outside every call); each call puts its caller's back. Above it lie that builtin's
+    /// arguments not yet taken, and while a call's arguments are evaluated, those evaluated
+    /// before them: an expression is looked for among them only when one lies there.
     frame: usize,
     /// What the last run of the script read before it asked, and what this one reads (see
     /// [`replay`]); none when the run keeps nothing.
