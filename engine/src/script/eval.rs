@@ -24,6 +24,7 @@ mod queries;
 mod quick;
 mod replay;
 mod shared;
+mod spaces;
 
 pub(crate) use names::GIVEN_NAMES;
 pub use quick::{condition_counted, run_counted, without_quick};
