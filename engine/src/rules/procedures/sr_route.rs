@@ -20,6 +20,9 @@ pub(super) struct Reach {
     /// The neutral spaces it reaches under `sr_neutrals`, each with the space it comes from
     /// (the route crossing the fewest neutral spaces, first in the map's order).
     pub neutral: BTreeMap<usize, usize>,
+    /// The neutral spaces it reaches by land and may go on from, each with the space its land
+    /// route comes from (a route reaching one across a sea line stops there).
+    through: BTreeMap<usize, usize>,
 }
 
 /// The routes of unit `unit`'s SR from space `at`; none when it may not leave. With a space
@@ -110,6 +113,10 @@ pub(super) fn reach(
     };
     let mut seen = vec![false; g.spaces.len()];
     seen[start] = true;
+    // The spaces the route reaches by land, which it may go on from: a space reached first
+    // across a sea line (where a unit must stop) is gone on from once a land route reaches it.
+    let mut landed = vec![false; g.spaces.len()];
+    landed[start] = true;
     // Whether a route may enter each space, whichever way it comes (0 not yet asked, 1 yes,
     // 2 no): asked once of each space, however many of its neighbours the route reaches.
     let mut open_space = vec![0u8; g.spaces.len()];
@@ -125,7 +132,7 @@ pub(super) fn reach(
     let mut stack = vec![start];
     while let Some(i) = stack.pop() {
         for &(n, e) in g.neighbours(i) {
-            let Some(sea) = crossing(e).filter(|_| !seen[n]) else {
+            let Some(sea) = crossing(e).filter(|&sea| !(landed[n] || sea && seen[n])) else {
                 continue;
             };
             if !may_enter_space(n) || !may_cross(i, n, e) {
@@ -133,21 +140,22 @@ pub(super) fn reach(
             }
             seen[n] = true;
             if until == Some(n) {
-                let neutral = BTreeMap::new();
                 return Some(Reach {
                     start,
                     seen,
-                    neutral,
+                    neutral: BTreeMap::new(),
+                    through: BTreeMap::new(),
                 });
             }
             if !sea {
+                landed[n] = true;
                 stack.push(n);
                 expanded.push(n);
             }
         }
     }
     // On into neutral spaces, level by level from the spaces the route may go on from.
-    let mut neutral = BTreeMap::new();
+    let (mut neutral, mut through) = (BTreeMap::new(), BTreeMap::new());
     let open: Vec<usize> = open_rules(rules, state, &side).collect();
     if !open.is_empty() {
         expanded.sort_unstable();
@@ -155,8 +163,12 @@ pub(super) fn reach(
         while let Some(i) = queue.pop_front() {
             for &(n, e) in g.neighbours(i) {
                 let id = &g.spaces[n].id;
+                let Some(sea) = crossing(e) else {
+                    continue;
+                };
                 if n == start
-                    || neutral.contains_key(&n)
+                    || through.contains_key(&n)
+                    || sea && neutral.contains_key(&n)
                     || holders[n].is_some()
                     || enemy_in(rules, state, id, side)
                     || !may_enter_among(rules, state, &side, (n, &holders))
@@ -168,11 +180,9 @@ pub(super) fn reach(
                 {
                     continue;
                 }
-                let Some(sea) = crossing(e) else {
-                    continue;
-                };
-                neutral.insert(n, i);
+                neutral.entry(n).or_insert(i);
                 if !sea {
+                    through.insert(n, i);
                     queue.push_back(n);
                 }
             }
@@ -182,6 +192,7 @@ pub(super) fn reach(
         start,
         seen,
         neutral,
+        through,
     })
 }
 
@@ -275,7 +286,7 @@ pub(super) fn may_end(rules: &Rules, state: &State, side: &str, space: &str) -> 
 }
 
 /// The neutral spaces a route to the neutral space `to` crosses before it, nearest first:
-/// they become the side's as the unit passes.
+/// they become the side's as the unit passes. The route goes on from each of them by land.
 pub(super) fn crossed(reach: &Reach, to: usize) -> Vec<usize> {
     let mut out = Vec::new();
     let mut at = reach.neutral.get(&to).copied();
@@ -284,7 +295,7 @@ pub(super) fn crossed(reach: &Reach, to: usize) -> Vec<usize> {
             break;
         }
         out.push(i);
-        at = reach.neutral.get(&i).copied();
+        at = reach.through.get(&i).copied();
     }
     out.reverse();
     out
