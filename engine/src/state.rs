@@ -255,6 +255,9 @@ pub struct State {
     /// Spaces whose victory points count for another side than their controller's (the play
     /// rule `counts_as`), with that side: what the victory track has been changed by.
     pub vp_counted: BTreeMap<String, String>,
+    /// The stamps at which `vp_counted` was last brought up to date (see
+    /// [`crate::rules::KeptSettled`]).
+    pub vp_settled: crate::rules::KeptSettled,
     /// Where play stands in the sequence of play, and the prompt it waits on.
     pub flow: crate::rules::Flow,
     /// For statistics (see [`Record`]).

@@ -22,6 +22,12 @@ impl<'c> PreparedCondition<'c> {
         Some(PreparedCondition { expr, script })
     }
 
+    /// Whether it reads nothing of the state but its stamped parts
+    /// ([`crate::script::reads::reads_only_stamped_parts`]).
+    pub(crate) fn reads_only_stamped_parts(&self) -> bool {
+        crate::script::reads::reads_only_stamped_parts(self.expr)
+    }
+
     /// Whether it holds in a context (false when it fails).
     pub(crate) fn holds(&self, rules: &Rules, state: &State, ctx: &Context) -> bool {
         hook_memo::condition(rules.content, state, self.script, self.expr, ctx)

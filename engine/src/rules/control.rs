@@ -262,13 +262,47 @@ fn any_counting_marker(rules: &Rules, state: &State, of_rule: impl Fn(&crate::Id
     any
 }
 
+/// What the `counts_as` rules read when their conditions read only the state's stamped parts
+/// (`Rules::counts_as_stamped`): the content, the stamps of the pieces, the markers, control
+/// and the flags, the turn and the round. Settling changes none of them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SettledAt {
+    content: u64,
+    units: u64,
+    markers: u64,
+    control: u64,
+    flags: u64,
+    turn: u32,
+    round: u32,
+}
+
 /// Brings the victory track up to date with the spaces whose points count for another side
 /// than their controller's (`counts_as`): a marker placed or removed, a unit come or gone.
+/// Runs before every step of play; when the rules' conditions read only the state's stamped
+/// parts, a state settled at its stamps is left as it is.
 pub(super) fn settle_counted_vp(rules: &Rules, state: &mut State) {
-    let rules_for = &rules.play.victory.counts_as;
-    if rules_for.is_empty() {
+    if rules.play.victory.counts_as.is_empty() {
         return;
     }
+    let at = rules.counts_as_stamped().then(|| SettledAt {
+        content: rules.content.memo_id(),
+        units: state.units.stamp(),
+        markers: state.markers.stamp(),
+        control: state.control.stamp(),
+        flags: state.flags.stamp(),
+        turn: state.turn,
+        round: state.round,
+    });
+    if at.is_some() && state.vp_settled.0 == at {
+        return;
+    }
+    settle(rules, state);
+    state.vp_settled = crate::rules::KeptSettled(at);
+}
+
+/// [`settle_counted_vp`], asked anew.
+fn settle(rules: &Rules, state: &mut State) {
+    let rules_for = &rules.play.victory.counts_as;
     // The rules' markers as ids, compared by address (this runs before every step of play,
     // and most often finds none of them on the map and no space counted: then it is done).
     let of_rule = |marker: &crate::Id| rules.counts_as().iter().any(|(m, _)| m == marker);

@@ -48,3 +48,12 @@ pub struct KeptCosts(pub(crate) Option<(u64, std::sync::Arc<Vec<SpaceCosts>>)>);
 pub(crate) type SpaceCosts = (crate::Id, [Option<u32>; 2]);
 
 derived_data!(KeptCosts);
+
+/// The stamps at which the victory track was last brought up to date with the `counts_as`
+/// rules (`control::settle_counted_vp`), when their conditions read only the state's stamped
+/// parts: while the state's are the same, settling again would change nothing. Derived data:
+/// two states that differ only in it are the same, and it prints as nothing.
+#[derive(Clone, Default)]
+pub struct KeptSettled(pub(crate) Option<super::control::SettledAt>);
+
+derived_data!(KeptSettled);

@@ -50,7 +50,7 @@ pub use action::{Action, Word};
 pub use combat::CombatTask;
 pub use given::Given;
 pub(crate) use kept::SpaceCosts;
-pub use kept::{KeptCosts, KeptReplay};
+pub use kept::{KeptCosts, KeptReplay, KeptSettled};
 pub use procedures::space_activation_cost;
 pub use prompt::Prompt;
 pub use stacking::{may_enter, may_operate};
@@ -249,6 +249,10 @@ pub struct Rules<'c> {
     /// one (none inside when it is missing: it never holds), found once for the many spaces
     /// asked about before every step.
     counts_as: Vec<(crate::Id, Option<Option<conditions::PreparedCondition<'c>>>)>,
+    /// Whether every `counts_as` condition reads only the state's stamped parts: then what
+    /// the rules settle stands while those stamps, the turn and the round do
+    /// ([`control::SettledAt`]).
+    counts_as_stamped: bool,
     /// The scenario's start before any die is rolled ([`State::laid_out`]), laid out by the
     /// first game to start and copied by the rest of a batch.
     laid_out: std::sync::OnceLock<Result<State, crate::state::SetupError>>,
@@ -322,6 +326,12 @@ impl<'c> Rules<'c> {
                     (crate::Id::new(&c.marker), when)
                 })
                 .collect(),
+            counts_as_stamped: (play.victory.counts_as.iter().enumerate()).all(|(i, c)| {
+                let at = format!("/play/victory/counts_as/{i}/when");
+                c.when.is_none()
+                    || conditions::PreparedCondition::at(content, &at)
+                        .is_none_or(|w| w.reads_only_stamped_parts())
+            }),
             laid_out: std::sync::OnceLock::new(),
         })
     }
@@ -340,6 +350,12 @@ impl<'c> Rules<'c> {
         &self,
     ) -> &[(crate::Id, Option<Option<conditions::PreparedCondition<'c>>>)] {
         &self.counts_as
+    }
+
+    /// Whether every `counts_as` condition reads only the state's stamped parts (see the
+    /// field's documentation).
+    pub(crate) fn counts_as_stamped(&self) -> bool {
+        self.counts_as_stamped
     }
 
     /// Whether a connection (by edge index) may be crossed by a move, a retreat or an advance:

@@ -317,30 +317,74 @@ const NO_OTHER_PIECES: &[&str] = &[
 /// What else it reads of the state is the state's, not a piece's. Used to keep a unit's moves
 /// from one prompt to the next while the pieces that changed are far from it.
 pub fn reads_only_given_pieces(e: &Expr) -> bool {
+    every_call(e, &|name, args| match name {
+        "spaces" => args.iter().all(|a| {
+            a.name
+                .as_ref()
+                // The map's filters, its markers and who controls it.
+                .map(|n| n.name.as_str())
+                .is_some_and(|f| {
+                    MAP_FILTERS.contains(&f) || matches!(f, "controlled_by" | "marker")
+                })
+        }),
+        other => NO_OTHER_PIECES.contains(&other),
+    })
+}
+
+/// The builtins whose answers follow from the content, their arguments and the parts of the
+/// state that take a fresh stamp at every change: the pieces (where they stand, their steps,
+/// whom they serve), the markers, control and the flags; with the turn and the round.
+const STAMPED: &[&str] = &[
+    "units",
+    "spaces",
+    "controls",
+    "controller",
+    "neutral",
+    "has_marker",
+    "flag",
+    "turn",
+    "round",
+    "season",
+    "year",
+    "exists",
+    "count",
+    "contains",
+    "union",
+    "filter",
+    "any",
+    "all",
+    "min",
+    "max",
+    "adjacent",
+    "has_feature",
+    "in_region",
+    "connected_by",
+    "distance",
+];
+
+/// Whether a script reads nothing of the state but its stamped parts (see [`STAMPED`]), the
+/// turn and the round: asked again with the same names while those stamps, the turn and the
+/// round are the same, it answers the same. No supply (which hooks may make read anything),
+/// no track, no card.
+pub fn reads_only_stamped_parts(e: &Expr) -> bool {
+    every_call(e, &|name, _| STAMPED.contains(&name))
+}
+
+/// Whether every call a script makes, in its arguments and tests too, passes `allowed`
+/// (asked of its builtin's name and its arguments); a part that did not check passes none.
+fn every_call(e: &Expr, allowed: &impl Fn(&str, &[super::syntax::Arg]) -> bool) -> bool {
     match &e.kind {
         ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Text(_) | ExprKind::Name(_) => true,
         ExprKind::Error => false,
-        ExprKind::Field { target, .. } => reads_only_given_pieces(target),
-        ExprKind::Unary { operand, .. } => reads_only_given_pieces(operand),
+        ExprKind::Field { target, .. } => every_call(target, allowed),
+        ExprKind::Unary { operand, .. } => every_call(operand, allowed),
         ExprKind::Binary { left, right, .. } => {
-            reads_only_given_pieces(left) && reads_only_given_pieces(right)
+            every_call(left, allowed) && every_call(right, allowed)
         }
-        ExprKind::Lambda { body, .. } => reads_only_given_pieces(body),
-        ExprKind::List(items) => items.iter().all(reads_only_given_pieces),
+        ExprKind::Lambda { body, .. } => every_call(body, allowed),
+        ExprKind::List(items) => items.iter().all(|x| every_call(x, allowed)),
         ExprKind::Call { name, args } => {
-            let allowed = match name.name.as_str() {
-                "spaces" => args.iter().all(|a| {
-                    a.name
-                        .as_ref()
-                        // The map's filters, its markers and who controls it.
-                        .map(|n| n.name.as_str())
-                        .is_some_and(|f| {
-                            MAP_FILTERS.contains(&f) || matches!(f, "controlled_by" | "marker")
-                        })
-                }),
-                other => NO_OTHER_PIECES.contains(&other),
-            };
-            allowed && args.iter().all(|a| reads_only_given_pieces(&a.value))
+            allowed(name.name.as_str(), args) && args.iter().all(|a| every_call(&a.value, allowed))
         }
     }
 }
@@ -469,6 +513,27 @@ mod tests {
                 !reads_only_given_pieces(&expr(other_pieces)),
                 "{other_pieces}"
             );
+        }
+    }
+
+    #[test]
+    fn a_script_of_pieces_markers_control_flags_and_the_turn_reads_only_stamped_parts() {
+        for stamped in [
+            "not exists(units(in: space, side: axis))",
+            "has_marker(space, partisan) and controls(allied, space) and flag(f)",
+            "count(filter(spaces(region: r, occupied_by: axis), |s| s.vp > 0)) > turn()",
+            "any(units(side: axis), |u| u.space == space and not u.reduced)",
+        ] {
+            assert!(reads_only_stamped_parts(&expr(stamped)), "{stamped}");
+        }
+        for unstamped in [
+            "in_supply(u)",
+            "full_supply_at(space, ge)",
+            "track(vp) > 3",
+            "played(partisans) and not exists(units(in: space))",
+            "available(ge_panzer_army) > 0",
+        ] {
+            assert!(!reads_only_stamped_parts(&expr(unstamped)), "{unstamped}");
         }
     }
 

@@ -90,6 +90,8 @@ impl State {
             resting,
             theatres,
             vp_counted,
+            // Derived from the stamps of the parts it reads.
+            vp_settled: _,
             flow,
             record: _,
             rng,

@@ -57,6 +57,7 @@ impl State {
             resting: BTreeMap::new(),
             theatres: BTreeMap::new(),
             vp_counted: BTreeMap::new(),
+            vp_settled: Default::default(),
             forced_dice: Vec::new(),
             flow: crate::rules::Flow::default(),
             record: Shared::default(),
