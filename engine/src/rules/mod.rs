@@ -302,6 +302,22 @@ impl<'c> Rules<'c> {
             None if game.play.is_none() => Ok(usize::MAX),
             None => Err(RulesError(format!("no stat `{id}` in game.ron"))),
         };
+        let counts_as: Vec<_> = (play.victory.counts_as.iter().enumerate())
+            .map(|(i, c)| {
+                let at = format!("/play/victory/counts_as/{i}/when");
+                let when = c
+                    .when
+                    .as_ref()
+                    .map(|_| conditions::PreparedCondition::at(content, &at));
+                (crate::Id::new(&c.marker), when)
+            })
+            .collect();
+        // A rule without a condition, or whose condition never holds, reads nothing.
+        let counts_as_stamped = (counts_as.iter()).all(|(_, when)| {
+            when.iter()
+                .flatten()
+                .all(conditions::PreparedCondition::reads_only_stamped_parts)
+        });
         Ok(Rules {
             content,
             game,
@@ -316,22 +332,8 @@ impl<'c> Rules<'c> {
                 .collect(),
             facts: facts::all(game, play, &content.counters),
             stack: stacking::Tables::new(content, (&game.stacking, play)),
-            counts_as: (play.victory.counts_as.iter().enumerate())
-                .map(|(i, c)| {
-                    let at = format!("/play/victory/counts_as/{i}/when");
-                    let when = c
-                        .when
-                        .as_ref()
-                        .map(|_| conditions::PreparedCondition::at(content, &at));
-                    (crate::Id::new(&c.marker), when)
-                })
-                .collect(),
-            counts_as_stamped: (play.victory.counts_as.iter().enumerate()).all(|(i, c)| {
-                let at = format!("/play/victory/counts_as/{i}/when");
-                c.when.is_none()
-                    || conditions::PreparedCondition::at(content, &at)
-                        .is_none_or(|w| w.reads_only_stamped_parts())
-            }),
+            counts_as,
+            counts_as_stamped,
             laid_out: std::sync::OnceLock::new(),
         })
     }
