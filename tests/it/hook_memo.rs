@@ -231,14 +231,35 @@ fn a_script_answered_takes_what_it_read_before_the_question_and_plays_as_if_run_
 fn supply_levels_kept_from_prompt_to_prompt_change_nothing_in_play() {
     // Barbarossa to Berlin asks supply at nearly every prompt (activation costs, SR, moves):
     // a campaign's first turns played with the levels kept and with every question traced.
+    same_without_kept(7, 250);
+}
+
+/// The B2B campaign's first `actions` actions of seed `seed`, played with what is kept from
+/// one question to the next and with everything asked anew: the same every time.
+fn same_without_kept(seed: u64, actions: usize) -> Vec<String> {
     let content = crate::cards::b2b();
-    let with = trace(content, "campaign", 7, 250);
+    let with = trace(content, "campaign", seed, actions);
     let without =
-        sandtable_engine::rules::supply::without_kept(|| trace(content, "campaign", 7, 250));
+        sandtable_engine::rules::supply::without_kept(|| trace(content, "campaign", seed, actions));
     assert_eq!(with.len(), without.len());
     for (i, (a, b)) in with.iter().zip(&without).enumerate() {
         assert!(a == b, "action {i} differs");
     }
+    with
+}
+
+#[test]
+fn rule_12_2_sr_routes_keep_the_spaces_they_may_enter_from_route_to_route_and_change_nothing() {
+    // 12.2: an SR route runs through the side's spaces free of enemy units. Which spaces a
+    // route may enter is kept for the next unit's route while the view, control, markers and
+    // flags are the same: the campaign's first SR rounds played with and without it.
+    let with = same_without_kept(11, 400);
+    // Its SR destination prompts, whose last option is `back`.
+    let destinations = with.iter().filter(|t| t.contains("\"back\"]")).count();
+    assert!(
+        destinations >= 5,
+        "only {destinations} SR destination prompts"
+    );
 }
 
 #[test]

@@ -14,6 +14,7 @@ mod parts;
 pub(in crate::rules) mod zones;
 
 pub(crate) use cache::SupplyCache;
+pub(crate) use kept::kept_off;
 pub use kept::{levels_kept, levels_kept_reaching, view_kept, without_kept};
 pub use parts::without_parts;
 
@@ -126,6 +127,11 @@ impl SideView {
 
     pub fn side(&self) -> &str {
         &self.side
+    }
+
+    /// The view's stamp: two views with the same stamp hold the same spaces.
+    pub(crate) fn stamp(&self) -> u64 {
+        self.stamp
     }
 
     /// Whether the side controls the space of graph index `i` free of enemy pieces.

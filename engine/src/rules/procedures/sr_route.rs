@@ -43,22 +43,11 @@ pub(super) fn reach(
     // The side's spaces free of enemy pieces: its view of the map for supply, kept from the
     // prompt before (the unit's choice) while no piece moved.
     let view = supply::view_kept(rules.content, state, &side);
-    let friendly = |i: usize| view.friendly(i);
-    // The spaces whose markers block the side's SR, found once.
-    let mut blocking = vec![false; g.spaces.len()];
-    for h in rules.play.hindering_markers.iter() {
-        if h.blocks_sr && h.side == side {
-            // The marker's id, compared by address with each marker on the map.
-            let marker = crate::Id::new(&h.marker);
-            for m in state.markers.iter().filter(|m| m.marker == marker) {
-                if let Some(i) = g.index_of(m.space) {
-                    blocking[i] = true;
-                }
-            }
-        }
-    }
-    let blocked = |i: usize| blocking[i];
-    if blocked(start) {
+    // Which spaces a route may enter, kept from the route before while the view, control,
+    // markers and flags are the same.
+    let mut spaces = Spaces::kept(rules, state, &side, &view);
+    let blocked = |spaces: &Spaces, i: usize| spaces.blocked[i];
+    if blocked(&spaces, start) {
         return None;
     }
     // The game's `MayRedeploy` hooks, asked of each connection a route may cross, in one
@@ -119,20 +108,27 @@ pub(super) fn reach(
     landed[start] = true;
     // Whether a route may enter each space, whichever way it comes (0 not yet asked, 1 yes,
     // 2 no): asked once of each space, however many of its neighbours the route reaches.
-    let mut open_space = vec![0u8; g.spaces.len()];
     let mut may_enter_space = |n: usize| {
-        if open_space[n] == 0 {
-            let open =
-                friendly(n) && may_enter_among(rules, state, &side, (n, &holders)) && !blocked(n);
-            open_space[n] = if open { 1 } else { 2 };
+        if spaces.open[n] == 0 {
+            let open = view.friendly(n)
+                && may_enter_among(rules, state, &side, (n, &holders))
+                && !spaces.blocked[n];
+            spaces.open[n] = if open { 1 } else { 2 };
         }
-        open_space[n] == 1
+        spaces.open[n] == 1
     };
-    let mut expanded = vec![start];
-    let mut stack = vec![start];
+    // Room for a route over much of a side's map from the start.
+    let mut expanded = Vec::with_capacity(128);
+    expanded.push(start);
+    let mut stack = Vec::with_capacity(64);
+    stack.push(start);
     while let Some(i) = stack.pop() {
         for &(n, e) in g.neighbours(i) {
-            let Some(sea) = crossing(e).filter(|&sea| !(landed[n] || sea && seen[n])) else {
+            // Most neighbours were reached by land already: passed over first.
+            if landed[n] {
+                continue;
+            }
+            let Some(sea) = crossing(e).filter(|&sea| !(sea && seen[n])) else {
                 continue;
             };
             if !may_enter_space(n) || !may_cross(i, n, e) {
@@ -172,7 +168,7 @@ pub(super) fn reach(
                     || holders[n].is_some()
                     || enemy_in(rules, state, id, side)
                     || !may_enter_among(rules, state, &side, (n, &holders))
-                    || blocked(n)
+                    || blocked(&spaces, n)
                     || !open
                         .iter()
                         .any(|&r| may_go(rules, state, (&side, r), (i, n)))
@@ -194,6 +190,117 @@ pub(super) fn reach(
         neutral,
         through,
     })
+}
+
+/// What a side's routes may enter, by space: kept per thread for the next route (the next
+/// unit's SR) while what it reads is the same, so a route asks only the spaces no route
+/// before it reached. Put back in the thread's keeping when dropped.
+struct Spaces {
+    key: SpacesKey,
+    /// Whether a route may enter each space, whichever way it comes: 0 not yet asked, 1 yes,
+    /// 2 no (the side's free of enemy pieces, open to it, not blocked).
+    open: Vec<u8>,
+    /// The spaces whose markers block the side's SR.
+    blocked: Vec<bool>,
+    /// Whether it goes back in the thread's keeping (not while [`supply::without_kept`]).
+    keep: bool,
+}
+
+/// What [`Spaces`] reads: the content and scenario, the side, its view of the map (the
+/// spaces free of enemy pieces, by the view's stamp), the control of the map, the markers and
+/// the flags (neutral spaces open under a flag), by their stamps.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct SpacesKey {
+    view: u64,
+    control: u64,
+    markers: u64,
+    flags: u64,
+    side: crate::Id,
+    content: u64,
+    scenario: usize,
+}
+
+/// How many [`Spaces`] a thread keeps: a side's, and the other side's.
+const KEPT_SPACES: usize = 4;
+
+/// [`Spaces`] in the thread's keeping: its parts, without the guard that puts them back.
+type KeptSpaces = (SpacesKey, Vec<u8>, Vec<bool>);
+
+thread_local! {
+    static SPACES: std::cell::RefCell<Vec<KeptSpaces>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Spaces {
+    /// The side's spaces as the last route that read the same left them, or asked anew.
+    fn kept(rules: &Rules, state: &State, side: &str, view: &supply::SideView) -> Spaces {
+        let key = SpacesKey {
+            view: view.stamp(),
+            control: state.control.stamp(),
+            markers: state.markers.stamp(),
+            flags: state.flags.stamp(),
+            side: crate::Id::new(side),
+            content: rules.content.memo_id(),
+            scenario: std::ptr::from_ref(rules.scenario) as usize,
+        };
+        let keep = !supply::kept_off();
+        let found = SPACES.with(|k| {
+            let mut k = k.borrow_mut();
+            if !keep {
+                return None;
+            }
+            let i = k.iter().position(|s| s.0 == key)?;
+            let (_, open, blocked) = k.swap_remove(i);
+            Some(Spaces {
+                key,
+                open,
+                blocked,
+                keep,
+            })
+        });
+        found.unwrap_or_else(|| {
+            let g = &rules.content.graph;
+            let mut blocked = vec![false; g.spaces.len()];
+            for h in rules.play.hindering_markers.iter() {
+                if h.blocks_sr && h.side == side {
+                    // The marker's id, compared by address with each marker on the map.
+                    let marker = crate::Id::new(&h.marker);
+                    for m in state.markers.iter().filter(|m| m.marker == marker) {
+                        if let Some(i) = g.index_of(m.space) {
+                            blocked[i] = true;
+                        }
+                    }
+                }
+            }
+            Spaces {
+                key,
+                open: vec![0; g.spaces.len()],
+                blocked,
+                keep,
+            }
+        })
+    }
+}
+
+impl Drop for Spaces {
+    fn drop(&mut self) {
+        if !self.keep {
+            return;
+        }
+        let spaces = (
+            self.key,
+            std::mem::take(&mut self.open),
+            std::mem::take(&mut self.blocked),
+        );
+        // Not kept when the thread is ending.
+        let _ = SPACES.try_with(|k| {
+            let mut k = k.borrow_mut();
+            if k.len() >= KEPT_SPACES {
+                k.remove(0);
+            }
+            k.push(spaces);
+        });
+    }
 }
 
 /// What an SR may make of a connection, by its kinds.

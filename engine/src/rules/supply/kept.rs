@@ -101,10 +101,16 @@ thread_local! {
     static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Runs `f` with every supply question traced anew, none kept: to show that keeping levels
-/// changes nothing in play.
+/// Runs `f` with every supply question traced anew, none kept, and every SR route's spaces
+/// asked anew: to show that keeping them changes nothing in play.
 pub fn without_kept<R>(f: impl FnOnce() -> R) -> R {
     crate::rules::hook_memo::switched_on(&OFF, f)
+}
+
+/// Whether what is kept from one question to the next is switched off ([`without_kept`]):
+/// the SR routes' spaces (`procedures::sr_route`) follow it too.
+pub(crate) fn kept_off() -> bool {
+    OFF.with(std::cell::Cell::get)
 }
 
 /// [`levels_seen`] on a side's whole view (as [`SideView::new`] makes it), from the levels
