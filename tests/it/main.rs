@@ -1,6 +1,7 @@
 //! Sandtable's integration tests: one binary, a module per area.
 
 mod activation_hooks;
+mod asker;
 mod b2b_content;
 mod b2b_rules;
 mod berlin;

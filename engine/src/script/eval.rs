@@ -17,6 +17,7 @@ use crate::state::{space_in_region, Loc, MarkerOnMap, Modifier, ModifierEffect, 
 use crate::tables::{ColumnInput, RowInput};
 use budget::{checked, narrow};
 
+mod asker;
 mod budget;
 mod effects;
 mod names;
@@ -26,6 +27,7 @@ mod replay;
 mod shared;
 mod spaces;
 
+pub use asker::Asker;
 pub(crate) use names::GIVEN_NAMES;
 pub use quick::{condition_counted, run_counted, without_quick};
 pub use replay::{values_replayed, without_replay, Replay};
@@ -250,37 +252,6 @@ pub fn all_hold(parts: &[&Expr], content: &Content, state: &State, ctx: &Context
         e.steps = 0;
         e.condition(p).unwrap_or(false)
     })
-}
-
-/// Conditions asked one after another of the same state, in a context whose names change
-/// between questions (a play rule's condition asked of every space): what an evaluation
-/// works out from the state alone, the supply traced, is shared by all of them. Each question
-/// has the step budget of its own.
-pub struct Asker<'a> {
-    e: Eval<'a>,
-}
-
-impl<'a> Asker<'a> {
-    pub fn new(content: &'a Content, state: &'a State, ctx: Context) -> Asker<'a> {
-        Asker {
-            e: Eval::with_context(content, state, Cow::Owned(ctx), &[]),
-        }
-    }
-
-    pub fn ctx(&self) -> &Context {
-        &self.e.ctx
-    }
-
-    /// The context, to change its names before the next question.
-    pub fn ctx_mut(&mut self) -> &mut Context {
-        self.e.ctx.to_mut()
-    }
-
-    /// Whether `expr` holds in the context as it is now.
-    pub fn condition(&mut self, expr: &Expr) -> Result<bool, ScriptError> {
-        self.e.steps = 0;
-        self.e.condition(expr)
-    }
 }
 
 /// Evaluates an expression that gives a number (a hook's modifier).

@@ -115,7 +115,7 @@ pub(super) fn sr_marker_destinations(
         .iter()
         .filter(|s| in_country(s) && given.may_be("to") && given.names(1, s.id))
         .filter(|s| {
-            asker.ctx_mut().space = Some(s.id);
+            asker.set_space(s.id);
             to.asked(rules, state, &mut asker)
         })
         .map(|s| s.id)
@@ -250,7 +250,7 @@ pub(super) fn home_spaces(
     // An entry limited to some units a round opens a space only until that many came in.
     let mut asker = Asker::new(rules.content, state, side_context(rules, &side));
     let mut opened = |space: &str, level: Level| {
-        asker.ctx_mut().space = Some(space.into());
+        asker.set_space(space.into());
         let came = state.flow.marks.entered_from_box.get(space).copied();
         entries.iter().any(|(e, to)| {
             let least = match e.supply {
