@@ -28,6 +28,12 @@ impl<'c> PreparedCondition<'c> {
         crate::script::reads::reads_only_stamped_parts(self.expr)
     }
 
+    /// Whether, asked of a space, it reads no piece but those in the space
+    /// ([`crate::script::reads::reads_pieces_only_in_space`]).
+    pub(crate) fn reads_pieces_only_in_space(&self) -> bool {
+        crate::script::reads::reads_pieces_only_in_space(self.expr)
+    }
+
     /// Whether it holds in a context (false when it fails).
     pub(crate) fn holds(&self, rules: &Rules, state: &State, ctx: &Context) -> bool {
         hook_memo::condition(rules.content, state, self.script, self.expr, ctx)

@@ -296,8 +296,46 @@ pub(super) fn settle_counted_vp(rules: &Rules, state: &mut State) {
     if at.is_some() && state.vp_settled.0 == at {
         return;
     }
+    // Settled before some pieces changed, none of them in a counted space, and nothing else.
+    let only_far = |at: SettledAt, was: SettledAt| {
+        rules.counts_as_by_space()
+            && SettledAt {
+                units: at.units,
+                ..was
+            } == at
+            && pieces_far(rules, state, was.units)
+    };
+    if let (Some(at), Some(was)) = (at, state.vp_settled.0) {
+        if only_far(at, was) {
+            state.vp_settled = crate::rules::KeptSettled(Some(at));
+            return;
+        }
+    }
     settle(rules, state);
     state.vp_settled = crate::rules::KeptSettled(at);
+}
+
+/// Whether the pieces changed since the pieces' stamp `since` (a few, named by their journal)
+/// neither stood nor stand in a space the `counts_as` rules count: a space with a marker of
+/// theirs, or one whose points count for another side now.
+fn pieces_far(rules: &Rules, state: &State, since: u64) -> bool {
+    /// How many changed pieces are looked at before the rules are asked anew.
+    const MOST: usize = 16;
+    let Some(changed) = state.units.changed_since(since, MOST) else {
+        return false;
+    };
+    let counted = |space: crate::Id| {
+        state.vp_counted.contains_key(space.as_str())
+            || (state.markers.iter())
+                .any(|m| m.space == space && rules.counts_as().iter().any(|(k, _)| *k == m.marker))
+    };
+    changed.iter().all(|&(i, was)| {
+        let now = match &state.units[i].at {
+            crate::state::Loc::Space(s) => Some(*s),
+            _ => None,
+        };
+        !was.is_some_and(counted) && !now.is_some_and(counted)
+    })
 }
 
 /// [`settle_counted_vp`], asked anew.

@@ -253,6 +253,10 @@ pub struct Rules<'c> {
     /// the rules settle stands while those stamps, the turn and the round do
     /// ([`control::SettledAt`]).
     counts_as_stamped: bool,
+    /// Whether, besides, every `counts_as` condition reads no piece but those in the space it
+    /// is asked about: then what the rules settle stands while no piece came to a counted
+    /// space or left it, and the other stamps, the turn and the round are the same.
+    counts_as_by_space: bool,
     /// The scenario's start before any die is rolled ([`State::laid_out`]), laid out by the
     /// first game to start and copied by the rest of a batch.
     laid_out: std::sync::OnceLock<Result<State, crate::state::SetupError>>,
@@ -318,6 +322,12 @@ impl<'c> Rules<'c> {
                 .flatten()
                 .all(conditions::PreparedCondition::reads_only_stamped_parts)
         });
+        let counts_as_by_space = counts_as_stamped
+            && (counts_as.iter()).all(|(_, when)| {
+                when.iter()
+                    .flatten()
+                    .all(conditions::PreparedCondition::reads_pieces_only_in_space)
+            });
         Ok(Rules {
             content,
             game,
@@ -334,6 +344,7 @@ impl<'c> Rules<'c> {
             stack: stacking::Tables::new(content, (&game.stacking, play)),
             counts_as,
             counts_as_stamped,
+            counts_as_by_space,
             laid_out: std::sync::OnceLock::new(),
         })
     }
@@ -358,6 +369,12 @@ impl<'c> Rules<'c> {
     /// field's documentation).
     pub(crate) fn counts_as_stamped(&self) -> bool {
         self.counts_as_stamped
+    }
+
+    /// Whether every `counts_as` condition reads no piece but those of its space (see the
+    /// field's documentation).
+    pub(crate) fn counts_as_by_space(&self) -> bool {
+        self.counts_as_by_space
     }
 
     /// Whether a connection (by edge index) may be crossed by a move, a retreat or an advance:

@@ -318,17 +318,51 @@ const NO_OTHER_PIECES: &[&str] = &[
 /// from one prompt to the next while the pieces that changed are far from it.
 pub fn reads_only_given_pieces(e: &Expr) -> bool {
     every_call(e, &|name, args| match name {
-        "spaces" => args.iter().all(|a| {
-            a.name
-                .as_ref()
-                // The map's filters, its markers and who controls it.
-                .map(|n| n.name.as_str())
-                .is_some_and(|f| {
-                    MAP_FILTERS.contains(&f) || matches!(f, "controlled_by" | "marker")
-                })
-        }),
+        "spaces" => spaces_by_the_map(args),
         other => NO_OTHER_PIECES.contains(&other),
     })
+}
+
+/// Whether a call of `spaces` finds its spaces by the map alone: its filters, its markers and
+/// who controls it, never by the pieces on it.
+fn spaces_by_the_map(args: &[super::syntax::Arg]) -> bool {
+    args.iter().all(|a| {
+        a.name
+            .as_ref()
+            .map(|n| n.name.as_str())
+            .is_some_and(|f| MAP_FILTERS.contains(&f) || matches!(f, "controlled_by" | "marker"))
+    })
+}
+
+/// Whether a condition asked of a space (`space`) reads no piece but those standing in it: it
+/// finds pieces only by `units(in: space, ...)`, never by `spaces(occupied_by: ...)` or a
+/// supply trace, and names no test's member `space`. Used to leave a space's answer as it was
+/// while no piece came to the space or left it.
+pub fn reads_pieces_only_in_space(e: &Expr) -> bool {
+    let in_space = |a: &super::syntax::Arg| {
+        a.name.as_ref().is_some_and(|n| n.name.as_str() == "in")
+            && matches!(&a.value.kind, ExprKind::Name(n) if n.as_str() == "space")
+    };
+    !rebinds_space(e)
+        && every_call(e, &|name, args| match name {
+            "units" => args.iter().any(in_space),
+            "spaces" => spaces_by_the_map(args),
+            other => NO_OTHER_PIECES.contains(&other),
+        })
+}
+
+/// Whether a test within a script names its member `space`, hiding the space asked about.
+fn rebinds_space(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Text(_) | ExprKind::Name(_) => false,
+        ExprKind::Error => true,
+        ExprKind::Field { target, .. } => rebinds_space(target),
+        ExprKind::Unary { operand, .. } => rebinds_space(operand),
+        ExprKind::Binary { left, right, .. } => rebinds_space(left) || rebinds_space(right),
+        ExprKind::Lambda { param, body } => param.name.as_str() == "space" || rebinds_space(body),
+        ExprKind::List(items) => items.iter().any(rebinds_space),
+        ExprKind::Call { args, .. } => args.iter().any(|a| rebinds_space(&a.value)),
+    }
 }
 
 /// The builtins whose answers follow from the content, their arguments and the parts of the
@@ -534,6 +568,28 @@ mod tests {
             "available(ge_panzer_army) > 0",
         ] {
             assert!(!reads_only_stamped_parts(&expr(unstamped)), "{unstamped}");
+        }
+    }
+
+    #[test]
+    fn a_counts_as_condition_that_finds_pieces_only_in_its_space_reads_no_other_piece() {
+        // 16.3: a Partisan space counts for the Allies unless an Axis unit occupies it.
+        for by_space in [
+            "not exists(units(in: space, side: axis))",
+            "count(units(in: space, nation: ge)) < 2 and controls(allied, space)",
+            "has_marker(space, partisan) and count(spaces(region: r, controlled_by: axis)) > 3",
+        ] {
+            assert!(reads_pieces_only_in_space(&expr(by_space)), "{by_space}");
+        }
+        for elsewhere in [
+            "not exists(units(side: axis))",
+            "not exists(units(in: moscow, side: axis))",
+            "any(units(side: axis), |u| u.space == space)",
+            "count(spaces(occupied_by: axis, adjacent_to: space)) == 0",
+            "any(spaces(adjacent_to: space), |space| exists(units(in: space)))",
+            "in_supply(u)",
+        ] {
+            assert!(!reads_pieces_only_in_space(&expr(elsewhere)), "{elsewhere}");
         }
     }
 
