@@ -326,8 +326,7 @@ fn pieces_far(rules: &Rules, state: &State, since: u64) -> bool {
     };
     let counted = |space: crate::Id| {
         state.vp_counted.contains_key(space.as_str())
-            || (state.markers.iter())
-                .any(|m| m.space == space && rules.counts_as().iter().any(|(k, _)| *k == m.marker))
+            || (state.markers.iter()).any(|m| m.space == space && counting(rules, &m.marker))
     };
     changed.iter().all(|&(i, was)| {
         let now = match &state.units[i].at {
@@ -338,12 +337,17 @@ fn pieces_far(rules: &Rules, state: &State, since: u64) -> bool {
     })
 }
 
+/// Whether a marker is a `counts_as` rule's (compared by address).
+fn counting(rules: &Rules, marker: &crate::Id) -> bool {
+    rules.counts_as().iter().any(|(m, _)| m == marker)
+}
+
 /// [`settle_counted_vp`], asked anew.
 fn settle(rules: &Rules, state: &mut State) {
     let rules_for = &rules.play.victory.counts_as;
     // The rules' markers as ids, compared by address (this runs before every step of play,
     // and most often finds none of them on the map and no space counted: then it is done).
-    let of_rule = |marker: &crate::Id| rules.counts_as().iter().any(|(m, _)| m == marker);
+    let of_rule = |marker: &crate::Id| counting(rules, marker);
     if state.vp_counted.is_empty() && !any_counting_marker(rules, state, of_rule) {
         return;
     }

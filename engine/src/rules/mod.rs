@@ -317,17 +317,11 @@ impl<'c> Rules<'c> {
             })
             .collect();
         // A rule without a condition, or whose condition never holds, reads nothing.
-        let counts_as_stamped = (counts_as.iter()).all(|(_, when)| {
-            when.iter()
-                .flatten()
-                .all(conditions::PreparedCondition::reads_only_stamped_parts)
-        });
-        let counts_as_by_space = counts_as_stamped
-            && (counts_as.iter()).all(|(_, when)| {
-                when.iter()
-                    .flatten()
-                    .all(conditions::PreparedCondition::reads_pieces_only_in_space)
-            });
+        let every = |holds: &dyn Fn(&conditions::PreparedCondition<'c>) -> bool| {
+            (counts_as.iter()).all(|(_, when)| when.iter().flatten().all(holds))
+        };
+        let counts_as_stamped = every(&|w| w.reads_only_stamped_parts());
+        let counts_as_by_space = counts_as_stamped && every(&|w| w.reads_pieces_only_in_space());
         Ok(Rules {
             content,
             game,
