@@ -611,3 +611,49 @@ fn rule_13_1_a_beach_head_placed_is_a_source_at_once_though_the_levels_before_it
         without_kept(|| levels_kept(content, &state, &view_kept(content, &state, "allied"), "br"));
     assert_eq!(after, traced);
 }
+
+#[test]
+fn rule_16_3_a_partisan_marker_that_alone_comes_or_goes_is_counted_at_once_though_other_markers_keep_the_settling(
+) {
+    // B2B 16.3: no counts_as condition reads a marker, so the settled victory points stand
+    // while only other markers change (a Move marker); a Partisan marker placed or removed
+    // with nothing else changed is counted at once, as settling anew counts it.
+    use sandtable_engine::model::{ControlSetting, Position};
+    use sandtable_engine::state::MarkerOnMap;
+    let content = crate::cards::b2b();
+    let rules = sandtable_engine::rules::Rules::new(content, "campaign").unwrap();
+    let position = Position {
+        turn: Some(5),
+        clear: vec!["kiev".into()],
+        control: vec![ControlSetting {
+            side: Some("axis".into()),
+            regions: Vec::new(),
+            spaces: vec!["kiev".into()],
+        }],
+        at: crate::b2b_rules::at_round(1, "allied"),
+        ..Position::default()
+    };
+    let mut state = sandtable_engine::rules::start_from(&rules, (1, &[], &[]), Some(&position))
+        .unwrap_or_else(|e| panic!("{}", e.0));
+    let vp = state.track("vp");
+    let marker = |marker: &str| MarkerOnMap {
+        marker: marker.into(),
+        space: "kiev".into(),
+        level: 1,
+        until: None,
+    };
+    let settled = |state: &mut sandtable_engine::state::State| {
+        let mut anew = state.clone();
+        anew.vp_settled = Default::default();
+        sandtable_engine::rules::resume(&rules, state);
+        sandtable_engine::rules::resume(&rules, &mut anew);
+        assert_eq!(state.track("vp"), anew.track("vp"), "kept and anew");
+        state.track("vp")
+    };
+    state.markers.push(marker("move"));
+    assert_eq!(settled(&mut state), vp, "a Move marker counts for nothing");
+    state.markers.push(marker("partisan"));
+    assert_eq!(settled(&mut state), vp - 1, "Kiev counts as Allied");
+    state.markers.retain(|m| m.marker.as_str() != "partisan");
+    assert_eq!(settled(&mut state), vp, "Kiev counts for the Axis again");
+}

@@ -34,6 +34,11 @@ impl<'c> PreparedCondition<'c> {
         crate::script::reads::reads_pieces_only_in_space(self.expr)
     }
 
+    /// Whether it reads no marker ([`crate::script::reads::reads_no_markers`]).
+    pub(crate) fn reads_no_markers(&self) -> bool {
+        crate::script::reads::reads_no_markers(self.expr)
+    }
+
     /// Whether it holds in a context (false when it fails).
     pub(crate) fn holds(&self, rules: &Rules, state: &State, ctx: &Context) -> bool {
         hook_memo::condition(rules.content, state, self.script, self.expr, ctx)

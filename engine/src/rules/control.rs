@@ -296,23 +296,43 @@ pub(super) fn settle_counted_vp(rules: &Rules, state: &mut State) {
     if at.is_some() && state.vp_settled.0 == at {
         return;
     }
-    // Settled before some pieces changed, none of them in a counted space, and nothing else.
-    let only_far = |at: SettledAt, was: SettledAt| {
-        rules.counts_as_by_space()
-            && SettledAt {
-                units: at.units,
-                ..was
-            } == at
-            && pieces_far(rules, state, was.units)
-    };
     if let (Some(at), Some(was)) = (at, state.vp_settled.0) {
-        if only_far(at, was) {
-            state.vp_settled = crate::rules::KeptSettled(Some(at));
+        if still_settled(rules, state, at, was) {
+            state.vp_settled.0 = Some(at);
             return;
         }
     }
     settle(rules, state);
-    state.vp_settled = crate::rules::KeptSettled(at);
+    // The rules' markers, compared when only markers changed (`still_settled`).
+    let theirs = match at.is_some() && rules.counts_as_markerless() {
+        true => (state.markers.iter())
+            .filter(|m| counting(rules, &m.marker))
+            .map(|m| (m.marker, m.space))
+            .collect(),
+        false => Default::default(),
+    };
+    state.vp_settled = crate::rules::KeptSettled(at, theirs);
+}
+
+/// Whether what was settled at the stamps `was` stands at `at`: besides the pieces and the
+/// markers, nothing changed; the pieces that changed neither stood nor stand in a counted
+/// space (when the conditions find pieces only in their space); and the rules' own markers
+/// are where they were (when the conditions read no marker).
+fn still_settled(rules: &Rules, state: &State, at: SettledAt, was: SettledAt) -> bool {
+    let theirs = &state.vp_settled.1;
+    SettledAt {
+        units: at.units,
+        markers: at.markers,
+        ..was
+    } == at
+        && (at.markers == was.markers
+            || rules.counts_as_markerless()
+                && (state.markers.iter())
+                    .filter(|m| counting(rules, &m.marker))
+                    .map(|m| (m.marker, m.space))
+                    .eq(theirs.iter().copied()))
+        && (at.units == was.units
+            || rules.counts_as_by_space() && pieces_far(rules, state, was.units))
 }
 
 /// Whether the pieces changed since the pieces' stamp `since` (a few, named by their journal)

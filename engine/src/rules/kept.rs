@@ -51,9 +51,14 @@ derived_data!(KeptCosts);
 
 /// The stamps at which the victory track was last brought up to date with the `counts_as`
 /// rules (`control::settle_counted_vp`), when their conditions read only the state's stamped
-/// parts: while the state's are the same, settling again would change nothing. Derived data:
-/// two states that differ only in it are the same, and it prints as nothing.
+/// parts: while the state's are the same, settling again would change nothing. With them,
+/// the rules' own markers then (marker, space), when their conditions read no marker: while
+/// those stand, other markers' comings and goings change nothing either. Derived data: two
+/// states that differ only in it are the same, and it prints as nothing.
 #[derive(Clone, Default)]
-pub struct KeptSettled(pub(crate) Option<super::control::SettledAt>);
+pub struct KeptSettled(
+    pub(crate) Option<super::control::SettledAt>,
+    pub(crate) smallvec::SmallVec<[(crate::Id, crate::Id); 4]>,
+);
 
 derived_data!(KeptSettled);

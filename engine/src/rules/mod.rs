@@ -257,6 +257,9 @@ pub struct Rules<'c> {
     /// is asked about: then what the rules settle stands while no piece came to a counted
     /// space or left it, and the other stamps, the turn and the round are the same.
     counts_as_by_space: bool,
+    /// Whether, besides being stamped, no `counts_as` condition reads a marker: then what the
+    /// rules settle stands while only markers that are not theirs came or went.
+    counts_as_markerless: bool,
     /// The scenario's start before any die is rolled ([`State::laid_out`]), laid out by the
     /// first game to start and copied by the rest of a batch.
     laid_out: std::sync::OnceLock<Result<State, crate::state::SetupError>>,
@@ -322,6 +325,7 @@ impl<'c> Rules<'c> {
         };
         let counts_as_stamped = every(&|w| w.reads_only_stamped_parts());
         let counts_as_by_space = counts_as_stamped && every(&|w| w.reads_pieces_only_in_space());
+        let counts_as_markerless = counts_as_stamped && every(&|w| w.reads_no_markers());
         Ok(Rules {
             content,
             game,
@@ -339,6 +343,7 @@ impl<'c> Rules<'c> {
             counts_as,
             counts_as_stamped,
             counts_as_by_space,
+            counts_as_markerless,
             laid_out: std::sync::OnceLock::new(),
         })
     }
@@ -369,6 +374,11 @@ impl<'c> Rules<'c> {
     /// field's documentation).
     pub(crate) fn counts_as_by_space(&self) -> bool {
         self.counts_as_by_space
+    }
+
+    /// Whether no `counts_as` condition reads a marker (see the field's documentation).
+    pub(crate) fn counts_as_markerless(&self) -> bool {
+        self.counts_as_markerless
     }
 
     /// Whether a connection (by edge index) may be crossed by a move, a retreat or an advance:

@@ -351,6 +351,20 @@ pub fn reads_pieces_only_in_space(e: &Expr) -> bool {
         })
 }
 
+/// Whether a script reads no marker: no `has_marker`, `marker_level` or
+/// `needed_for_supply`, no `spaces(marker: ...)`, and no supply trace (which markers may open
+/// or close). Used to leave the `counts_as` rules' answers as they were while only markers
+/// that are not theirs came or went.
+pub fn reads_no_markers(e: &Expr) -> bool {
+    every_call(e, &|name, args| match name {
+        "spaces" => {
+            !(args.iter()).any(|a| a.name.as_ref().is_some_and(|n| n.name.as_str() == "marker"))
+        }
+        "has_marker" | "marker_level" | "needed_for_supply" => false,
+        other => STAMPED.contains(&other),
+    })
+}
+
 /// Whether a test within a script names its member `space`, hiding the space asked about.
 fn rebinds_space(e: &Expr) -> bool {
     match &e.kind {
@@ -590,6 +604,25 @@ mod tests {
             "in_supply(u)",
         ] {
             assert!(!reads_pieces_only_in_space(&expr(elsewhere)), "{elsewhere}");
+        }
+    }
+
+    #[test]
+    fn a_counts_as_condition_that_names_no_marker_reads_no_marker() {
+        // 16.3: whether a Partisan space counts for the Allies does not hang on other markers.
+        for markerless in [
+            "not exists(units(in: space, side: axis))",
+            "controls(allied, space) and count(spaces(controlled_by: axis)) > 3",
+        ] {
+            assert!(reads_no_markers(&expr(markerless)), "{markerless}");
+        }
+        for marked in [
+            "has_marker(space, move) or not exists(units(in: space, side: axis))",
+            "marker_level(space, partisan) > 1",
+            "count(spaces(marker: partisan)) > 2",
+            "in_supply(u)",
+        ] {
+            assert!(!reads_no_markers(&expr(marked)), "{marked}");
         }
     }
 
