@@ -549,8 +549,8 @@ pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<Act
     // Room for a few units' steps from the start: the prompt is made after every step.
     let mut options = Vec::with_capacity(16);
     let side_id = crate::Id::new(side);
-    // With a replay's answer given (`rules::Given`), once a unit has a move only the unit
-    // that may be the answer is looked at.
+    // With a replay's answer given (`rules::Given`), the unit it moves is looked at first;
+    // else, once a unit has a move, only the unit that may be the answer is.
     let given = &state.flow.given;
     // Only the pieces that may move are looked at, in their order: those on a space with a
     // move marker (found by the index of the pieces by space) and those that moved already.
@@ -562,13 +562,23 @@ pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<Act
     candidates.sort_unstable();
     candidates.dedup();
     // Each stands on a Move marker's space or has moved: only its side and place are asked.
-    for i in candidates {
+    let own = |i: usize| {
         let u = &state.units[i];
-        if !matches!(u.at, Loc::Space(_))
-            || rules.side(u) != side_id
-            || !options.is_empty()
-                && !given.admits(&Action::new("move").and_unit(rules.content, state, i))
-        {
+        matches!(u.at, Loc::Space(_)) && rules.side(u) == side_id
+    };
+    let named = |i: usize| given.admits(&Action::new("move").and_unit(rules.content, state, i));
+    // The unit a replay's answer moves, first: with a move, the prompt is not empty, and its
+    // moves are all the answer may be.
+    if given.is_some() {
+        if let Some(&i) = candidates.iter().find(|&&i| own(i) && named(i)) {
+            let moves = unit_moves(rules, state, (&mut cache, &mut gates), i);
+            if !moves.is_empty() {
+                return (moves, false);
+            }
+        }
+    }
+    for i in candidates {
+        if !own(i) || !options.is_empty() && !named(i) {
             continue;
         }
         options.extend(unit_moves(rules, state, (&mut cache, &mut gates), i));
