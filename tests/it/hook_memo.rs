@@ -657,3 +657,34 @@ fn rule_16_3_a_partisan_marker_that_alone_comes_or_goes_is_counted_at_once_thoug
     state.markers.retain(|m| m.marker.as_str() != "partisan");
     assert_eq!(settled(&mut state), vp, "Kiev counts for the Axis again");
 }
+
+#[test]
+fn a_condition_remembered_by_more_yes_or_no_reads_than_its_key_has_words_offers_what_asking_anew_offers(
+) {
+    // B2B's Soviet reinforcement cards may be played when none of seven others was played this
+    // turn, and more: their conditions read more yes-or-no facts than a remembered result's
+    // key holds words, so those facts share a word, a bit each. At every prompt of twelve
+    // campaigns, the options are those asking every condition anew offers (seed 10 tells
+    // apart keys whose bits are not in their places).
+    use sandtable_engine::rules::{act, start, Rules};
+    let content = crate::cards::b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let mut compared = 0;
+    for seed in 1..=12 {
+        let mut state = start(&rules, seed, &[], &[]).unwrap();
+        let mut agent = RandomAgent::new(seed);
+        while let Some(prompt) = &state.flow.prompt {
+            let action = agent.act(prompt);
+            let mut plain = state.clone();
+            act(&rules, &mut state, &action).unwrap();
+            without_table(|| act(&rules, &mut plain, &action)).unwrap();
+            if let (Some(k), Some(a)) = (&state.flow.prompt, &plain.flow.prompt) {
+                if k.kind == "action" {
+                    compared += 1;
+                }
+                assert_eq!(k.options(), a.options(), "seed {seed}, after `{action}`");
+            }
+        }
+    }
+    assert!(compared >= 300, "only {compared} action prompts compared");
+}

@@ -335,10 +335,22 @@ fn key(
     ctx: &Context,
 ) -> Option<Key> {
     let mut key = Key::new(script);
+    // The reads that find a yes or a no share one word, a bit each in the order of the reads
+    // (the same for every key of the script): a card's long list of cards played this turn
+    // fits.
+    let (mut bits, mut set) = (0u64, 0u32);
     for r in reads {
         if let Some(w) = read_word(content, state, ctx, r)? {
-            key.push(w)?;
+            if r.is_yes_or_no() && set < u64::BITS {
+                bits |= w << set;
+                set += 1;
+            } else {
+                key.push(w)?;
+            }
         }
+    }
+    if set > 0 {
+        key.push(bits)?;
     }
     Some(key)
 }

@@ -40,6 +40,18 @@ pub enum Read {
     },
 }
 
+impl Read {
+    /// Whether what it finds is a yes or a no (a flag, a marker, a card played, control of a
+    /// space), which a memo's key holds in one bit.
+    pub fn is_yes_or_no(&self) -> bool {
+        match self {
+            Read::Flag(_) | Read::Marker { .. } | Read::Controls { .. } => true,
+            Read::Played { how, .. } => *how != Played::Turn,
+            Read::Name { .. } | Read::Turn | Read::Round | Read::Control => false,
+        }
+    }
+}
+
 /// What a [`Read::Played`] asks of a card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Played {
