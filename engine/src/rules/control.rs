@@ -304,14 +304,22 @@ pub(super) fn settle_counted_vp(rules: &Rules, state: &mut State) {
     }
     settle(rules, state);
     // The rules' markers, compared when only markers changed (`still_settled`).
-    let theirs = match at.is_some() && rules.counts_as_markerless() {
-        true => (state.markers.iter())
-            .filter(|m| counting(rules, &m.marker))
-            .map(|m| (m.marker, m.space))
-            .collect(),
-        false => Default::default(),
+    let theirs = if at.is_some() && rules.counts_as_markerless() {
+        counting_markers(rules, state).collect()
+    } else {
+        Default::default()
     };
     state.vp_settled = crate::rules::KeptSettled(at, theirs);
+}
+
+/// The `counts_as` rules' markers on the map, each as (marker, space), in the markers' order.
+fn counting_markers<'s>(
+    rules: &'s Rules,
+    state: &'s State,
+) -> impl Iterator<Item = (crate::Id, crate::Id)> + 's {
+    (state.markers.iter())
+        .filter(|m| counting(rules, &m.marker))
+        .map(|m| (m.marker, m.space))
 }
 
 /// Whether what was settled at the stamps `was` stands at `at`: besides the pieces and the
@@ -327,10 +335,7 @@ fn still_settled(rules: &Rules, state: &State, at: SettledAt, was: SettledAt) ->
     } == at
         && (at.markers == was.markers
             || rules.counts_as_markerless()
-                && (state.markers.iter())
-                    .filter(|m| counting(rules, &m.marker))
-                    .map(|m| (m.marker, m.space))
-                    .eq(theirs.iter().copied()))
+                && counting_markers(rules, state).eq(theirs.iter().copied()))
         && (at.units == was.units
             || rules.counts_as_by_space() && pieces_far(rules, state, was.units))
 }
