@@ -246,7 +246,7 @@ pub(crate) fn count_vp_as_set(rules: &Rules, state: &mut State) {
 
 /// Whether a marker of a `counts_as` rule is on the map. The markers found without one are
 /// kept by their stamp (and the content's), since most steps of play change no marker.
-fn any_counting_marker(rules: &Rules, state: &State, of_rule: impl Fn(&crate::Id) -> bool) -> bool {
+fn any_counting_marker(rules: &Rules, state: &State) -> bool {
     thread_local! {
         static NONE_IN: std::cell::Cell<(u64, u64)> =
             const { std::cell::Cell::new((u64::MAX, u64::MAX)) };
@@ -255,7 +255,7 @@ fn any_counting_marker(rules: &Rules, state: &State, of_rule: impl Fn(&crate::Id
     if NONE_IN.with(std::cell::Cell::get) == seen {
         return false;
     }
-    let any = state.markers.iter().any(|m| of_rule(&m.marker));
+    let any = counting_markers(rules, state).next().is_some();
     if !any {
         NONE_IN.with(|n| n.set(seen));
     }
@@ -351,7 +351,7 @@ fn pieces_far(rules: &Rules, state: &State, since: u64) -> bool {
     };
     let counted = |space: crate::Id| {
         state.vp_counted.contains_key(space.as_str())
-            || (state.markers.iter()).any(|m| m.space == space && counting(rules, &m.marker))
+            || counting_markers(rules, state).any(|(_, at)| at == space)
     };
     changed.iter().all(|&(i, was)| {
         let now = match &state.units[i].at {
@@ -372,15 +372,11 @@ fn settle(rules: &Rules, state: &mut State) {
     let rules_for = &rules.play.victory.counts_as;
     // The rules' markers as ids, compared by address (this runs before every step of play,
     // and most often finds none of them on the map and no space counted: then it is done).
-    let of_rule = |marker: &crate::Id| counting(rules, marker);
-    if state.vp_counted.is_empty() && !any_counting_marker(rules, state, of_rule) {
+    if state.vp_counted.is_empty() && !any_counting_marker(rules, state) {
         return;
     }
-    let mut spaces: Vec<crate::Id> = state
-        .markers
-        .iter()
-        .filter(|m| of_rule(&m.marker))
-        .map(|m| m.space)
+    let mut spaces: Vec<crate::Id> = counting_markers(rules, state)
+        .map(|(_, space)| space)
         .chain(state.vp_counted.keys().map(|s| crate::Id::new(s)))
         .collect();
     if spaces.is_empty() {

@@ -551,91 +551,94 @@ mod tests {
         assert!(split_guard(&expr("played(a) or flag(b)"), 2).1.is_empty());
     }
 
-    #[test]
-    fn a_script_that_finds_pieces_by_where_they_stand_or_traces_supply_reads_other_pieces() {
-        for only_given in [
-            "(u.type == armor or u.type == armored_infantry) and to.terrain == rough",
-            "all(attackers, |a| connected_by(a.space, defending_space, river))",
-            "any(spaces(adjacent_to: defending_space), |s| not in_region(s, ussr))",
-            "not contains(spaces(controlled_by: axis, region: berlin), to) and flag(frozen)",
-            "attacking and out_of_supply(u) and mp_left(u) > 2",
-        ] {
-            assert!(reads_only_given_pieces(&expr(only_given)), "{only_given}");
+    /// Asks `analysis` of each script: it holds of every one of `yes` and of none of `no`.
+    fn sorts(analysis: fn(&Expr) -> bool, yes: &[&str], no: &[&str]) {
+        for text in yes {
+            assert!(analysis(&expr(text)), "{text}");
         }
-        for other_pieces in [
-            "exists(units(in: to, side: axis))",
-            "count(filter(attackers, |a| in_supply(a))) > 1",
-            "contains(spaces(occupied_by: axis), to)",
-            "full_supply(u)",
-            "available(ge_panzer_army) > 0",
-        ] {
-            assert!(
-                !reads_only_given_pieces(&expr(other_pieces)),
-                "{other_pieces}"
-            );
+        for text in no {
+            assert!(!analysis(&expr(text)), "{text}");
         }
     }
 
     #[test]
+    fn a_script_that_finds_pieces_by_where_they_stand_or_traces_supply_reads_other_pieces() {
+        sorts(
+            reads_only_given_pieces,
+            &[
+                "(u.type == armor or u.type == armored_infantry) and to.terrain == rough",
+                "all(attackers, |a| connected_by(a.space, defending_space, river))",
+                "any(spaces(adjacent_to: defending_space), |s| not in_region(s, ussr))",
+                "not contains(spaces(controlled_by: axis, region: berlin), to) and flag(frozen)",
+                "attacking and out_of_supply(u) and mp_left(u) > 2",
+            ],
+            &[
+                "exists(units(in: to, side: axis))",
+                "count(filter(attackers, |a| in_supply(a))) > 1",
+                "contains(spaces(occupied_by: axis), to)",
+                "full_supply(u)",
+                "available(ge_panzer_army) > 0",
+            ],
+        );
+    }
+
+    #[test]
     fn a_script_of_pieces_markers_control_flags_and_the_turn_reads_only_stamped_parts() {
-        for stamped in [
-            "not exists(units(in: space, side: axis))",
-            "has_marker(space, partisan) and controls(allied, space) and flag(f)",
-            "count(filter(spaces(region: r, occupied_by: axis), |s| s.vp > 0)) > turn()",
-            "any(units(side: axis), |u| u.space == space and not u.reduced)",
-        ] {
-            assert!(reads_only_stamped_parts(&expr(stamped)), "{stamped}");
-        }
-        for unstamped in [
-            "in_supply(u)",
-            "full_supply_at(space, ge)",
-            "track(vp) > 3",
-            "played(partisans) and not exists(units(in: space))",
-            "available(ge_panzer_army) > 0",
-        ] {
-            assert!(!reads_only_stamped_parts(&expr(unstamped)), "{unstamped}");
-        }
+        sorts(
+            reads_only_stamped_parts,
+            &[
+                "not exists(units(in: space, side: axis))",
+                "has_marker(space, partisan) and controls(allied, space) and flag(f)",
+                "count(filter(spaces(region: r, occupied_by: axis), |s| s.vp > 0)) > turn()",
+                "any(units(side: axis), |u| u.space == space and not u.reduced)",
+            ],
+            &[
+                "in_supply(u)",
+                "full_supply_at(space, ge)",
+                "track(vp) > 3",
+                "played(partisans) and not exists(units(in: space))",
+                "available(ge_panzer_army) > 0",
+            ],
+        );
     }
 
     #[test]
     fn a_counts_as_condition_that_finds_pieces_only_in_its_space_reads_no_other_piece() {
         // 16.3: a Partisan space counts for the Allies unless an Axis unit occupies it.
-        for by_space in [
-            "not exists(units(in: space, side: axis))",
-            "count(units(in: space, nation: ge)) < 2 and controls(allied, space)",
-            "has_marker(space, partisan) and count(spaces(region: r, controlled_by: axis)) > 3",
-        ] {
-            assert!(reads_pieces_only_in_space(&expr(by_space)), "{by_space}");
-        }
-        for elsewhere in [
-            "not exists(units(side: axis))",
-            "not exists(units(in: moscow, side: axis))",
-            "any(units(side: axis), |u| u.space == space)",
-            "count(spaces(occupied_by: axis, adjacent_to: space)) == 0",
-            "any(spaces(adjacent_to: space), |space| exists(units(in: space)))",
-            "in_supply(u)",
-        ] {
-            assert!(!reads_pieces_only_in_space(&expr(elsewhere)), "{elsewhere}");
-        }
+        sorts(
+            reads_pieces_only_in_space,
+            &[
+                "not exists(units(in: space, side: axis))",
+                "count(units(in: space, nation: ge)) < 2 and controls(allied, space)",
+                "has_marker(space, partisan) and count(spaces(region: r, controlled_by: axis)) > 3",
+            ],
+            &[
+                "not exists(units(side: axis))",
+                "not exists(units(in: moscow, side: axis))",
+                "any(units(side: axis), |u| u.space == space)",
+                "count(spaces(occupied_by: axis, adjacent_to: space)) == 0",
+                "any(spaces(adjacent_to: space), |space| exists(units(in: space)))",
+                "in_supply(u)",
+            ],
+        );
     }
 
     #[test]
     fn a_counts_as_condition_that_names_no_marker_reads_no_marker() {
         // 16.3: whether a Partisan space counts for the Allies does not hang on other markers.
-        for markerless in [
-            "not exists(units(in: space, side: axis))",
-            "controls(allied, space) and count(spaces(controlled_by: axis)) > 3",
-        ] {
-            assert!(reads_no_markers(&expr(markerless)), "{markerless}");
-        }
-        for marked in [
-            "has_marker(space, move) or not exists(units(in: space, side: axis))",
-            "marker_level(space, partisan) > 1",
-            "count(spaces(marker: partisan)) > 2",
-            "in_supply(u)",
-        ] {
-            assert!(!reads_no_markers(&expr(marked)), "{marked}");
-        }
+        sorts(
+            reads_no_markers,
+            &[
+                "not exists(units(in: space, side: axis))",
+                "controls(allied, space) and count(spaces(controlled_by: axis)) > 3",
+            ],
+            &[
+                "has_marker(space, move) or not exists(units(in: space, side: axis))",
+                "marker_level(space, partisan) > 1",
+                "count(spaces(marker: partisan)) > 2",
+                "in_supply(u)",
+            ],
+        );
     }
 
     #[test]
