@@ -269,14 +269,22 @@ fn an_sr_route_asks_its_hooks_part_by_part_and_reaches_what_asking_each_connecti
     // terrain part once for every route, the origin part per origin) and are asked in another
     // order than written: every destination offered is the one asking without kept results
     // offers.
+    let compared = b2b_prompts_with_and_without_table(&[3, 11], 900, "redeploy_to");
+    assert!(compared >= 20, "only {compared} SR destinations compared");
+}
+
+/// Plays B2B campaigns of random actions (at most `actions` each) from `seeds`, every action
+/// both with the remembered results and without them, and asserts that every prompt offers
+/// the same options both ways; returns how many prompts of kind `kind` were compared.
+fn b2b_prompts_with_and_without_table(seeds: &[u64], actions: usize, kind: &str) -> usize {
     use sandtable_engine::rules::{act, start, Rules};
     let content = crate::cards::b2b();
     let rules = Rules::new(content, "campaign").unwrap();
     let mut compared = 0;
-    for seed in [3, 11] {
+    for &seed in seeds {
         let mut state = start(&rules, seed, &[], &[]).unwrap();
         let mut agent = RandomAgent::new(seed);
-        for _ in 0..900 {
+        for _ in 0..actions {
             let Some(prompt) = &state.flow.prompt else {
                 break;
             };
@@ -284,16 +292,15 @@ fn an_sr_route_asks_its_hooks_part_by_part_and_reaches_what_asking_each_connecti
             let mut plain = state.clone();
             act(&rules, &mut state, &action).unwrap();
             without_table(|| act(&rules, &mut plain, &action)).unwrap();
-            let (kept, asked) = (&state.flow.prompt, &plain.flow.prompt);
-            if let (Some(k), Some(a)) = (kept, asked) {
-                if k.kind == "redeploy_to" {
+            if let (Some(k), Some(a)) = (&state.flow.prompt, &plain.flow.prompt) {
+                if k.kind == kind {
                     compared += 1;
                 }
                 assert_eq!(k.options(), a.options(), "seed {seed}, after `{action}`");
             }
         }
     }
-    assert!(compared >= 20, "only {compared} SR destinations compared");
+    compared
 }
 
 #[test]
@@ -666,25 +673,7 @@ fn a_condition_remembered_by_more_yes_or_no_reads_than_its_key_has_words_offers_
     // key holds words, so those facts share a word, a bit each. At every prompt of twelve
     // campaigns, the options are those asking every condition anew offers (seed 10 tells
     // apart keys whose bits are not in their places).
-    use sandtable_engine::rules::{act, start, Rules};
-    let content = crate::cards::b2b();
-    let rules = Rules::new(content, "campaign").unwrap();
-    let mut compared = 0;
-    for seed in 1..=12 {
-        let mut state = start(&rules, seed, &[], &[]).unwrap();
-        let mut agent = RandomAgent::new(seed);
-        while let Some(prompt) = &state.flow.prompt {
-            let action = agent.act(prompt);
-            let mut plain = state.clone();
-            act(&rules, &mut state, &action).unwrap();
-            without_table(|| act(&rules, &mut plain, &action)).unwrap();
-            if let (Some(k), Some(a)) = (&state.flow.prompt, &plain.flow.prompt) {
-                if k.kind == "action" {
-                    compared += 1;
-                }
-                assert_eq!(k.options(), a.options(), "seed {seed}, after `{action}`");
-            }
-        }
-    }
+    let seeds: Vec<u64> = (1..=12).collect();
+    let compared = b2b_prompts_with_and_without_table(&seeds, usize::MAX, "action");
     assert!(compared >= 300, "only {compared} action prompts compared");
 }
