@@ -51,7 +51,7 @@ fn main() {
             })
             .collect();
         while let Some(prompt) = &state.flow.prompt {
-            let answered = prompt.kind.clone();
+            let answered = prompt.kind.to_string();
             let Some(agent) = agents.get_mut(prompt.side.as_str()) else {
                 break;
             };

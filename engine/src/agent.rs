@@ -12,7 +12,7 @@ use std::str::FromStr;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::rules::{self, Action, Prompt, Rules};
+use crate::rules::{self, Action, Choice, Prompt, Rules};
 use crate::state::{Loc, State};
 
 /// Something that answers prompts.
@@ -20,6 +20,13 @@ pub trait Agent {
     /// A legal action for the state's prompt, typed (its text form is only for logs and
     /// people). `None` when the game is over.
     fn choose(&mut self, rules: &Rules, state: &State) -> Option<Action>;
+
+    /// [`Agent::choose`] as a [`Choice`]: an agent that picks one of the prompt's options
+    /// names it by its place, and the rules need not look for it among them
+    /// ([`rules::act_choice`]).
+    fn choose_option(&mut self, rules: &Rules, state: &State) -> Option<Choice> {
+        self.choose(rules, state).map(Choice::Action)
+    }
 }
 
 /// Which agent plays a side, as the command line and the editor name it.
@@ -103,9 +110,21 @@ impl RandomAgent {
 
     /// A legal action for the prompt.
     pub fn act(&mut self, prompt: &Prompt) -> Action {
+        match self.pick(prompt) {
+            Choice::Option(i) => prompt.actions[i].clone(),
+            Choice::Action(a) => a,
+        }
+    }
+
+    /// [`RandomAgent::act`] as a [`Choice`]: one of the options by its place, or the picks
+    /// of a multiple choice (the same draws either way).
+    pub fn pick(&mut self, prompt: &Prompt) -> Choice {
         let options = &prompt.actions;
         match prompt.pick {
-            None => options[self.below(options.len())].clone(),
+            None => Choice::Option(
+                self.below(options.len())
+                    .min(options.len().saturating_sub(1)),
+            ),
             Some((min, max)) => {
                 let max = max.min(options.len());
                 let min = min.min(max);
@@ -116,7 +135,7 @@ impl RandomAgent {
                     let i = self.below(pool.len());
                     picked = picked.and(pool.remove(i).words()[0]);
                 }
-                picked
+                Choice::Action(picked)
             }
         }
     }
@@ -125,6 +144,10 @@ impl RandomAgent {
 impl Agent for RandomAgent {
     fn choose(&mut self, _rules: &Rules, state: &State) -> Option<Action> {
         state.flow.prompt.as_ref().map(|p| self.act(p))
+    }
+
+    fn choose_option(&mut self, _rules: &Rules, state: &State) -> Option<Choice> {
+        state.flow.prompt.as_ref().map(|p| self.pick(p))
     }
 }
 
@@ -158,8 +181,8 @@ impl MonteCarloAgent {
             let Some(p) = &s.flow.prompt else {
                 break;
             };
-            let a = random.act(p);
-            if rules::act_unguarded(rules, &mut s, &a).is_err() {
+            let choice = random.pick(p);
+            if rules::act_choice(rules, &mut s, &choice).is_err() {
                 break;
             }
         }
@@ -180,7 +203,7 @@ impl Agent for MonteCarloAgent {
             candidates.remove(i);
         }
         let per = (self.playouts as usize / candidates.len()).max(1);
-        let me = prompt.side.clone();
+        let me = prompt.side;
         let mut best: Option<(f64, &Action)> = None;
         for a in candidates {
             let total: f64 = (0..per).map(|_| self.playout(rules, state, a, &me)).sum();

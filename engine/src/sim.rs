@@ -159,15 +159,19 @@ pub fn play_game(rules: &Rules, plan: &Plan, index: u32) -> GameRecord {
         if rec.actions >= plan.max_actions {
             break;
         }
-        let action = match agents.get_mut(prompt.side.as_str()) {
-            Some(agent) => agent.choose(rules, &state),
-            None => Some(crate::agent::RandomAgent::new(seed ^ rec.actions as u64).act(prompt)),
+        let choice = match agents.get_mut(prompt.side.as_str()) {
+            Some(agent) => agent.choose_option(rules, &state),
+            None => Some(crate::agent::RandomAgent::new(seed ^ rec.actions as u64).pick(prompt)),
         };
-        let Some(action) = action else { break };
-        // A card played, told by the prompt it answers (read before the action changes it).
-        let play =
-            way_of(&prompt.kind, &action).map(|(way, card)| (prompt.side.clone(), card, way));
-        if let Err(e) = rules::act_unguarded(rules, &mut state, &action) {
+        let Some(choice) = choice else { break };
+        // The action (a copy: no text is made), and a card played, told by the prompt it
+        // answers: read before the action changes it.
+        let action = choice.action(prompt).cloned();
+        let play = (action.as_ref())
+            .and_then(|action| way_of(&prompt.kind, action))
+            .map(|(way, card)| (prompt.side.to_string(), card, way));
+        if let Err(e) = rules::act_choice(rules, &mut state, &choice) {
+            let action = action.map_or_else(String::new, |a| a.to_string());
             rec.error = Some(format!(
                 "action {} `{action}`: {}",
                 rec.actions + 1,

@@ -208,7 +208,7 @@ fn prompt_side(state: &State) -> String {
         .flow
         .prompt
         .as_ref()
-        .map(|p| p.side.clone())
+        .map(|p| p.side.to_string())
         .unwrap_or_default()
 }
 

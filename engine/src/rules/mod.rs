@@ -633,6 +633,44 @@ pub fn act_unguarded(
     perform(rules, state, (prompt, Given::default()), action)
 }
 
+/// An agent's answer to the prompt: one of its options by place, or an action made for it
+/// (a multiple choice's `choose ...`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Choice {
+    Option(usize),
+    Action(Action),
+}
+
+impl Choice {
+    /// The action this choice answers `prompt` with, if it names one.
+    pub fn action<'a>(&'a self, prompt: &'a Prompt) -> Option<&'a Action> {
+        match self {
+            Choice::Option(i) => prompt.actions.get(*i),
+            Choice::Action(a) => Some(a),
+        }
+    }
+}
+
+/// [`act_unguarded`] of an agent's [`Choice`]: an option taken by its place in the prompt's
+/// list is not looked for in that list again.
+pub fn act_choice(rules: &Rules, state: &mut State, choice: &Choice) -> Result<(), IllegalAction> {
+    match choice {
+        Choice::Action(action) => act_unguarded(rules, state, action),
+        Choice::Option(i) => {
+            let Some(prompt) = state.flow.prompt.take() else {
+                return Err(game_over());
+            };
+            match prompt.actions.get(*i).filter(|_| prompt.pick.is_none()) {
+                Some(action) => {
+                    let action = action.clone();
+                    perform(rules, state, (prompt, Given::default()), &action)
+                }
+                None => Err(not_legal(state, prompt, format!("option {}", i + 1))),
+            }
+        }
+    }
+}
+
 /// Why `action` does not answer `prompt`, which goes back to the state unchanged.
 fn not_legal(state: &mut State, prompt: Prompt, action: impl std::fmt::Display) -> IllegalAction {
     let err = IllegalAction {

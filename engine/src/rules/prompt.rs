@@ -9,9 +9,9 @@ use super::*;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Prompt {
     /// The side that decides.
-    pub side: String,
+    pub side: crate::Id,
     /// What kind of decision (`action`, `activate`, `move`, `attack`, `losses` ...).
-    pub kind: String,
+    pub kind: crate::Id,
     /// The question, for a person.
     pub question: String,
     /// The legal actions (written in their text forms); or, when `pick` is given, the things
@@ -31,8 +31,9 @@ impl Prompt {
         actions: Vec<Action>,
     ) -> Self {
         Prompt {
-            side: side.to_string(),
-            kind: kind.to_string(),
+            // Ids, not texts: made at every prompt without allocating.
+            side: crate::Id::new(side),
+            kind: crate::Id::new(kind),
             question: question.into(),
             actions,
             pick: None,
@@ -48,8 +49,8 @@ impl Prompt {
             format!("{source}: {}", d.question)
         };
         Prompt {
-            side: d.by,
-            kind: "decision".into(),
+            side: crate::Id::new(&d.by),
+            kind: crate::Id::of_static("decision"),
             question,
             actions: d.options.iter().map(|o| Action::new(Word::id(o))).collect(),
             pick: Some((d.min, d.max)),

@@ -237,7 +237,7 @@ pub(super) fn act(
         (Stage::Cards(_), Cards::Reactions, [Text("card"), Text(card)])
             if prompt.kind == "combat_card" =>
         {
-            let side = prompt.side.clone();
+            let side = prompt.side.to_string();
             if let Some(hand) = state.hands.get_mut(&side) {
                 hand.retain(|c| c != card);
             }
@@ -245,7 +245,7 @@ pub(super) fn act(
             c.card = Some((side, card.to_string(), Vec::new()));
         }
         (Stage::Cards(_), Cards::Reactions, [Text("no"), Text("card")]) => {
-            c.offered.push(prompt.side.clone())
+            c.offered.push(prompt.side.to_string())
         }
         (Stage::Cards(_), Cards::Reactions, [Text("choose"), picked @ ..])
             if prompt.kind == "decision" =>

@@ -122,7 +122,7 @@ pub(super) fn step(rules: &Rules, state: &mut State, c: CombatTask) -> Option<Pr
                 .collect();
             let max = names.len();
             Some(Prompt {
-                side: c.side.clone(),
+                side: crate::Id::new(&c.side),
                 kind: "attackers".into(),
                 question: format!("Which units attack {}?", c.target),
                 actions: names,

@@ -47,7 +47,7 @@ pub(in crate::rules) fn act(
             Ok(())
         }
         (Stage::Activate, [Text("event"), Text(card)]) => {
-            let side = prompt.side.clone();
+            let side = prompt.side.to_string();
             if let Some(hand) = state.hands.get_mut(&side) {
                 hand.retain(|c| c != card);
             }
@@ -59,7 +59,7 @@ pub(in crate::rules) fn act(
             Ok(())
         }
         (Stage::Activate, [Text("no"), Text("card")]) => {
-            t.window.push(prompt.side.clone());
+            t.window.push(prompt.side.to_string());
             put(state, t);
             Ok(())
         }

@@ -257,7 +257,7 @@ fn step_task(rules: &Rules, state: &mut State, task: Task) -> Option<Prompt> {
             answers,
         } => run_sequence_script(rules, state, &side, (phase, step), &answers),
         Task::Free { side, at, answers } => {
-            let name = free_action(rules, at).map_or("", |a| a.name.as_str());
+            let name = || free_action(rules, at).map_or(String::new(), |a| a.name.clone());
             let stmts = rules.content.sequence.actions.get(&at).map(|x| &x.effect);
             run_script(rules, state, &side, stmts, &answers, name)
         }

@@ -14,12 +14,21 @@ pub(in crate::rules) fn own_units(
     space: &str,
     side: &str,
 ) -> Vec<usize> {
+    own_units_at(rules, state, space, side).collect()
+}
+
+/// [`own_units`], one by one.
+fn own_units_at<'s>(
+    rules: &'s Rules,
+    state: &'s State,
+    space: &str,
+    side: &str,
+) -> impl Iterator<Item = usize> + 's {
     let side = crate::Id::new(side);
     state
         .units_at(space)
-        .filter(|(_, u)| rules.side(u) == side)
+        .filter(move |(_, u)| rules.side(u) == side)
         .map(|(i, _)| i)
-        .collect()
 }
 
 pub(in crate::rules) fn enemy_in(
@@ -264,6 +273,8 @@ fn activation_costs(
         let mut cache = SupplyCache::default();
         // The hooks' context, made at the first space and changed in place for the others.
         let mut ctx = None;
+        // Each space's own units, gathered into one buffer.
+        let mut units = Vec::with_capacity(8);
         for space in occupied_spaces(rules, state, side) {
             if has_marker(state, &space, *mv) || has_marker(state, &space, *cb) {
                 continue;
@@ -272,7 +283,8 @@ fn activation_costs(
                 whole = false;
                 continue;
             }
-            let units = own_units(rules, state, &space, side);
+            units.clear();
+            units.extend(own_units_at(rules, state, &space, side));
             let base = activation_cost(rules, state, &mut cache, &units);
             let activation = Activation {
                 side,
@@ -539,7 +551,8 @@ pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<Act
     if let Some(u) = state.flow.marks.passing {
         let own = rules.side(&state.units[u]);
         let gates = &mut movement::MoveGates::new(rules, state, &own);
-        let options = unit_moves(rules, state, (&mut cache, gates), u);
+        let mut options = Vec::new();
+        unit_moves(rules, state, (&mut cache, gates), u, &mut options);
         // Its steps were offered only if it could go on; should it not, play goes on.
         if !options.is_empty() {
             return (options, true);
@@ -571,9 +584,9 @@ pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<Act
     // moves are all the answer may be.
     if given.is_some() {
         if let Some(&i) = candidates.iter().find(|&&i| own(i) && named(i)) {
-            let moves = unit_moves(rules, state, (&mut cache, &mut gates), i);
-            if !moves.is_empty() {
-                return (moves, false);
+            unit_moves(rules, state, (&mut cache, &mut gates), i, &mut options);
+            if !options.is_empty() {
+                return (options, false);
             }
         }
     }
@@ -581,7 +594,7 @@ pub(super) fn move_options(rules: &Rules, state: &State, side: &str) -> (Vec<Act
         if !own(i) || !options.is_empty() && !named(i) {
             continue;
         }
-        options.extend(unit_moves(rules, state, (&mut cache, &mut gates), i));
+        unit_moves(rules, state, (&mut cache, &mut gates), i, &mut options);
     }
     (options, false)
 }
@@ -602,19 +615,20 @@ fn ends_in(
         && gates.may_end(rules, state, unit, space)
 }
 
-/// A unit's steps, as actions: into a space where it may stop, or one it may pass through
-/// (where the game lets it) on to such a space with the points it has left.
+/// A unit's steps, as actions added to `out`: into a space where it may stop, or one it may
+/// pass through (where the game lets it) on to such a space with the points it has left.
 fn unit_moves<'c>(
     rules: &Rules<'c>,
     state: &State,
     (cache, gates): (&mut SupplyCache<'c>, &mut movement::MoveGates),
     i: usize,
-) -> Vec<Action> {
+    out: &mut Vec<Action>,
+) {
     let g = &rules.content.graph;
     let u = &state.units[i];
     let side = rules.side(u);
     let Some(from) = crate::rules::space_of(rules, u) else {
-        return Vec::new();
+        return;
     };
     let level = cache.unit(rules, state, i);
     let mut ma = gates.allowance(rules, state, i, rules.movement(u));
@@ -625,7 +639,7 @@ fn unit_moves<'c>(
     let used = state.flow.marks.moved.get(&i).copied().unwrap_or(0);
     let ma = ma * 2;
     if used >= ma {
-        return Vec::new();
+        return;
     }
     let mech = rules.is_mech_now(state, u) && level != Level::Out;
     let holders = state.control.by_index(rules.content);
@@ -645,8 +659,10 @@ fn unit_moves<'c>(
     let passes = |n: usize| passes_through(rules) || stack.allows(state, n);
     // The unit's steps asked through one `UnitSteps`, its search's too.
     let mut asked = movement::UnitSteps::new(rules, state, i);
-    movement::steps_from_with(&mut asked, from, ((used, ma), &[]), may)
-        .into_iter()
+    // The unit's word, made once for all its moves.
+    let word = Word::unit(rules.content, state, i);
+    let steps = movement::steps_from_with(&mut asked, from, ((used, ma), &[]), may);
+    let moves = (steps.into_iter())
         .filter(|&(n, cost)| {
             stops(n)
                 || passes(n)
@@ -660,12 +676,8 @@ fn unit_moves<'c>(
                         |_| true,
                     )
         })
-        .map(|(n, _)| {
-            Action::new("move")
-                .and_unit(rules.content, state, i)
-                .and(g.spaces[n].id)
-        })
-        .collect()
+        .map(|(n, _)| Action::new("move").and(word).and(g.spaces[n].id));
+    out.extend(moves);
 }
 
 /// The movement points, in halves, of a unit's move from where it is to a neighbouring space.

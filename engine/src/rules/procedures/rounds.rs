@@ -32,18 +32,20 @@ pub(super) fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt 
     // whether they may be played only if nothing else is offered (`pass` stands alone).
     let given = &state.flow.given;
     let mut unasked = Vec::new();
-    let playable = |card_id: &String| {
+    // The cards' context, made once: only the card named in it changes from card to card.
+    let mut card_ctx = ctx.clone();
+    let mut playable = |card_id: &String| {
         let Some(scripts) = rules.content.scripts.get(card_id) else {
             return false;
         };
         scripts.effect.is_some()
             && scripts.playable.as_ref().is_none_or(|cond| {
-                let ctx = Context {
-                    card: Some(card_id.clone()),
-                    ..ctx.clone()
-                };
+                card_ctx
+                    .card
+                    .get_or_insert_with(String::new)
+                    .clone_from(card_id);
                 let memo = rules.content.playable_memo(card_id);
-                crate::rules::hook_memo::condition(rules.content, state, memo, cond, &ctx)
+                crate::rules::hook_memo::condition(rules.content, state, memo, cond, &card_ctx)
             })
     };
     for card_id in state.hands.get(side).into_iter().flatten() {
@@ -354,17 +356,19 @@ pub(super) fn run_sequence_script(
     at: (usize, usize),
     answers: &[Vec<String>],
 ) -> Option<Prompt> {
-    // The phase, with the rule that describes it.
-    let name = rules
-        .game
-        .sequence
-        .get(at.0)
-        .map_or(String::new(), |p| match p.rule.as_str() {
-            "" => p.name.clone(),
-            rule => format!("{} ({rule})", p.name),
-        });
+    // The phase, with the rule that describes it: written only when the script asks or fails.
+    let name = || {
+        rules
+            .game
+            .sequence
+            .get(at.0)
+            .map_or(String::new(), |p| match p.rule.as_str() {
+                "" => p.name.clone(),
+                rule => format!("{} ({rule})", p.name),
+            })
+    };
     let stmts = rules.content.sequence.steps.get(&at);
-    run_script(rules, state, side, stmts, answers, &name)
+    run_script(rules, state, side, stmts, answers, name)
 }
 
 /// Runs a script of the game's sequence (a step's, or a free action's) for a side: asks its
@@ -375,7 +379,7 @@ pub(super) fn run_script(
     side: &str,
     stmts: Option<&Vec<syntax::Stmt>>,
     answers: &[Vec<String>],
-    name: &str,
+    name: impl FnOnce() -> String,
 ) -> Option<Prompt> {
     let Some(stmts) = stmts else {
         state.flow.tasks.pop();
@@ -383,7 +387,7 @@ pub(super) fn run_script(
     };
     let ctx = side_context(rules, side);
     match replayed(rules, state, stmts, (&ctx, answers)) {
-        Ok((Outcome::Asks(d), _)) => Some(Prompt::decision(d, name)),
+        Ok((Outcome::Asks(d), _)) => Some(Prompt::decision(d, &name())),
         Ok((Outcome::Done, _)) => {
             state.flow.tasks.pop();
             None
@@ -393,7 +397,7 @@ pub(super) fn run_script(
             state
                 .flow
                 .messages
-                .push(format!("a script of the {name} failed: {}", e.message));
+                .push(format!("a script of the {} failed: {}", name(), e.message));
             None
         }
     }

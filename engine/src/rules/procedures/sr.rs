@@ -144,7 +144,7 @@ pub(super) fn destination_prompt(side: &str, destinations: Vec<crate::Id>, what:
     Prompt::one_of(
         side,
         "redeploy_to",
-        format!("Where does {what} go?"),
+        ["Where does ", what, " go?"].concat(),
         options,
     )
 }
