@@ -277,3 +277,36 @@ fn shards_played_apart_merge_to_the_single_runs_report_byte_for_byte() {
     let out = sandtable(&["sim", "merge", &files[0], &files[0], &files[1]]);
     assert!(crate::cli::stderr(&out).contains("shard 1/2 again"));
 }
+
+/// An agent's pick by place (`rules::act_choice`, which self-play and the Monte Carlo
+/// playouts use) plays as the same action looked for among the options (`act_unguarded`):
+/// a B2B campaign's first 300 actions give the same state both ways, and an option the
+/// prompt does not have is an illegal action that leaves the state as it was.
+#[test]
+fn an_option_taken_by_its_place_plays_as_the_same_action_taken_by_its_words() {
+    use sandtable_engine::agent::RandomAgent;
+    use sandtable_engine::rules::{self, Choice, Rules};
+    let content = load_dir(b2b()).content;
+    let rules = Rules::new(&content, "campaign").unwrap();
+    let mut by_place = rules::start(&rules, 11, &[], &[]).unwrap();
+    let mut by_words = by_place.clone();
+    let (mut a, mut b) = (RandomAgent::new(5), RandomAgent::new(5));
+    let mut places = 0;
+    for _ in 0..300 {
+        let (Some(p), Some(q)) = (&by_place.flow.prompt, &by_words.flow.prompt) else {
+            break;
+        };
+        let choice = a.pick(p);
+        places += usize::from(matches!(choice, Choice::Option(_)));
+        let action = b.act(q);
+        rules::act_choice(&rules, &mut by_place, &choice).unwrap();
+        rules::act_unguarded(&rules, &mut by_words, &action).unwrap();
+        assert_eq!(by_place, by_words, "after `{action}`");
+    }
+    assert!(places > 200, "{places} options taken by place");
+    let before = by_place.clone();
+    let options = before.flow.prompt.as_ref().unwrap().actions.len();
+    let err = rules::act_choice(&rules, &mut by_place, &Choice::Option(options)).unwrap_err();
+    assert!(err.message.contains("is not legal now"), "{}", err.message);
+    assert_eq!(by_place, before);
+}
