@@ -121,10 +121,7 @@ impl RandomAgent {
     pub fn pick(&mut self, prompt: &Prompt) -> Choice {
         let options = &prompt.actions;
         match prompt.pick {
-            None => Choice::Option(
-                self.below(options.len())
-                    .min(options.len().saturating_sub(1)),
-            ),
+            None => Choice::Option(self.below(options.len())),
             Some((min, max)) => {
                 let max = max.min(options.len());
                 let min = min.min(max);

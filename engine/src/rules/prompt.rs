@@ -26,14 +26,14 @@ pub struct Prompt {
 impl Prompt {
     pub(super) fn one_of(
         side: &str,
-        kind: &str,
+        kind: &'static str,
         question: impl Into<String>,
         actions: Vec<Action>,
     ) -> Self {
         Prompt {
             // Ids, not texts: made at every prompt without allocating.
             side: crate::Id::new(side),
-            kind: crate::Id::new(kind),
+            kind: crate::Id::of_static(kind),
             question: question.into(),
             actions,
             pick: None,

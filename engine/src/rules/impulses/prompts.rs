@@ -150,7 +150,7 @@ pub(in crate::rules) fn step(
 /// A prompt of these options and `done`.
 pub(super) fn with_done(
     side: &str,
-    kind: &str,
+    kind: &'static str,
     question: String,
     mut options: Vec<Action>,
 ) -> Prompt {
