@@ -278,18 +278,18 @@ pub fn still_asked<'c>(
     ctx: &Context,
     varying: &[crate::Id],
 ) -> Vec<&'c HookScripts> {
-    // A modifier's `value` is named only as its hooks are asked, one after another.
-    let mut names: smallvec::SmallVec<[crate::Id; 4]> = varying.iter().copied().collect();
-    names.push(crate::Id::of_static("value"));
-    at_point(content, at)
-        .filter(|h| {
+    let hooks = &content.sequence.hooks;
+    let fixed = fixed_parts(content, at, varying);
+    (fixed.iter())
+        .filter_map(|(place, fixed)| hooks.get(*place).map(|h| (h, fixed)))
+        .filter(|(h, fixed)| {
             let memos = content.hook_part_memos(h.index);
             let mut k = 0;
             h.when.as_ref().is_none_or(|w| {
                 crate::script::reads::all_conjuncts(w, &mut |part| {
                     let (i, memo) = (k, memos.get(k).and_then(Option::as_ref));
                     k += 1;
-                    crate::script::reads::names_any(part, &names)
+                    !fixed.get(i).copied().unwrap_or(false)
                         // The condition's parts come after the `May`'s, as `StepVerdicts` numbers them.
                         || match super::hook_memo::part_number(h.index, i + 1) {
                             Some(number) => super::hook_memo::condition(
@@ -304,7 +304,54 @@ pub fn still_asked<'c>(
                 })
             })
         })
+        .map(|(h, _)| h)
         .collect()
+}
+
+/// The hooks at a point, each (by its place in the content's hooks) with which parts of its
+/// condition's chain of `and`s name none of `varying` nor a modifier's `value` (those
+/// [`still_asked`] asks). Found once per content, point and names, and kept by the thread: a
+/// unit's moves ask it of every unit at every prompt, and walking each part anew cost more
+/// than asking most of them.
+type FixedParts = std::rc::Rc<Vec<(usize, Vec<bool>)>>;
+
+fn fixed_parts(content: &Content, at: HookPoint, varying: &[crate::Id]) -> FixedParts {
+    type Key = (u64, HookPoint, smallvec::SmallVec<[crate::Id; 4]>);
+    thread_local! {
+        static KEPT: std::cell::RefCell<Vec<(Key, FixedParts)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let same = |k: &Key| k.0 == content.memo_id() && k.1 == at && k.2[..] == *varying;
+    let found = KEPT.with(|kept| {
+        let kept = kept.borrow();
+        kept.iter().find(|(k, _)| same(k)).map(|(_, f)| f.clone())
+    });
+    found.unwrap_or_else(|| {
+        // A modifier's `value` is named only as its hooks are asked, one after another.
+        let mut names: smallvec::SmallVec<[crate::Id; 4]> = varying.iter().copied().collect();
+        names.push(crate::Id::of_static("value"));
+        let hooks = content.sequence.hooks.iter().enumerate();
+        let parts: Vec<(usize, Vec<bool>)> = (hooks.filter(|(_, h)| h.at == at))
+            .map(|(place, h)| {
+                let parts = h.when.as_ref().map_or(Vec::new(), |w| {
+                    crate::script::reads::conjuncts(w)
+                        .into_iter()
+                        .map(|part| !crate::script::reads::names_any(part, &names))
+                        .collect()
+                });
+                (place, parts)
+            })
+            .collect();
+        let parts = std::rc::Rc::new(parts);
+        KEPT.with(|kept| {
+            let mut kept = kept.borrow_mut();
+            // A content's few points and names; another content's go.
+            kept.retain(|(k, _)| k.0 == content.memo_id());
+            let key = (content.memo_id(), at, varying.iter().copied().collect());
+            kept.push((key, parts.clone()));
+        });
+        parts
+    })
 }
 
 /// The hooks still asked ([`still_asked`]) about many steps that differ only in some names
