@@ -263,6 +263,8 @@ pub struct Rules<'c> {
     /// The scenario's start before any die is rolled ([`State::laid_out`]), laid out by the
     /// first game to start and copied by the rest of a batch.
     laid_out: std::sync::OnceLock<Result<State, crate::state::SetupError>>,
+    /// The cards as the Action prompt asks of them.
+    hand_cards: procedures::HandCards<'c>,
 }
 
 impl<'c> Rules<'c> {
@@ -326,7 +328,7 @@ impl<'c> Rules<'c> {
         let counts_as_stamped = every(&|w| w.reads_only_stamped_parts());
         let counts_as_by_space = counts_as_stamped && every(&|w| w.reads_pieces_only_in_space());
         let counts_as_markerless = counts_as_stamped && every(&|w| w.reads_no_markers());
-        Ok(Rules {
+        let mut rules = Rules {
             content,
             game,
             play,
@@ -345,7 +347,10 @@ impl<'c> Rules<'c> {
             counts_as_by_space,
             counts_as_markerless,
             laid_out: std::sync::OnceLock::new(),
-        })
+            hand_cards: Default::default(),
+        };
+        rules.hand_cards = procedures::hand_cards(&rules);
+        Ok(rules)
     }
 
     /// The state at the start of the scenario with the seed of its dice (see
@@ -501,6 +506,11 @@ impl<'c> Rules<'c> {
             .iter()
             .find(|b| b.side.as_deref() == Some(side) && b.role == Some(role))
             .map(|b| b.id.as_str())
+    }
+
+    /// The cards as the Action prompt asks of them ([`procedures::HandCard`]).
+    pub(in crate::rules) fn hand_cards(&self) -> &procedures::HandCards<'c> {
+        &self.hand_cards
     }
 
     pub fn card(&self, id: &str) -> Option<&'c crate::model::Card> {

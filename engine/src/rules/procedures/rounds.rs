@@ -34,47 +34,44 @@ pub(super) fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt 
     let mut unasked = Vec::new();
     // The cards' context, made once: only the card named in it changes from card to card.
     let mut card_ctx = ctx.clone();
-    let mut playable = |card_id: &String| {
-        let Some(scripts) = rules.content.scripts.get(card_id) else {
-            return false;
-        };
-        scripts.effect.is_some()
-            && scripts.playable.as_ref().is_none_or(|cond| {
+    let mut playable = |card_id: &String, facts: &HandCard| {
+        facts.event
+            && facts.playable.is_none_or(|cond| {
                 card_ctx
                     .card
                     .get_or_insert_with(String::new)
                     .clone_from(card_id);
-                let memo = rules.content.playable_memo(card_id);
-                crate::rules::hook_memo::condition(rules.content, state, memo, cond, &card_ctx)
+                crate::rules::hook_memo::condition(
+                    rules.content,
+                    state,
+                    facts.memo,
+                    cond,
+                    &card_ctx,
+                )
             })
     };
+    let hand_cards = rules.hand_cards();
     for card_id in state.hands.get(side).into_iter().flatten() {
-        let Some(card) = rules.card(card_id) else {
+        let Some(facts) = hand_cards.get(card_id.as_str()) else {
             continue;
         };
         if !card_ok(card_id) {
             continue;
         }
-        let ops = card_ops(rules, card_id);
-        if ops > 0 && may(ActionKind::Ops) && !no_ops {
+        if facts.ops > 0 && may(ActionKind::Ops) && !no_ops {
             options.push(Action::new("ops").and(Word::id(card_id)));
         }
-        if ops > 0 && may(ActionKind::Sr) && last != Some(ActionKind::Sr) {
+        if facts.ops > 0 && may(ActionKind::Sr) && last != Some(ActionKind::Sr) {
             options.push(Action::new("sr").and(Word::id(card_id)));
         }
-        let gives_rp = rules.play.replacements.iter().any(|p| {
-            card.values
-                .get(p.value.as_deref().unwrap_or(&p.track))
-                .is_some_and(|v| *v > 0)
-        });
-        if gives_rp && may(ActionKind::Rp) && last != Some(ActionKind::Rp) && rp_room {
+        if facts.gives_rp && may(ActionKind::Rp) && last != Some(ActionKind::Rp) && rp_room {
             options.push(Action::new("rp").and(Word::id(card_id)));
         }
         if may(ActionKind::Event) {
             let event = Action::new("event").and(Word::id(card_id));
             if !given.admits(&event) {
-                unasked.push((card_id, event));
-            } else if playable(card_id) {
+                unasked.push((card_id, facts, event));
+            } else if playable(card_id, facts) {
                 options.push(event);
             }
         }
@@ -101,8 +98,8 @@ pub(super) fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt 
         }
     }
     if options.is_empty() {
-        let events = unasked.into_iter().filter(|(card_id, _)| playable(card_id));
-        options.extend(events.map(|(_, event)| event));
+        let events = (unasked.into_iter()).filter(|(card_id, facts, _)| playable(card_id, facts));
+        options.extend(events.map(|(_, _, event)| event));
     }
     if options.is_empty() {
         options.push(Action::new("pass"));
@@ -124,6 +121,56 @@ pub(in crate::rules) fn card_ops(rules: &Rules, card: &str) -> u32 {
         .card(card)
         .and_then(|c| c.values.get(&rules.play.ops_value))
         .map_or(0, |v| (*v).max(0) as u32)
+}
+
+/// What an Action prompt asks of a card in a hand, found once per rules (see
+/// [`Rules::hand_cards`]): a prompt asks it of every card in the hand, and each card's deck,
+/// values and scripts were looked up by its id apart, some five searches of a text a card.
+pub(in crate::rules) struct HandCard<'c> {
+    /// Its operations points ([`card_ops`]).
+    ops: u32,
+    /// Whether it gives replacement points to some pool of the play rules.
+    gives_rp: bool,
+    /// Whether it has an event.
+    event: bool,
+    /// The condition its event may be played under, if it has one, and how it is remembered.
+    playable: Option<&'c crate::script::syntax::Expr>,
+    memo: (usize, Option<&'c crate::script::reads::Memo>),
+}
+
+/// The cards of the content by id, as the Action prompt asks of them ([`HandCard`]).
+pub(in crate::rules) type HandCards<'c> = std::collections::HashMap<
+    &'c str,
+    HandCard<'c>,
+    std::hash::BuildHasherDefault<crate::content::IdHash>,
+>;
+
+/// [`HandCards`] of a content and its play rules.
+pub(in crate::rules) fn hand_cards<'c>(rules: &Rules<'c>) -> HandCards<'c> {
+    let content = rules.content;
+    let decks = content.decks.iter().flat_map(|d| d.cards.iter());
+    let mut all = HandCards::default();
+    for card in decks {
+        // The first card of an id, as `Content::card` finds it.
+        if all.contains_key(card.id.as_str()) {
+            continue;
+        }
+        let gives_rp = rules.play.replacements.iter().any(|p| {
+            card.values
+                .get(p.value.as_deref().unwrap_or(&p.track))
+                .is_some_and(|v| *v > 0)
+        });
+        let scripts = content.scripts.get(&card.id);
+        let facts = HandCard {
+            ops: card_ops(rules, &card.id),
+            gives_rp,
+            event: scripts.is_some_and(|s| s.effect.is_some()),
+            playable: scripts.and_then(|s| s.playable.as_ref()),
+            memo: content.playable_memo(&card.id),
+        };
+        all.insert(card.id.as_str(), facts);
+    }
+    all
 }
 
 /// Where the action rounds under way stand in the sequence: (phase, step).
