@@ -14,7 +14,7 @@ pub(in crate::rules) fn own_units(
     space: &str,
     side: &str,
 ) -> Vec<usize> {
-    own_units_at(rules, state, space, side).collect()
+    own_units_at(rules, state, space, crate::Id::new(side)).collect()
 }
 
 /// [`own_units`], one by one.
@@ -22,9 +22,8 @@ fn own_units_at<'s>(
     rules: &'s Rules,
     state: &'s State,
     space: &str,
-    side: &str,
+    side: crate::Id,
 ) -> impl Iterator<Item = usize> + 's {
-    let side = crate::Id::new(side);
     state
         .units_at(space)
         .filter(move |(_, u)| rules.side(u) == side)
@@ -275,6 +274,7 @@ fn activation_costs(
         let mut ctx = None;
         // Each space's own units, gathered into one buffer.
         let mut units = Vec::with_capacity(8);
+        let side_id = crate::Id::new(side);
         for space in occupied_spaces(rules, state, side) {
             if has_marker(state, &space, *mv) || has_marker(state, &space, *cb) {
                 continue;
@@ -284,7 +284,7 @@ fn activation_costs(
                 continue;
             }
             units.clear();
-            units.extend(own_units_at(rules, state, &space, side));
+            units.extend(own_units_at(rules, state, &space, side_id));
             let base = activation_cost(rules, state, &mut cache, &units);
             let activation = Activation {
                 side,

@@ -59,16 +59,16 @@ pub(super) fn action_prompt(rules: &Rules, state: &State, side: &str) -> Prompt 
             continue;
         }
         if facts.ops > 0 && may(ActionKind::Ops) && !no_ops {
-            options.push(Action::new("ops").and(Word::id(card_id)));
+            options.push(Action::new("ops").and(facts.id));
         }
         if facts.ops > 0 && may(ActionKind::Sr) && last != Some(ActionKind::Sr) {
-            options.push(Action::new("sr").and(Word::id(card_id)));
+            options.push(Action::new("sr").and(facts.id));
         }
         if facts.gives_rp && may(ActionKind::Rp) && last != Some(ActionKind::Rp) && rp_room {
-            options.push(Action::new("rp").and(Word::id(card_id)));
+            options.push(Action::new("rp").and(facts.id));
         }
         if may(ActionKind::Event) {
-            let event = Action::new("event").and(Word::id(card_id));
+            let event = Action::new("event").and(facts.id);
             if !given.admits(&event) {
                 unasked.push((card_id, facts, event));
             } else if playable(card_id, facts) {
@@ -127,6 +127,8 @@ pub(in crate::rules) fn card_ops(rules: &Rules, card: &str) -> u32 {
 /// [`Rules::hand_cards`]): a prompt asks it of every card in the hand, and each card's deck,
 /// values and scripts were looked up by its id apart, some five searches of a text a card.
 pub(in crate::rules) struct HandCard<'c> {
+    /// Its id, for the words of the actions that name it.
+    id: crate::Id,
     /// Its operations points ([`card_ops`]).
     ops: u32,
     /// Whether it gives replacement points to some pool of the play rules.
@@ -162,6 +164,7 @@ pub(in crate::rules) fn hand_cards<'c>(rules: &Rules<'c>) -> HandCards<'c> {
         });
         let scripts = content.scripts.get(&card.id);
         let facts = HandCard {
+            id: crate::Id::new(&card.id),
             ops: card_ops(rules, &card.id),
             gives_rp,
             event: scripts.is_some_and(|s| s.effect.is_some()),
