@@ -69,13 +69,19 @@ pub fn play(dir: &Path, mut setup: Setup, actions: Option<&Path>, out: PlayOutpu
             Ok(t) => t,
             Err(code) => return code,
         };
+        // The rules made once for the whole log (the session's scenario started, so they can
+        // be made; should they not, each action makes them and says why).
+        let rules = Rules::new(&content, &session.setup.scenario).ok();
         for (n, line) in text.lines().enumerate() {
             let action = line.trim();
             if action.is_empty() || action.starts_with('#') {
                 continue;
             }
             let before = session.state().clone();
-            let applied = session.apply(&content, action);
+            let applied = match &rules {
+                Some(rules) => session.apply_with(rules, action),
+                None => session.apply(&content, action),
+            };
             if applied.is_ok() {
                 let at = format!("{}:{}", path.display(), n + 1);
                 tell(

@@ -326,9 +326,13 @@ impl Chronicle {
         let Some(session) = &mut self.session else {
             return &self.told;
         };
+        // The rules made once for the actions not told yet.
+        let Ok(rules) = crate::rules::Rules::new(content, &setup.scenario) else {
+            return &self.told;
+        };
         for action in &log[self.actions.len()..] {
             let before = session.state().clone();
-            if session.apply(content, action).is_err() {
+            if session.apply_with(&rules, action).is_err() {
                 break;
             }
             self.told

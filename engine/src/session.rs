@@ -111,7 +111,9 @@ impl Session {
         self.apply_with(&rules, action)
     }
 
-    pub(crate) fn apply_with(&mut self, rules: &Rules, action: &str) -> Result<(), IllegalAction> {
+    /// [`Session::apply`] on rules made once for many actions (a log applied action by
+    /// action): the same result, without making the rules again for each.
+    pub fn apply_with(&mut self, rules: &Rules, action: &str) -> Result<(), IllegalAction> {
         self.apply_before(rules, action, None)
     }
 
