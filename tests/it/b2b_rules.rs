@@ -509,3 +509,42 @@ fn rule_7_64_combat_cards_kept_face_up_are_discarded_at_the_end_of_the_turn() {
     }
     assert_eq!(card_place(&s, "axis", "panther"), "discard");
 }
+
+/// 7.2, 14 and the cards' events: with every card of a side in its hand, in a round where
+/// nothing restricts the actions (turn 6, round 3), the Action prompt offers each card for
+/// its operations and SR when it has operations points, for replacements when it gives some
+/// pool points, and its event when it has one whose `playable` condition holds (evaluated
+/// here directly, not through the prompt's remembered results or its table of cards).
+#[test]
+fn rule_7_2_every_card_of_a_hand_is_offered_as_its_values_and_condition_say() {
+    let content = b2b();
+    let play = content.game.as_ref().and_then(|g| g.play.as_ref()).unwrap();
+    for (side, other) in [("allied", "axis"), ("axis", "allied")] {
+        let deck: Vec<&sandtable_engine::model::Card> = (content.decks.iter())
+            .filter(|d| d.deck == side)
+            .flat_map(|d| d.cards.iter())
+            .collect();
+        let ids: Vec<&str> = deck.iter().map(|c| c.id.as_str()).collect();
+        let s = from(Position {
+            turn: Some(6),
+            hands: vec![hand(side, &ids), hand(other, &[])],
+            at: at_round(3, side),
+            ..Position::default()
+        });
+        let offered = options(&s);
+        let offers = |verb: &str, id: &str| offered.contains(&format!("{verb} {id}"));
+        for card in deck {
+            let id = card.id.as_str();
+            let value = |name: &str| card.values.get(name).copied().unwrap_or(0);
+            let ops = value(&play.ops_value) > 0;
+            let rp = (play.replacements.iter())
+                .any(|p| value(p.value.as_deref().unwrap_or(&p.track)) > 0);
+            let event = content.scripts.get(id).is_some_and(|x| x.effect.is_some())
+                && crate::cards::playable(id, s.state());
+            assert_eq!(offers("ops", id), ops, "ops {id}: {offered:?}");
+            assert_eq!(offers("sr", id), ops, "sr {id}: {offered:?}");
+            assert_eq!(offers("rp", id), rp, "rp {id}: {offered:?}");
+            assert_eq!(offers("event", id), event, "event {id}: {offered:?}");
+        }
+    }
+}

@@ -315,6 +315,9 @@ pub fn still_asked<'c>(
 /// than asking most of them.
 type FixedParts = std::rc::Rc<Vec<(usize, Vec<bool>)>>;
 
+/// How many [`FixedParts`] a thread keeps.
+const KEPT_PARTS: usize = 32;
+
 fn fixed_parts(content: &Content, at: HookPoint, varying: &[crate::Id]) -> FixedParts {
     type Key = (u64, HookPoint, smallvec::SmallVec<[crate::Id; 4]>);
     thread_local! {
@@ -345,8 +348,11 @@ fn fixed_parts(content: &Content, at: HookPoint, varying: &[crate::Id]) -> Fixed
         let parts = std::rc::Rc::new(parts);
         KEPT.with(|kept| {
             let mut kept = kept.borrow_mut();
-            // A content's few points and names; another content's go.
-            kept.retain(|(k, _)| k.0 == content.memo_id());
+            // A content's few points and names, for the last few contents (a comparison of
+            // variants plays two on one thread): the oldest goes.
+            if kept.len() >= KEPT_PARTS {
+                kept.remove(0);
+            }
             let key = (content.memo_id(), at, varying.iter().copied().collect());
             kept.push((key, parts.clone()));
         });
