@@ -263,6 +263,64 @@ fn rule_12_2_sr_routes_keep_the_spaces_they_may_enter_from_route_to_route_and_ch
 }
 
 #[test]
+fn rule_12_1_the_units_offered_after_a_unit_redeploys_are_those_a_list_made_anew_offers() {
+    // 12.1: an SR card's points redeploy units one after another. After each, the list of the
+    // side's units that may still go is kept from the list before (only the unit that went
+    // changed); it must offer what a list made anew offers, and a list for more points, or
+    // once the units marked redeployed are cleared, must not be the kept one.
+    use sandtable_engine::rules::supply::without_kept;
+    use sandtable_engine::rules::{act, resume, start, Rules, Task};
+    let content = crate::cards::b2b();
+    let rules = Rules::new(content, "campaign").unwrap();
+    let anew = |state: &sandtable_engine::state::State| {
+        let mut state = state.clone();
+        without_kept(|| resume(&rules, &mut state));
+        state.flow.prompt.map(|p| p.options()).unwrap_or_default()
+    };
+    let (mut after_sr, mut changed) = (0, 0);
+    for seed in [3, 11, 19] {
+        let mut state = start(&rules, seed, &[], &[]).unwrap();
+        let mut agent = RandomAgent::new(seed);
+        for _ in 0..900 {
+            let Some(prompt) = state.flow.prompt.clone() else {
+                break;
+            };
+            let action = agent.act(&prompt);
+            act(&rules, &mut state, &action).unwrap();
+            let Some(next) = &state.flow.prompt else {
+                break;
+            };
+            if next.kind != "redeploy" || action.verb() != "to" {
+                continue;
+            }
+            after_sr += 1;
+            assert_eq!(
+                next.options(),
+                anew(&state),
+                "seed {seed}, after `{action}`"
+            );
+            // The same list asked again with the units marked redeployed cleared, and with
+            // more points: each as a list made anew says.
+            let mut cleared = state.clone();
+            cleared.flow.marks.redeployed.clear();
+            let mut richer = state.clone();
+            if let Some(Task::Sr { points, .. }) = richer.flow.tasks.last_mut() {
+                *points += 6;
+            }
+            for mut other in [cleared, richer] {
+                let made_anew = anew(&other);
+                resume(&rules, &mut other);
+                let options = other.flow.prompt.map(|p| p.options()).unwrap_or_default();
+                changed += usize::from(options != next.options());
+                assert_eq!(options, made_anew, "seed {seed}, after `{action}`");
+            }
+        }
+    }
+    assert!(after_sr >= 10, "only {after_sr} lists after a unit's SR");
+    assert!(changed >= 10, "only {changed} lists that had to change");
+}
+
+#[test]
 fn an_sr_route_asks_its_hooks_part_by_part_and_reaches_what_asking_each_connection_whole_reaches() {
     // B2B 12.3 and 12.5: `from != origin and from.terrain == desert` and its like, asked of
     // every connection of every route. Their parts keep their results by connection (the

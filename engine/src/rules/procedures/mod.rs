@@ -21,6 +21,7 @@ mod replacements;
 mod rounds;
 mod sr;
 mod sr_route;
+mod sr_units;
 
 pub(super) use super::control::*;
 pub(super) use super::stacking::*;

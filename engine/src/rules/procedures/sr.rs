@@ -24,36 +24,11 @@ pub(super) fn sr_prompt(
 ) -> Option<Prompt> {
     match unit {
         None => {
-            let reserve = rules.box_of(side, BoxRole::Reserve);
-            let mut cache = SupplyCache::default();
-            // Room for a side's units on the map, made at every SR of a unit.
-            let mut options = Vec::with_capacity(64);
-            // Sides compared as ids, by address, not as texts.
-            let side_id = crate::Id::new(side);
-            // `done` is always offered: a replay's answer needs only its own unit's supply.
-            let given = &state.flow.given;
-            let any_unit = given.may_be("redeploy");
-            // The reserve box's id, compared by address with each piece's box.
-            let reserve_id = reserve.map(crate::Id::new);
-            for (i, u) in state.units.iter().enumerate() {
-                // Where it is first: most pieces are off the map and out of the reserve.
-                let on_map = match &u.at {
-                    Loc::Space(_) => true,
-                    Loc::Box(b) if Some(*b) == reserve_id => false,
-                    _ => continue,
-                };
-                if !any_unit
-                    || rules.side(u) != side_id
-                    || state.flow.marks.redeployed.contains(&i)
-                    || sr_cost(rules, state, i) > points
-                {
-                    continue;
-                }
-                let option = Action::new("redeploy").and_unit(rules.content, state, i);
-                if given.admits(&option) && (!on_map || cache.unit(rules, state, i) != Level::Out) {
-                    options.push(option);
-                }
-            }
+            // The side's units, made anew only when more changed than the units redeployed
+            // since the last list (see `sr_units`).
+            let mut options = sr_units::redeployable(rules, state, side, points, || {
+                redeployable_units(rules, state, side, points)
+            });
             for r in rules.play.sr_markers.iter().filter(|r| r.side == side) {
                 // Offered while it is on the map; where it may go is asked next (and may be
                 // nowhere: then `back`).
@@ -80,6 +55,47 @@ pub(super) fn sr_prompt(
             &state.units[u].name(rules.content),
         )),
     }
+}
+
+/// The `redeploy` action of each unit of a side that may be redeployed with `points` left
+/// (see [`sr_units::redeployable`]), with the unit's index.
+fn redeployable_units(
+    rules: &Rules,
+    state: &State,
+    side: &str,
+    points: u32,
+) -> Vec<(usize, Action)> {
+    let reserve = rules.box_of(side, BoxRole::Reserve);
+    let mut cache = SupplyCache::default();
+    // Room for a side's units on the map.
+    let mut options = Vec::with_capacity(64);
+    // Sides compared as ids, by address, not as texts.
+    let side_id = crate::Id::new(side);
+    // `done` is always offered: a replay's answer needs only its own unit's supply.
+    let given = &state.flow.given;
+    let any_unit = given.may_be("redeploy");
+    // The reserve box's id, compared by address with each piece's box.
+    let reserve_id = reserve.map(crate::Id::new);
+    for (i, u) in state.units.iter().enumerate() {
+        // Where it is first: most pieces are off the map and out of the reserve.
+        let on_map = match &u.at {
+            Loc::Space(_) => true,
+            Loc::Box(b) if Some(*b) == reserve_id => false,
+            _ => continue,
+        };
+        if !any_unit
+            || rules.side(u) != side_id
+            || state.flow.marks.redeployed.contains(&i)
+            || sr_cost(rules, state, i) > points
+        {
+            continue;
+        }
+        let option = Action::new("redeploy").and_unit(rules.content, state, i);
+        if given.admits(&option) && (!on_map || cache.unit(rules, state, i) != Level::Out) {
+            options.push((i, option));
+        }
+    }
+    options
 }
 
 /// Where a marker that moves by SR may go: the spaces its rule's condition allows.
