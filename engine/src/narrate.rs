@@ -326,6 +326,10 @@ impl Chronicle {
         let Some(session) = &mut self.session else {
             return &self.told;
         };
+        // Nothing new to tell (the editor asks at every frame): no rules made.
+        if log.len() <= self.actions.len() {
+            return &self.told;
+        }
         // The rules made once for the actions not told yet.
         let Ok(rules) = crate::rules::Rules::new(content, &setup.scenario) else {
             return &self.told;

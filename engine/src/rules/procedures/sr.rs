@@ -58,13 +58,13 @@ pub(super) fn sr_prompt(
 }
 
 /// The `redeploy` action of each unit of a side that may be redeployed with `points` left
-/// (see [`sr_units::redeployable`]), with the unit's index.
+/// (see [`sr_units::redeployable`]), with the unit's index and its SR's cost.
 fn redeployable_units(
     rules: &Rules,
     state: &State,
     side: &str,
     points: u32,
-) -> Vec<(usize, Action)> {
+) -> Vec<(usize, u32, Action)> {
     let reserve = rules.box_of(side, BoxRole::Reserve);
     let mut cache = SupplyCache::default();
     // Room for a side's units on the map.
@@ -83,16 +83,16 @@ fn redeployable_units(
             Loc::Box(b) if Some(*b) == reserve_id => false,
             _ => continue,
         };
-        if !any_unit
-            || rules.side(u) != side_id
-            || state.flow.marks.redeployed.contains(&i)
-            || sr_cost(rules, state, i) > points
-        {
+        if !any_unit || rules.side(u) != side_id || state.flow.marks.redeployed.contains(&i) {
+            continue;
+        }
+        let cost = sr_cost(rules, state, i);
+        if cost > points {
             continue;
         }
         let option = Action::new("redeploy").and_unit(rules.content, state, i);
         if given.admits(&option) && (!on_map || cache.unit(rules, state, i) != Level::Out) {
-            options.push((i, option));
+            options.push((i, cost, option));
         }
     }
     options

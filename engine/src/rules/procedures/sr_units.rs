@@ -44,13 +44,14 @@ const MOST_CHANGED: usize = 16;
 
 /// The `redeploy` actions of a side's units with `points` to spend: each unit of the side on
 /// the map in supply, or in its reserve box, not yet redeployed, whose SR costs no more than
-/// the points left. `offered` makes the list anew (the units in the order of the state).
+/// the points left. `offered` makes the list anew (the units in the order of the state, each
+/// with its SR's cost).
 pub(super) fn redeployable(
     rules: &Rules,
     state: &State,
     side: &str,
     points: u32,
-    offered: impl FnOnce() -> Vec<(usize, Action)>,
+    offered: impl FnOnce() -> Vec<(usize, u32, Action)>,
 ) -> Vec<Action> {
     // Not kept for a replay's answer (only its own unit is asked), nor when supply is
     // traced anew every time, nor in a game whose supply reach hooks may read the pieces.
@@ -58,7 +59,7 @@ pub(super) fn redeployable(
         && !supply::kept_off()
         && !hooks::any_at(rules.content, HookPoint::SupplyReach);
     if !keep {
-        return offered().into_iter().map(|(_, a)| a).collect();
+        return offered().into_iter().map(|(_, _, a)| a).collect();
     }
     let reads = Reads {
         content: rules.content.memo_id(),
@@ -92,9 +93,7 @@ pub(super) fn redeployable(
     if let Some(actions) = kept {
         return actions;
     }
-    let offered: Vec<(usize, u32, Action)> = (offered().into_iter())
-        .map(|(i, a)| (i, sr_cost(rules, state, i), a))
-        .collect();
+    let offered = offered();
     let actions = offered.iter().map(|(_, _, a)| a.clone()).collect();
     KEPT.with(|k| {
         *k.borrow_mut() = Some(Kept {
