@@ -30,6 +30,7 @@ mod schema_errors;
 mod script_builtins;
 mod sim;
 mod spi_checks;
+mod supply_flags;
 mod supply_search;
 mod telling;
 

@@ -53,6 +53,10 @@ pub struct SupplyIndex {
     /// The markers a trace reads where they lie: those that are sources, and the one that
     /// marks a fort destroyed (a marker that hinders supply is read through a side's view).
     pub(crate) traced_markers: Vec<crate::Id>,
+    /// The flags a trace reads: those that open or shut a source, and those of the play
+    /// rules that allow at best Limited Supply somewhere while they are set. No other flag
+    /// changes a level.
+    pub(crate) traced_flags: Vec<crate::Id>,
     /// The spaces (graph indexes) with the play rules' fort feature, destroyed or not.
     pub(crate) forts: Vec<usize>,
     /// The play rules that name each nation, by the address of its id (see
@@ -155,10 +159,24 @@ impl SupplyIndex {
                 r.limited.dedup();
             }
         }
+        let mut traced_flags: Vec<crate::Id> = (g.spaces.iter())
+            .flat_map(|s| &s.supply)
+            .flat_map(|src| [&src.flag, &src.unless_flag])
+            .flatten()
+            .map(|f| crate::Id::new(f))
+            .chain(
+                play.into_iter()
+                    .flat_map(|p| &p.limited_while)
+                    .map(|c| crate::Id::new(&c.flag)),
+            )
+            .collect();
+        traced_flags.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+        traced_flags.dedup();
         SupplyIndex {
             edges: (0..g.edges.len()).map(|e| edge_trace(content, e)).collect(),
             sources,
             traced_markers,
+            traced_flags,
             forts,
             rules,
         }

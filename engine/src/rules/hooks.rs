@@ -11,6 +11,9 @@ use crate::script::syntax::Expr;
 use crate::script::HookScripts;
 use crate::state::State;
 
+mod steps;
+pub use steps::{step_number, StepVerdicts};
+
 /// The names a hook point gives its scripts (besides `me` and `enemy`).
 pub type Names = Vec<(crate::Id, Value)>;
 
@@ -358,148 +361,6 @@ fn fixed_parts(content: &Content, at: HookPoint, varying: &[crate::Id]) -> Fixed
         });
         parts
     })
-}
-
-/// The hooks still asked ([`still_asked`]) about many steps that differ only in some names
-/// (an SR route's connections: `from` and `to`). Each part of a hook's condition (each of a
-/// chain of `and`s, and a `May`'s condition) that can be remembered wholly keeps its results
-/// by step (see [`super::hook_memo::step_table`]): a step asked again, in this route or in a
-/// later one where the names the part reads besides the varying ones read the same, costs a
-/// look. By parts, so that `from != origin and from.terrain == desert` keeps its second part
-/// once for every route, whatever the origin, and asks the first only of desert spaces.
-///
-/// A step is numbered by [`step_number`] (a connection crossed one way) by every caller, since
-/// the tables of a hook's parts are shared. Each part has a step budget of its own, so only a
-/// condition too long for one budget could answer otherwise than asked whole.
-pub struct StepVerdicts<'c> {
-    hooks: Vec<Asked<'c>>,
-}
-
-/// A hook as [`StepVerdicts`] asks it: the parts of its condition; whether it is a `Forbid`,
-/// else the condition of its `May` (none: the `May` allows nothing); each part with its
-/// results by step when it keeps them.
-struct Asked<'c> {
-    when: Vec<Part<'c>>,
-    forbid: bool,
-    may: Option<Part<'c>>,
-}
-
-/// A part of a condition, with its results by step when it keeps them.
-type Part<'c> = (&'c Expr, Option<super::hook_memo::StepTable>);
-
-/// A step's number for [`StepVerdicts`] and the tables kept by step: a connection (by edge
-/// index) crossed one way, from graph index `from` to `to`. Every caller at a point numbers
-/// steps so, since the tables of a hook's parts are shared.
-pub fn step_number(edge: usize, from: usize, to: usize) -> usize {
-    edge * 2 + usize::from(from > to)
-}
-
-/// A kept result (a step not yet asked keeps 0).
-const HOLDS: u8 = 1;
-const FAILS: u8 = 2;
-
-impl<'c> StepVerdicts<'c> {
-    /// The hooks `still`, asked in `ctx` about `steps` steps that differ in the names
-    /// `varying` only.
-    pub fn new(
-        content: &'c Content,
-        state: &State,
-        still: Vec<&'c HookScripts>,
-        ctx: &Context,
-        (varying, steps): (&[crate::Id], usize),
-    ) -> StepVerdicts<'c> {
-        let Some(game) = content.game.as_ref() else {
-            return StepVerdicts { hooks: Vec::new() };
-        };
-        // A part, with how widely its results are shared: by how many words its table's
-        // key holds (none without a table).
-        let part = |e: &'c Expr, number: Option<usize>, memo: Option<&Memo>| -> (Part<'c>, usize) {
-            let table = match (number, memo) {
-                (Some(number), Some(Memo::Whole(reads))) => super::hook_memo::step_table(
-                    content,
-                    state,
-                    (number, reads),
-                    ctx,
-                    (varying, steps),
-                ),
-                _ => None,
-            };
-            let shared = table.as_ref().map_or(usize::MAX, |(_, words)| *words);
-            ((e, table.map(|(t, _)| t)), shared)
-        };
-        let hooks = still
-            .into_iter()
-            .filter_map(|h| {
-                // Each part numbered apart from every other: the `May`'s condition first.
-                let number = |i: usize| super::hook_memo::part_number(h.index, i);
-                // The parts whose results are shared most are asked first: a chain of `and`s
-                // holds when every part does, in any order (a part that cannot be evaluated
-                // does not hold, wherever it stands).
-                let memos = content.hook_part_memos(h.index);
-                let mut when: Vec<(Part, usize)> = h.when.as_ref().map_or(Vec::new(), |w| {
-                    let parts = crate::script::reads::conjuncts(w).into_iter().enumerate();
-                    parts
-                        .map(|(i, e)| part(e, number(i + 1), memos.get(i).and_then(Option::as_ref)))
-                        .collect()
-                });
-                when.sort_by_key(|(_, shared)| *shared);
-                let when = when.into_iter().map(|(p, _)| p).collect();
-                let (forbid, may) = match game.hooks.get(h.index).map(|x| &x.then) {
-                    Some(HookEffect::Forbid) => (true, None),
-                    Some(HookEffect::May(_)) => {
-                        let memo = content.hook_memo(h.index, 1).1;
-                        (false, h.value.as_ref().map(|v| part(v, number(0), memo).0))
-                    }
-                    // Other hooks never forbid.
-                    _ => return None,
-                };
-                Some(Asked { when, forbid, may })
-            })
-            .collect();
-        StepVerdicts { hooks }
-    }
-
-    /// Whether none of the hooks forbids step `step`, as [`may_in`] would say, asking only
-    /// these hooks: in `ctx` once `name` has named the step in it (only when a part must be
-    /// asked).
-    pub fn may(
-        &self,
-        content: &Content,
-        state: &State,
-        (ctx, name): (&mut Context, impl FnOnce(&mut Context)),
-        step: usize,
-    ) -> bool {
-        let mut name = Some(name);
-        let mut holds = |(e, table): &Part| {
-            let kept = table.as_ref().and_then(|t| t.borrow().get(step).copied());
-            match kept {
-                Some(HOLDS) => return true,
-                Some(FAILS) => return false,
-                _ => {}
-            }
-            if let Some(name) = name.take() {
-                name(ctx);
-            }
-            // One that cannot be evaluated does not hold, as in `holds`.
-            let holds = eval::condition(e, content, state, ctx).unwrap_or(false);
-            if let Some(t) = table {
-                if let Some(v) = t.borrow_mut().get_mut(step) {
-                    *v = if holds { HOLDS } else { FAILS };
-                }
-            }
-            holds
-        };
-        // A hook forbids when its condition holds (every part of it), and it is a
-        // `Forbid` or its `May`'s condition does not hold: as `says_no` says.
-        self.hooks.iter().all(|h| {
-            !h.when.iter().all(&mut holds) || !h.forbid && h.may.as_ref().is_some_and(&mut holds)
-        })
-    }
-
-    /// Whether no hook is left to ask.
-    pub fn is_empty(&self) -> bool {
-        self.hooks.is_empty()
-    }
 }
 
 /// The hooks at a condition point that forbid a step (by their place in `game.ron`'s

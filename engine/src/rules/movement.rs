@@ -165,7 +165,7 @@ impl<'a, 'c> UnitSteps<'a, 'c> {
             let still = hooks::still_asked(content, state, HookPoint::MayMove, ctx, &varying);
             // A connection crossed one way or the other, numbered as an SR route numbers it.
             let steps = g.edges.len() * 2;
-            hooks::StepVerdicts::new(content, state, still, ctx, (&varying, steps))
+            hooks::StepVerdicts::new(content, state, still, ctx, (&varying, steps), None)
         });
         if verdicts.is_empty() {
             return true;

@@ -67,8 +67,17 @@ pub(super) fn reach(
             hooks::still_asked(rules.content, state, HookPoint::MayRedeploy, &ctx, &varying);
         // A connection crossed one way or the other: its verdicts kept by step.
         let steps = g.edges.len() * 2;
-        let verdicts =
-            hooks::StepVerdicts::new(rules.content, state, still, &ctx, (&varying, steps));
+        // The parts that read `origin` are asked of each route; the verdicts of the rest
+        // are kept for the routes from every space.
+        let routed = [crate::Id::new("origin")];
+        let verdicts = hooks::StepVerdicts::new(
+            rules.content,
+            state,
+            still,
+            &ctx,
+            (&varying, steps),
+            Some(&routed),
+        );
         (ctx, verdicts)
     });
     let mut may_cross = |i: usize, n: usize, e: usize| {

@@ -1,11 +1,12 @@
 //! Supply levels kept from one question to the next. A trace ([`super::levels_seen`]) is a
 //! function of what it reads: the side's view of the map (the spaces it holds free of enemy
 //! pieces, the spaces whose markers hinder it), the spaces it controls (its sources must be),
-//! the markers on the map (marker sources, destroyed forts), the flags (sources and rules
-//! switched on and off) and the nation's reach (the `SupplyReach` hooks' answer). A question
-//! whose reads are those of an earlier one takes the earlier one's levels. Play asks for supply
-//! at nearly every prompt, and most actions change none of what it reads: a unit moving within
-//! its side's spaces, a card played, a unit activated.
+//! the markers on the map (marker sources, destroyed forts), the flags that open or shut
+//! sources and rules (`SupplyIndex::traced_flags`: no other flag changes a level) and the
+//! nation's reach (the `SupplyReach` hooks' answer). A question whose reads are those of an
+//! earlier one takes the earlier one's levels. Play asks for supply at nearly every prompt,
+//! and most actions change none of what it reads: a unit moving within its side's spaces, a
+//! card played, a unit activated, a flag of another rule set.
 //!
 //! The levels are kept per thread, the last [`MOST`] traces, each with everything it read in
 //! full (no hash stands for a key), and belong to one loaded content. The last few questions
@@ -170,13 +171,18 @@ fn levels_by_reads(
             .filter(|m| read_by_traces(content, m.marker))
             .map(|m| (m.marker, m.space))
     };
+    // Of the flags, only those a trace reads: a flag set or cleared for another rule leaves
+    // the levels as they were.
+    let traced = &content.supply_index().traced_flags;
     let reads = Reads {
         content: content.memo_id(),
         nation,
         side,
         reach,
         view: &view.bits,
-        flags: &state.flags,
+        flags: (traced.iter().copied())
+            .filter(|f| state.flags.contains(f))
+            .collect(),
     };
     let print = reads.print(markers());
     // The newest first: a question most often reads as one asked a little before it.
@@ -199,7 +205,7 @@ fn levels_by_reads(
         reach,
         view: view.bits.clone(),
         markers: markers().collect(),
-        flags: reads.flags.iter().copied().collect(),
+        flags: reads.flags.to_vec(),
     };
     keep(&KEPT, MOST, (print, key, Rc::clone(&levels)));
     levels
@@ -227,7 +233,8 @@ struct Reads<'v> {
     side: Id,
     reach: u32,
     view: &'v [u64],
-    flags: &'v std::collections::BTreeSet<Id>,
+    /// The flags set that a trace reads, in the order of the content's list of them.
+    flags: smallvec::SmallVec<[Id; 8]>,
 }
 
 impl Reads<'_> {
