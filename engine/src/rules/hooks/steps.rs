@@ -2,6 +2,7 @@
 //! unit's moves), their verdicts kept by step. Split from [`super`].
 
 use super::*;
+use crate::rules::hook_memo::StepTable;
 
 /// The hooks still asked ([`still_asked`]) about many steps that differ only in some names
 /// (an SR route's connections: `from` and `to`). Each part of a hook's condition (each of a
@@ -28,8 +29,6 @@ pub struct StepVerdicts<'c> {
     /// The verdicts by step of these hooks' parts that do not read the routed names.
     combined: Option<StepTable>,
 }
-
-use crate::rules::hook_memo::StepTable;
 
 /// A verdict kept by step that turns on the parts reading the routed names.
 const DEPENDS: u8 = 3;
@@ -62,10 +61,13 @@ thread_local! {
 fn combined(content: &Content, hooks: &[Asked], steps: usize) -> Option<StepTable> {
     let mut shape = Vec::with_capacity(hooks.len() * 3);
     let mut tables = Vec::with_capacity(hooks.len() * 2);
+    // A hook's word, then one word for each of its parts: told apart by their high bits.
+    const HOOK: u32 = 1 << 4;
+    const PART: u32 = 1 << 5;
     for h in hooks {
-        shape.push(u32::from(h.forbid) << 1 | u32::from(h.may.is_some()));
+        shape.push(HOOK | u32::from(h.forbid) << 1 | u32::from(h.may.is_some()));
         for (_, table, routed) in h.when.iter().chain(&h.may) {
-            shape.push(2 | u32::from(*routed) << 2);
+            shape.push(PART | u32::from(*routed));
             if !routed {
                 tables.push(std::rc::Rc::clone(table.as_ref()?));
             }
@@ -212,7 +214,7 @@ impl<'c> StepVerdicts<'c> {
         match kept {
             Some(HOLDS) => true,
             Some(FAILS) => false,
-            _ => self.may_asked(content, state, (ctx, name), (step, kept)),
+            _ => self.may_asked(content, state, (ctx, name), (combined, step, kept)),
         }
     }
 
@@ -234,20 +236,17 @@ impl<'c> StepVerdicts<'c> {
         })
     }
 
-    /// [`Self::may`] of a step whose verdict is not kept (`kept`: what the combined table
-    /// holds for it, if there is one).
+    /// [`Self::may`] of a step whose verdict the table `combined` does not hold (`kept`: what
+    /// it holds for it).
     #[inline(never)]
     fn may_asked(
         &self,
         content: &Content,
         state: &State,
         (ctx, name): (&mut Context, impl FnOnce(&mut Context)),
-        (step, kept): (usize, Option<u8>),
+        (combined, step, kept): (&StepTable, usize, Option<u8>),
     ) -> bool {
         let mut name = Some(name);
-        let Some(combined) = &self.combined else {
-            return self.allows(content, state, (ctx, &mut name), step);
-        };
         let shared = match kept {
             Some(DEPENDS) => None,
             // Asked first without the routed parts: the verdict for every route, when they
